@@ -1,0 +1,132 @@
+/* Data file lookup: the --data directory first, then the copies embedded at build time. */
+#include "catalog/data.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/embedded.h"
+#include "util/error.h"
+#include "util/text.h"
+
+static const char *data_dir;
+
+void gp_data_set_dir(const char *dir)
+{
+    data_dir = dir;
+}
+
+static const struct gp_embedded_file *embedded_find(const char *relpath)
+{
+    for (const struct gp_embedded_file *f = gp_embedded_files; f->path; f++)
+        if (strcmp(f->path, relpath) == 0)
+            return f;
+    return NULL;
+}
+
+int gp_data_read(struct gp_buf *out, const char *relpath, char *origin, size_t origin_size)
+{
+    const struct gp_embedded_file *f;
+
+    if (data_dir) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", data_dir, relpath);
+        snprintf(origin, origin_size, "%s", path);
+        int rc = gp_buf_read_file(out, path);
+        if (rc != GP_ENOTFOUND)
+            return rc;
+        gp_error_clear();
+    }
+    snprintf(origin, origin_size, "<embedded>/%s", relpath);
+    f = embedded_find(relpath);
+    if (!f)
+        return gp_error_set(GP_ENOTFOUND, "data file '%s' not found", relpath);
+    return gp_buf_append(out, f->bytes, f->len);
+}
+
+/* Append `name` to the growing list unless it is already there. */
+static int list_add(char ***list, size_t *count, size_t *cap, const char *name)
+{
+    for (size_t i = 0; i < *count; i++)
+        if (strcmp((*list)[i], name) == 0)
+            return 0;
+    if (*count == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 16;
+        char **grown = realloc(*list, ncap * sizeof(*grown));
+        if (!grown)
+            return gp_error_set(GP_ENOMEM, "out of memory listing data files");
+        *list = grown;
+        *cap = ncap;
+    }
+    (*list)[*count] = strdup(name);
+    if (!(*list)[*count])
+        return gp_error_set(GP_ENOMEM, "out of memory listing data files");
+    (*count)++;
+    return 0;
+}
+
+static int has_suffix(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), s = strlen(suffix);
+    return n > s && strcmp(name + n - s, suffix) == 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_directory(char ***list, size_t *count, size_t *cap, const char *reldir,
+                          const char *suffix)
+{
+    char path[4096], rel[4096];
+    struct dirent *entry;
+    DIR *dir;
+    int rc = 0;
+
+    snprintf(path, sizeof(path), "%s/%s", data_dir, reldir);
+    dir = opendir(path);
+    if (!dir)
+        return 0;
+    while (rc == 0 && (entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] == '.' || !has_suffix(entry->d_name, suffix))
+            continue;
+        snprintf(rel, sizeof(rel), "%s/%s", reldir, entry->d_name);
+        rc = list_add(list, count, cap, rel);
+    }
+    closedir(dir);
+    return rc;
+}
+
+int gp_data_list(char ***out, size_t *count_out, const char *reldir, const char *suffix)
+{
+    char **list = NULL;
+    size_t count = 0, cap = 0, dirlen = strlen(reldir);
+    int rc = 0;
+
+    if (data_dir)
+        rc = list_directory(&list, &count, &cap, reldir, suffix);
+    for (const struct gp_embedded_file *f = gp_embedded_files; rc == 0 && f->path; f++) {
+        const char *rest = f->path + dirlen;
+        if (strncmp(f->path, reldir, dirlen) == 0 && rest[0] == '/' && !strchr(rest + 1, '/') &&
+            has_suffix(rest, suffix))
+            rc = list_add(&list, &count, &cap, f->path);
+    }
+    if (rc) {
+        gp_data_list_free(list, count);
+        return rc;
+    }
+    if (count)
+        qsort(list, count, sizeof(*list), compare_names);
+    *out = list;
+    *count_out = count;
+    return 0;
+}
+
+void gp_data_list_free(char **list, size_t count)
+{
+    for (size_t i = 0; list && i < count; i++)
+        free(list[i]);
+    free(list);
+}

@@ -1,0 +1,137 @@
+/* Parsing data/fx.json and looking up the rate in force at a given time. */
+#include "catalog/fx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/data.h"
+#include "util/error.h"
+#include "util/json.h"
+#include "util/timeutil.h"
+
+static int parse_rate(struct gp_json_reader *r, const cJSON *item, const char *source,
+                      struct gp_fx_rate *rate)
+{
+    static const char *const keys[] = {"date", "currency", "per_usd", NULL};
+    char date[32] = "";
+    int rc;
+
+    if (!cJSON_IsObject(item))
+        return gp_json_fail(r, NULL, "must be an object");
+    memset(rate, 0, sizeof(*rate));
+    rc = gp_json_check_keys(r, item, keys);
+    if (!rc)
+        rc = gp_json_string(r, item, "date", date, sizeof(date), GP_JSON_REQUIRED);
+    if (!rc && gp_time_parse(date, &rate->date))
+        rc = gp_json_fail(r, "date", "'%s' is not a date (YYYY-MM-DD)", date);
+    if (!rc)
+        rc = gp_json_string(r, item, "currency", rate->currency, sizeof(rate->currency),
+                            GP_JSON_REQUIRED);
+    if (!rc && strlen(rate->currency) != 3)
+        rc = gp_json_fail(r, "currency", "must be a three-letter ISO 4217 code");
+    if (!rc)
+        rc = gp_json_number(r, item, "per_usd", &rate->per_usd, GP_JSON_REQUIRED);
+    if (!rc && !(rate->per_usd > 0))
+        rc = gp_json_fail(r, "per_usd", "must be greater than zero");
+    snprintf(rate->source, sizeof(rate->source), "%s", source);
+    return rc;
+}
+
+int gp_fx_parse(struct gp_fx_table *out, const char *text, size_t len, const char *origin)
+{
+    static const char *const keys[] = {"schema_version", "base", "notes", "source", "rates", NULL};
+    struct gp_json_reader r;
+    cJSON *root = NULL;
+    const cJSON *rates = NULL, *item;
+    char base[8] = "", source[256] = "";
+    struct gp_fx_rate *list = NULL;
+    int n = 0, rc;
+
+    out->rates = NULL;
+    out->count = 0;
+    gp_json_reader_init(&r, origin, text, len);
+    rc = gp_json_parse(&root, text, len, origin);
+    if (!rc && !cJSON_IsObject(root))
+        rc = gp_json_fail(&r, NULL, "must be an object");
+    if (!rc)
+        rc = gp_json_check_keys(&r, root, keys);
+    if (!rc)
+        rc = gp_json_string(&r, root, "base", base, sizeof(base), GP_JSON_REQUIRED);
+    if (!rc && strcmp(base, "USD") != 0)
+        rc = gp_json_fail(&r, "base", "must be \"USD\"");
+    if (!rc)
+        rc = gp_json_string(&r, root, "source", source, sizeof(source), GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_child(&r, root, "rates", true, &rates, GP_JSON_REQUIRED);
+    if (rc)
+        goto done;
+    list = calloc((size_t)cJSON_GetArraySize(rates) + 1, sizeof(*list));
+    if (!list) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory reading %s", origin);
+        goto done;
+    }
+    cJSON_ArrayForEach(item, rates)
+    {
+        gp_json_enter(&r, "rates", 0);
+        gp_json_enter(&r, NULL, n);
+        rc = parse_rate(&r, item, source, &list[n]);
+        gp_json_leave(&r, 0);
+        if (rc)
+            goto done;
+        n++;
+    }
+    out->rates = list;
+    out->count = (size_t)n;
+    list = NULL;
+done:
+    free(list);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int gp_fx_load(struct gp_fx_table *out)
+{
+    struct gp_buf text = GP_BUF_INIT;
+    char origin[4200];
+    int rc = gp_data_read(&text, "fx.json", origin, sizeof(origin));
+
+    if (rc == 0)
+        rc = gp_fx_parse(out, gp_buf_str(&text), text.len, origin);
+    gp_buf_release(&text);
+    return rc;
+}
+
+void gp_fx_release(struct gp_fx_table *fx)
+{
+    if (!fx)
+        return;
+    free(fx->rates);
+    fx->rates = NULL;
+    fx->count = 0;
+}
+
+int gp_fx_per_usd(const struct gp_fx_table *fx, const char *currency, int64_t at, double *out)
+{
+    const struct gp_fx_rate *best = NULL, *earliest = NULL;
+
+    if (strcmp(currency, "USD") == 0) {
+        *out = 1.0;
+        return 0;
+    }
+    for (size_t i = 0; i < fx->count; i++) {
+        const struct gp_fx_rate *rate = &fx->rates[i];
+        if (strcmp(rate->currency, currency) != 0)
+            continue;
+        if (!earliest || rate->date < earliest->date)
+            earliest = rate;
+        if (rate->date <= at && (!best || rate->date > best->date))
+            best = rate;
+    }
+    if (!best)
+        best = earliest;
+    if (!best)
+        return gp_error_set(GP_ENOTFOUND, "no exchange rate for %s", currency);
+    *out = best->per_usd;
+    return 0;
+}

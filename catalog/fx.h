@@ -1,0 +1,29 @@
+/* Dated exchange rates from data/fx.json: units of a currency per US dollar. */
+#ifndef GP_CATALOG_FX_H
+#define GP_CATALOG_FX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct gp_fx_rate {
+    char currency[4]; /* ISO 4217 code */
+    double per_usd;   /* units of `currency` per 1 USD */
+    int64_t date;     /* day the rate applies from, Unix seconds UTC */
+    char source[256]; /* where it comes from */
+};
+
+struct gp_fx_table {
+    struct gp_fx_rate *rates; /* owned; `count` entries */
+    size_t count;
+};
+
+/* Load fx.json through gp_data_read; errors name file, path, line and column. */
+int gp_fx_load(struct gp_fx_table *out);
+int gp_fx_parse(struct gp_fx_table *out, const char *text, size_t len, const char *origin);
+void gp_fx_release(struct gp_fx_table *fx);
+
+/* The latest rate for `currency` dated at or before `at` (or the earliest one if all are later).
+ * "USD" is always 1. Returns 0 or GP_ENOTFOUND. */
+int gp_fx_per_usd(const struct gp_fx_table *fx, const char *currency, int64_t at, double *out);
+
+#endif

@@ -1,0 +1,68 @@
+/* Names of the shared enums (precisions, vendors, tiers, units) and their parsers. */
+#include <string.h>
+
+#include "gpuplan/gpu.h"
+#include "gpuplan/offer.h"
+
+static const char *const precision_names[GP_PRECISION_COUNT] = {
+    "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8",
+};
+
+/* Bytes per stored element; fp6 values are packed at 6 bits. */
+static const double precision_bytes[GP_PRECISION_COUNT] = {
+    8.0, 4.0, 4.0, 2.0, 2.0, 1.0, 0.75, 0.5, 1.0,
+};
+
+static const char *const tier_names[GP_TIER_COUNT] = {"on-demand", "spot", "reserved", "quote"};
+
+static int parse_name(const char *const *names, int count, const char *name)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+const char *gp_precision_name(enum gp_precision p)
+{
+    return (unsigned)p < GP_PRECISION_COUNT ? precision_names[p] : "?";
+}
+
+int gp_precision_parse(const char *name)
+{
+    return parse_name(precision_names, GP_PRECISION_COUNT, name);
+}
+
+double gp_precision_bytes(enum gp_precision p)
+{
+    return (unsigned)p < GP_PRECISION_COUNT ? precision_bytes[p] : 0.0;
+}
+
+const char *gp_vendor_name(enum gp_vendor v)
+{
+    return v == GP_VENDOR_AMD ? "amd" : "nvidia";
+}
+
+const char *gp_tier_name(enum gp_tier t)
+{
+    return (unsigned)t < GP_TIER_COUNT ? tier_names[t] : "?";
+}
+
+int gp_tier_parse(const char *name)
+{
+    return parse_name(tier_names, GP_TIER_COUNT, name);
+}
+
+const char *gp_price_unit_name(enum gp_price_unit u)
+{
+    return u == GP_UNIT_INSTANCE_HOUR ? "instance-hour" : "gpu-hour";
+}
+
+int gp_price_unit_parse(const char *name)
+{
+    if (strcmp(name, "gpu-hour") == 0)
+        return GP_UNIT_GPU_HOUR;
+    if (strcmp(name, "instance-hour") == 0)
+        return GP_UNIT_INSTANCE_HOUR;
+    return -1;
+}

@@ -1,0 +1,131 @@
+/* The command-line layer: global state, the command table, declarative options, exit codes.
+ * Only cli/ prints errors and decides exit codes.
+ *
+ * Adding a command:
+ *   1. write cli/cmd_<name>.c with `int gp_cmd_<name>(struct gp_cli *cli, int argc, char **argv)`
+ *      that declares a `struct gp_opt` table and calls gp_cli_parse();
+ *   2. declare it below and add a row to the command table in cli/main.c;
+ *   3. add the file to cli/CMakeLists.txt, a docs/cmd/<name>.md page and CLI golden tests.
+ */
+#ifndef GP_CLI_CLI_H
+#define GP_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog/fx.h"
+#include "gpuplan/gpu.h"
+#include "report/table.h"
+#include "store/store.h"
+
+/* Exit codes (docs/exit-codes.md). */
+enum gp_exit {
+    GP_EXIT_OK = 0,
+    GP_EXIT_ERROR = 1,
+    GP_EXIT_USAGE = 2,   /* bad flag, command or input file */
+    GP_EXIT_NO_DATA = 3, /* nothing matched, or only stale data */
+    GP_EXIT_NETWORK = 4, /* some feeds failed */
+    GP_EXIT_DB = 5,      /* database cannot be opened, migrated or written */
+};
+
+/* Global options and lazily opened resources, shared by every command. */
+struct gp_cli {
+    const char *db_flag;    /* --db, or NULL */
+    const char *data_dir;   /* --data, or NULL for the embedded data */
+    const char *currency;   /* --currency: output currency, "USD" by default */
+    const char *format_name;/* --format, or NULL for the default (table) */
+    enum gp_format format;
+    bool no_color;          /* --no-color */
+    bool quiet, verbose;    /* -q, -v */
+    bool help;              /* -h/--help was given */
+    bool color;             /* resolved: colour allowed on stdout */
+    const char *command;    /* name of the running command */
+    struct gp_store *store; /* owned; opened by gp_cli_store */
+    struct gp_catalog catalog;
+    bool catalog_loaded;
+    struct gp_fx_table fx;  /* owned; loaded by gp_cli_fx */
+    bool fx_loaded;
+};
+
+/* ---- options ---------------------------------------------------------------------------- */
+
+enum gp_opt_type {
+    GP_OPT_FLAG,   /* bool; takes no value */
+    GP_OPT_STRING, /* const char *; the last occurrence wins */
+    GP_OPT_LIST,   /* struct gp_strlist; repeatable */
+};
+
+#define GP_STRLIST_MAX 64
+struct gp_strlist {
+    const char *items[GP_STRLIST_MAX]; /* borrowed from argv */
+    size_t count;
+};
+
+struct gp_opt {
+    const char *long_name; /* without the dashes */
+    char short_name;       /* 0 for none */
+    enum gp_opt_type type;
+    void *dest;            /* bool *, const char ** or struct gp_strlist * */
+    const char *value_name;/* shown in help, e.g. "ID"; NULL for flags */
+    const char *help;
+};
+#define GP_OPT_END {NULL, 0, GP_OPT_FLAG, NULL, NULL, NULL}
+
+struct gp_command {
+    const char *name;
+    int (*run)(struct gp_cli *cli, int argc, char **argv);
+    const char *summary; /* one line for the command list */
+    const char *usage;   /* synopsis after "gpuplan NAME", e.g. "[--gpu ID] [--tier TIER]" */
+};
+
+/*
+ * Parse argv (argv[0] is the command name) against the command's options and the global ones.
+ * Positional arguments are moved to the front of argv+1 in order and counted in *npos.
+ * Returns GP_EXIT_OK, GP_EXIT_USAGE after printing the problem, or -1 when --help was given and
+ * help was printed (the command then returns GP_EXIT_OK).
+ */
+int gp_cli_parse(struct gp_cli *cli, const struct gp_command *cmd, const struct gp_opt *opts,
+                 int argc, char **argv, int *npos);
+
+/* Print a command's help (synopsis, summary, options) to `out`. */
+void gp_cli_print_help(struct gp_cli *cli, const struct gp_command *cmd,
+                       const struct gp_opt *opts, FILE *out);
+
+/* The command table (cli/main.c) and lookup by name. */
+const struct gp_command *gp_cli_find_command(const char *name);
+
+/* ---- shared resources -------------------------------------------------------------------- */
+
+/* Open (creating and seeding on first use) the database. Prints the error and returns an exit
+ * code when it fails. */
+int gp_cli_store(struct gp_cli *cli, struct gp_store **out);
+/* Load the GPU catalog (embedded or --data). Prints errors; returns an exit code. */
+int gp_cli_catalog(struct gp_cli *cli, const struct gp_catalog **out);
+/* Exchange rates: from the store when it is open, else from data/fx.json. */
+int gp_cli_fx(struct gp_cli *cli, const struct gp_fx_table **out);
+
+/* Units of the output currency per USD, for converting prices; prints errors. */
+int gp_cli_currency_rate(struct gp_cli *cli, double *per_usd);
+
+/* Print the last error (gp_error_last) and return the exit code its class maps to. */
+int gp_cli_fail(void);
+/* Map a GP_E* code to an exit code. */
+int gp_cli_exit_code(int error_code);
+/* Print a usage problem for the running command with a hint to --help; returns GP_EXIT_USAGE. */
+int gp_cli_usage_error(struct gp_cli *cli, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Render a table to stdout in the chosen format. Returns an exit code. */
+int gp_cli_output(struct gp_cli *cli, const struct gp_table *t, size_t highlight_row);
+
+/* ---- commands ---------------------------------------------------------------------------- */
+
+int gp_cmd_gpus(struct gp_cli *cli, int argc, char **argv);
+int gp_cmd_prices(struct gp_cli *cli, int argc, char **argv);
+int gp_cmd_quote(struct gp_cli *cli, int argc, char **argv);
+int gp_cmd_help(struct gp_cli *cli, int argc, char **argv);
+
+#endif

@@ -1,0 +1,235 @@
+/* `gpuplan quote add|list|rm`: negotiated prices the user types in. */
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "cli/cli.h"
+#include "pricing/normalize.h"
+#include "util/error.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+static const struct gp_column quote_columns[] = {
+    {"id", GP_CELL_INT, 0},
+    {"provider", GP_CELL_TEXT, 0},
+    {"gpu", GP_CELL_TEXT, 0},
+    {"price_per_gpu_hour", GP_CELL_NUMBER, 2},
+    {"currency", GP_CELL_TEXT, 0},
+    {"original_amount", GP_CELL_NUMBER, 4},
+    {"original_currency", GP_CELL_TEXT, 0},
+    {"original_unit", GP_CELL_TEXT, 0},
+    {"gpus_per_instance", GP_CELL_INT, 0},
+    {"region", GP_CELL_TEXT, 0},
+    {"entered", GP_CELL_TEXT, 0},
+    {"valid_until", GP_CELL_TEXT, 0},
+    {"status", GP_CELL_TEXT, 0},
+    {"note", GP_CELL_TEXT, 0},
+};
+
+static int add_quote_row(struct gp_table *t, const struct gp_quote *q, double per_usd,
+                         const char *currency, int64_t now)
+{
+    const struct gp_offer *o = &q->offer;
+    char entered[32], until[32] = "";
+    int rc = gp_table_add_row(t);
+
+    gp_time_format_date(o->observed_at, entered, sizeof(entered));
+    if (q->valid_until)
+        gp_time_format_date(q->valid_until, until, sizeof(until));
+    if (!rc)
+        rc = gp_table_set_int(t, "id", q->id);
+    if (!rc)
+        rc = gp_table_set_text(t, "provider", "%s", o->provider);
+    if (!rc)
+        rc = gp_table_set_text(t, "gpu", "%s", o->gpu_id);
+    if (!rc)
+        rc = gp_table_set_number(t, "price_per_gpu_hour", o->usd_per_gpu_hour * per_usd);
+    if (!rc)
+        rc = gp_table_set_text(t, "currency", "%s", currency);
+    if (!rc)
+        rc = gp_table_set_number(t, "original_amount", o->amount);
+    if (!rc)
+        rc = gp_table_set_text(t, "original_currency", "%s", o->currency);
+    if (!rc)
+        rc = gp_table_set_text(t, "original_unit", "%s", gp_price_unit_name(o->unit));
+    if (!rc)
+        rc = gp_table_set_int(t, "gpus_per_instance", o->gpus_per_instance);
+    if (!rc)
+        rc = gp_table_set_text(t, "region", "%s", o->region);
+    if (!rc)
+        rc = gp_table_set_text(t, "entered", "%s", entered);
+    if (!rc)
+        rc = gp_table_set_text(t, "valid_until", "%s", until);
+    if (!rc)
+        rc = gp_table_set_text(t, "status", "%s",
+                               q->valid_until && q->valid_until < now ? "expired" : "valid");
+    if (!rc)
+        rc = gp_table_set_text(t, "note", "%s", q->note);
+    return rc;
+}
+
+static int show_quotes(struct gp_cli *cli, const struct gp_quote *quotes, size_t n)
+{
+    struct gp_table table;
+    double per_usd = 1;
+    int64_t now = gp_time_now();
+    int rc = gp_cli_currency_rate(cli, &per_usd);
+
+    if (rc)
+        return rc;
+    gp_table_init(&table, quote_columns, sizeof(quote_columns) / sizeof(quote_columns[0]));
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = add_quote_row(&table, &quotes[i], per_usd, cli->currency, now);
+    rc = rc ? gp_cli_fail() : gp_cli_output(cli, &table, SIZE_MAX);
+    gp_table_release(&table);
+    return rc;
+}
+
+struct add_args {
+    const char *provider, *gpu, *price, *currency, *per, *gpus, *region, *valid_until, *note;
+};
+
+/* Turn the flags of `quote add` into a quote, checking each; returns an exit code. */
+static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_quote *q)
+{
+    const struct gp_catalog *catalog = NULL;
+    const struct gp_gpu *gpu;
+    const struct gp_fx_table *fx = NULL;
+    struct gp_offer *o = &q->offer;
+    long gpus = 1;
+    int unit = GP_UNIT_GPU_HOUR, rc;
+
+    memset(q, 0, sizeof(*q));
+    if (!a->provider || !a->gpu || !a->price)
+        return gp_cli_usage_error(cli, "add needs --provider, --gpu and --price");
+    rc = gp_cli_catalog(cli, &catalog);
+    if (!rc)
+        rc = gp_cli_fx(cli, &fx);
+    if (rc)
+        return rc;
+    if (gp_catalog_require(catalog, a->gpu, &gpu))
+        return gp_cli_usage_error(cli, "--gpu: %s", gp_error_last());
+    if (gp_text_to_double(a->price, &o->amount))
+        return gp_cli_usage_error(cli, "--price '%s' is not a number", a->price);
+    if (a->per && (unit = gp_price_unit_parse(a->per)) < 0)
+        return gp_cli_usage_error(cli, "--per '%s' is not gpu-hour or instance-hour", a->per);
+    if (a->gpus && gp_text_to_int(a->gpus, 1, 72, &gpus))
+        return gp_cli_usage_error(cli, "--gpus '%s' is not a GPU count of 1 to 72", a->gpus);
+    if (a->valid_until && gp_time_parse(a->valid_until, &q->valid_until))
+        return gp_cli_usage_error(cli, "--valid-until '%s' is not a date (YYYY-MM-DD)",
+                                  a->valid_until);
+    if (q->valid_until && strlen(a->valid_until) == 10)
+        q->valid_until += 86399; /* a date means the end of that day */
+    if (gp_text_copy(o->provider, sizeof(o->provider), a->provider) ||
+        gp_text_copy(o->region, sizeof(o->region), a->region ? a->region : "") ||
+        gp_text_copy(q->note, sizeof(q->note), a->note ? a->note : "") ||
+        gp_text_copy(o->currency, sizeof(o->currency), a->currency ? a->currency : "USD"))
+        return gp_cli_usage_error(cli, "--provider, --region, --note or --currency is too long");
+    snprintf(o->feed, sizeof(o->feed), "quote");
+    snprintf(o->gpu_id, sizeof(o->gpu_id), "%s", gpu->id);
+    o->tier = GP_TIER_QUOTE;
+    o->unit = (enum gp_price_unit)unit;
+    o->gpus_per_instance = unit == GP_UNIT_INSTANCE_HOUR ? (int)gpus : 1;
+    o->observed_at = gp_time_now();
+    if (gp_normalize_price(o, fx))
+        return gp_cli_usage_error(cli, "--price: %s", gp_error_last());
+    return GP_EXIT_OK;
+}
+
+static int quote_add(struct gp_cli *cli, int argc, char **argv)
+{
+    struct add_args a;
+    struct gp_quote quote;
+    struct gp_store *store;
+    memset(&a, 0, sizeof(a));
+    const struct gp_opt opts[] = {
+        {"provider", 0, GP_OPT_STRING, &a.provider, "P", "who quoted the price (required)"},
+        {"gpu", 0, GP_OPT_STRING, &a.gpu, "ID", "GPU id (required)"},
+        {"price", 0, GP_OPT_STRING, &a.price, "AMOUNT", "quoted amount (required)"},
+        {"currency", 0, GP_OPT_STRING, &a.currency, "CUR", "currency of the amount (default USD)"},
+        {"per", 0, GP_OPT_STRING, &a.per, "UNIT", "gpu-hour (default) or instance-hour"},
+        {"gpus", 0, GP_OPT_STRING, &a.gpus, "N", "GPUs per instance, for instance-hour prices"},
+        {"region", 0, GP_OPT_STRING, &a.region, "R", "region or site"},
+        {"valid-until", 0, GP_OPT_STRING, &a.valid_until, "DATE", "last day the quote holds"},
+        {"note", 0, GP_OPT_STRING, &a.note, "TEXT", "free text (contract, contact)"},
+        GP_OPT_END,
+    };
+    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("quote"), opts, argc, argv, &npos);
+
+    if (rc)
+        return rc < 0 ? GP_EXIT_OK : rc;
+    if (npos)
+        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
+    rc = gp_cli_store(cli, &store);
+    if (!rc)
+        rc = build_quote(cli, &a, &quote);
+    if (rc)
+        return rc;
+    if (gp_store_quote_add(store, &quote, &quote.id))
+        return gp_cli_fail();
+    snprintf(quote.offer.source_url, sizeof(quote.offer.source_url), "quote #%lld",
+             (long long)quote.id);
+    return show_quotes(cli, &quote, 1);
+}
+
+static int quote_list(struct gp_cli *cli, int argc, char **argv)
+{
+    static const struct gp_opt opts[] = {GP_OPT_END};
+    struct gp_store *store;
+    struct gp_quote *quotes = NULL;
+    size_t n = 0;
+    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("quote"), opts, argc, argv, &npos);
+
+    if (rc)
+        return rc < 0 ? GP_EXIT_OK : rc;
+    if (npos)
+        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
+    rc = gp_cli_store(cli, &store);
+    if (rc)
+        return rc;
+    if (gp_store_quotes_list(store, &quotes, &n))
+        return gp_cli_fail();
+    rc = show_quotes(cli, quotes, n);
+    free(quotes);
+    return rc;
+}
+
+static int quote_rm(struct gp_cli *cli, int argc, char **argv)
+{
+    static const struct gp_opt opts[] = {GP_OPT_END};
+    struct gp_store *store;
+    long id = 0;
+    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("quote"), opts, argc, argv, &npos);
+
+    if (rc)
+        return rc < 0 ? GP_EXIT_OK : rc;
+    if (npos != 1 || gp_text_to_int(argv[1], 1, 2147483647L, &id))
+        return gp_cli_usage_error(cli, "rm needs one quote id (see 'gpuplan quote list')");
+    rc = gp_cli_store(cli, &store);
+    if (rc)
+        return rc;
+    if (gp_store_quote_remove(store, id))
+        return gp_cli_fail();
+    return GP_EXIT_OK;
+}
+
+int gp_cmd_quote(struct gp_cli *cli, int argc, char **argv)
+{
+    static const struct gp_opt opts[] = {GP_OPT_END};
+    int npos = 0, rc;
+
+    if (argc >= 2 && strcmp(argv[1], "add") == 0)
+        return quote_add(cli, argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "list") == 0)
+        return quote_list(cli, argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "rm") == 0)
+        return quote_rm(cli, argc - 1, argv + 1);
+    rc = gp_cli_parse(cli, gp_cli_find_command("quote"), opts, argc, argv, &npos);
+    if (rc)
+        return rc < 0 ? GP_EXIT_OK : rc;
+    if (npos == 0)
+        return gp_cli_usage_error(cli, "expected add, list or rm");
+    return gp_cli_usage_error(cli, "unknown subcommand '%s' (expected add, list or rm)", argv[1]);
+}

@@ -1,0 +1,125 @@
+/* The resources commands share: catalog, FX rates, the database; error reporting and output. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog/catalog.h"
+#include "cli/cli.h"
+#include "cli/seed.h"
+#include "util/error.h"
+#include "util/msg.h"
+#include "util/timeutil.h"
+
+int gp_cli_exit_code(int error_code)
+{
+    switch (error_code) {
+    case GP_OK:
+        return GP_EXIT_OK;
+    case GP_EINVALID:
+    case GP_ENOTFOUND:
+        return GP_EXIT_USAGE;
+    case GP_ESTALE:
+    case GP_ENOBACKEND:
+        return GP_EXIT_NO_DATA;
+    case GP_ENET:
+        return GP_EXIT_NETWORK;
+    case GP_EDB:
+        return GP_EXIT_DB;
+    default:
+        return GP_EXIT_ERROR;
+    }
+}
+
+int gp_cli_fail(void)
+{
+    gp_msg_error("%s", gp_error_last()[0] ? gp_error_last() : "unknown error");
+    return gp_cli_exit_code(gp_error_code());
+}
+
+int gp_cli_usage_error(struct gp_cli *cli, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    if (cli->command)
+        gp_msg_error("%s: %s (see 'gpuplan %s --help')", cli->command, message, cli->command);
+    else
+        gp_msg_error("%s (see 'gpuplan --help')", message);
+    return GP_EXIT_USAGE;
+}
+
+int gp_cli_catalog(struct gp_cli *cli, const struct gp_catalog **out)
+{
+    if (!cli->catalog_loaded) {
+        if (gp_catalog_load(&cli->catalog))
+            return gp_cli_fail();
+        cli->catalog_loaded = true;
+    }
+    *out = &cli->catalog;
+    return GP_EXIT_OK;
+}
+
+int gp_cli_store(struct gp_cli *cli, struct gp_store **out)
+{
+    char path[4096];
+    const struct gp_catalog *catalog = NULL;
+    int rc;
+
+    if (cli->store) {
+        *out = cli->store;
+        return GP_EXIT_OK;
+    }
+    rc = gp_cli_catalog(cli, &catalog);
+    if (rc)
+        return rc;
+    if (gp_store_resolve_path(path, sizeof(path), cli->db_flag) ||
+        gp_store_open(&cli->store, path, 0))
+        return gp_cli_fail();
+    if (gp_cli_seed(cli->store, catalog)) {
+        rc = gp_cli_fail();
+        gp_store_close(cli->store);
+        cli->store = NULL;
+        return rc;
+    }
+    *out = cli->store;
+    return GP_EXIT_OK;
+}
+
+int gp_cli_fx(struct gp_cli *cli, const struct gp_fx_table **out)
+{
+    if (!cli->fx_loaded) {
+        int rc = cli->store ? gp_store_fx_load(cli->store, &cli->fx) : gp_fx_load(&cli->fx);
+        if (rc)
+            return gp_cli_fail();
+        cli->fx_loaded = true;
+    }
+    *out = &cli->fx;
+    return GP_EXIT_OK;
+}
+
+int gp_cli_currency_rate(struct gp_cli *cli, double *per_usd)
+{
+    const struct gp_fx_table *fx = NULL;
+    int rc = gp_cli_fx(cli, &fx);
+
+    if (rc)
+        return rc;
+    if (gp_fx_per_usd(fx, cli->currency, gp_time_now(), per_usd))
+        return gp_cli_usage_error(cli, "--currency %s: no exchange rate known (USD, EUR, DKK)",
+                                  cli->currency);
+    return GP_EXIT_OK;
+}
+
+int gp_cli_output(struct gp_cli *cli, const struct gp_table *t, size_t highlight_row)
+{
+    struct gp_render_options options = {cli->color, 1, highlight_row};
+
+    if (gp_table_render(t, cli->format, &options, stdout))
+        return gp_cli_fail();
+    return GP_EXIT_OK;
+}

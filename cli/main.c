@@ -1,0 +1,127 @@
+/* gpuplan's entry point: global set-up, the command table and dispatch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "catalog/data.h"
+#include "cli/cli.h"
+#include "util/error.h"
+#include "util/msg.h"
+#include "util/text.h"
+
+#ifndef GPUPLAN_VERSION
+#define GPUPLAN_VERSION "0.0.0"
+#endif
+
+static const struct gp_command commands[] = {
+    {"gpus", gp_cmd_gpus, "Show the GPU spec catalog, one row per GPU.", ""},
+    {"prices", gp_cmd_prices,
+     "Show current offers per GPU-hour, cheapest first; 'prices history' shows every observed "
+     "price.",
+     "[history] [--gpu ID] [--provider P] [--tier TIER] [--max-age DAYS]"},
+    {"quote", gp_cmd_quote, "Keep negotiated prices: add, list or remove quotes.",
+     "add|list|rm [options]"},
+    {"help", gp_cmd_help, "Show help for a command.", "[COMMAND]"},
+};
+
+const struct gp_command *gp_cli_find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static void print_overview(FILE *out)
+{
+    fputs("usage: gpuplan [--version] [--help] COMMAND [options]\n\n"
+          "Plans GPU fleets: how many of which GPUs a workload needs, their power and cost.\n\n"
+          "commands:\n",
+          out);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nRun 'gpuplan help COMMAND' for a command's options.\n", out);
+}
+
+int gp_cmd_help(struct gp_cli *cli, int argc, char **argv)
+{
+    static const struct gp_opt opts[] = {GP_OPT_END};
+    const struct gp_command *cmd;
+    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("help"), opts, argc, argv, &npos);
+
+    if (rc)
+        return rc < 0 ? GP_EXIT_OK : rc;
+    if (npos == 0) {
+        print_overview(stdout);
+        return GP_EXIT_OK;
+    }
+    cmd = gp_cli_find_command(argv[1]);
+    if (!cmd)
+        return gp_cli_usage_error(cli, "unknown command '%s'", argv[1]);
+    char *help_argv[] = {argv[1], "--help", NULL};
+    return cmd->run(cli, 2, help_argv);
+}
+
+static int unknown_command(const char *name)
+{
+    const char *names[32];
+    size_t n = 0;
+
+    for (; n < sizeof(commands) / sizeof(commands[0]) && n < 31; n++)
+        names[n] = commands[n].name;
+    names[n] = NULL;
+    const char *hint = gp_text_nearest(name, names);
+    if (hint)
+        gp_msg_error("unknown command '%s' (did you mean '%s'?); see 'gpuplan --help'", name, hint);
+    else
+        gp_msg_error("unknown command '%s'; see 'gpuplan --help'", name);
+    return GP_EXIT_USAGE;
+}
+
+static int run_command(struct gp_cli *cli, const struct gp_command *cmd, int argc, char **argv)
+{
+    cli->command = cmd->name;
+    return cmd->run(cli, argc, argv);
+}
+
+static int finish(struct gp_cli *cli, int rc)
+{
+    gp_store_close(cli->store);
+    gp_catalog_release(&cli->catalog);
+    gp_fx_release(&cli->fx);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        gp_msg_error("cannot write to standard output");
+        return rc ? rc : GP_EXIT_ERROR;
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct gp_cli cli;
+    const struct gp_command *cmd;
+
+    memset(&cli, 0, sizeof(cli));
+    cli.currency = "USD";
+    if (argc < 2) {
+        print_overview(stderr);
+        return GP_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("gpuplan %s\n", GPUPLAN_VERSION);
+        return finish(&cli, GP_EXIT_OK);
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_overview(stdout);
+        return finish(&cli, GP_EXIT_OK);
+    }
+    if (argv[1][0] == '-') {
+        gp_msg_error("expected a command before '%s'; see 'gpuplan --help'", argv[1]);
+        return GP_EXIT_USAGE;
+    }
+    cmd = gp_cli_find_command(argv[1]);
+    if (!cmd)
+        return unknown_command(argv[1]);
+    return finish(&cli, run_command(&cli, cmd, argc - 1, argv + 1));
+}

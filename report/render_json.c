@@ -1,0 +1,82 @@
+/* The JSON renderer: {"schema_version": N, <meta members>, "rows": [{column: value}]}. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "report/table.h"
+#include "util/error.h"
+
+static cJSON *cell_json(const struct gp_cell *cell)
+{
+    switch (cell->kind) {
+    case GP_CELL_TEXT:
+        return cJSON_CreateString(cell->text);
+    case GP_CELL_NUMBER:
+    case GP_CELL_INT:
+        return cJSON_CreateNumber(cell->number);
+    default:
+        return cJSON_CreateNull();
+    }
+}
+
+static cJSON *rows_json(const struct gp_table *t)
+{
+    cJSON *rows = cJSON_CreateArray();
+
+    for (size_t r = 0; rows && r < t->nrows; r++) {
+        cJSON *row = cJSON_CreateObject();
+        if (!row || !cJSON_AddItemToArray(rows, row)) {
+            cJSON_Delete(row);
+            cJSON_Delete(rows);
+            return NULL;
+        }
+        for (size_t c = 0; c < t->ncols; c++) {
+            cJSON *value = cell_json(&t->cells[r * t->ncols + c]);
+            if (!value || !cJSON_AddItemToObject(row, t->columns[c].name, value)) {
+                cJSON_Delete(value);
+                cJSON_Delete(rows);
+                return NULL;
+            }
+        }
+    }
+    return rows;
+}
+
+int gp_render_json(const struct gp_table *t, const struct gp_render_options *options, FILE *out)
+{
+    cJSON *doc = cJSON_CreateObject(), *rows = NULL, *member;
+    char *text = NULL;
+    int rc = 0;
+
+    if (!doc)
+        goto oom;
+    cJSON_AddNumberToObject(doc, "schema_version",
+                            options->schema_version ? options->schema_version : 1);
+    if (t->meta) {
+        cJSON_ArrayForEach(member, t->meta)
+        {
+            cJSON *copy = cJSON_Duplicate(member, 1);
+            if (!copy || !cJSON_AddItemToObject(doc, member->string, copy)) {
+                cJSON_Delete(copy);
+                goto oom;
+            }
+        }
+    }
+    rows = rows_json(t);
+    if (!rows || !cJSON_AddItemToObject(doc, t->rows_key ? t->rows_key : "rows", rows)) {
+        cJSON_Delete(rows);
+        goto oom;
+    }
+    text = cJSON_Print(doc);
+    if (!text)
+        goto oom;
+    fputs(text, out);
+    fputc('\n', out);
+    if (ferror(out))
+        rc = gp_error_set(GP_ERROR, "cannot write output");
+    cJSON_free(text);
+    cJSON_Delete(doc);
+    return rc;
+oom:
+    cJSON_Delete(doc);
+    return gp_error_set(GP_ENOMEM, "out of memory rendering JSON");
+}

@@ -1,0 +1,147 @@
+/* Building result tables. */
+#include "report/table.h"
+
+#include <stdio.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/buf.h"
+#include "util/error.h"
+
+int gp_format_parse(const char *name)
+{
+    if (strcmp(name, "table") == 0)
+        return GP_FORMAT_TABLE;
+    if (strcmp(name, "csv") == 0)
+        return GP_FORMAT_CSV;
+    if (strcmp(name, "json") == 0)
+        return GP_FORMAT_JSON;
+    return -1;
+}
+
+void gp_table_init(struct gp_table *t, const struct gp_column *columns, size_t ncols)
+{
+    memset(t, 0, sizeof(*t));
+    t->columns = columns;
+    t->ncols = ncols;
+    t->rows_key = "rows";
+}
+
+void gp_table_release(struct gp_table *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; t->cells && i < t->nrows * t->ncols; i++)
+        free(t->cells[i].text);
+    free(t->cells);
+    cJSON_Delete(t->meta);
+    t->cells = NULL;
+    t->meta = NULL;
+    t->nrows = t->cap_rows = 0;
+}
+
+int gp_table_add_row(struct gp_table *t)
+{
+    if (t->nrows == t->cap_rows) {
+        size_t cap = t->cap_rows ? t->cap_rows * 2 : 16;
+        struct gp_cell *grown = realloc(t->cells, cap * t->ncols * sizeof(*grown));
+        if (!grown)
+            return gp_error_set(GP_ENOMEM, "out of memory building a table");
+        t->cells = grown;
+        t->cap_rows = cap;
+    }
+    memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
+    t->nrows++;
+    return 0;
+}
+
+static struct gp_cell *last_row_cell(struct gp_table *t, const char *column)
+{
+    if (t->nrows == 0)
+        return NULL;
+    for (size_t c = 0; c < t->ncols; c++)
+        if (strcmp(t->columns[c].name, column) == 0)
+            return &t->cells[(t->nrows - 1) * t->ncols + c];
+    return NULL;
+}
+
+int gp_table_set_text(struct gp_table *t, const char *column, const char *fmt, ...)
+{
+    struct gp_cell *cell = last_row_cell(t, column);
+    struct gp_buf text = GP_BUF_INIT;
+    va_list ap;
+    int rc;
+
+    if (!cell)
+        return gp_error_set(GP_ERROR, "table has no column '%s'", column);
+    va_start(ap, fmt);
+    rc = gp_buf_vprintf(&text, fmt, ap);
+    va_end(ap);
+    if (rc) {
+        gp_buf_release(&text);
+        return rc;
+    }
+    free(cell->text);
+    cell->text = gp_buf_detach(&text, NULL);
+    if (!cell->text)
+        return gp_error_set(GP_ENOMEM, "out of memory building a table");
+    cell->kind = GP_CELL_TEXT;
+    return 0;
+}
+
+int gp_table_set_number(struct gp_table *t, const char *column, double value)
+{
+    struct gp_cell *cell = last_row_cell(t, column);
+
+    if (!cell)
+        return gp_error_set(GP_ERROR, "table has no column '%s'", column);
+    cell->kind = GP_CELL_NUMBER;
+    cell->number = value;
+    return 0;
+}
+
+int gp_table_set_int(struct gp_table *t, const char *column, long long value)
+{
+    int rc = gp_table_set_number(t, column, (double)value);
+
+    if (rc == 0)
+        last_row_cell(t, column)->kind = GP_CELL_INT;
+    return rc;
+}
+
+void gp_cell_format(const struct gp_cell *cell, const struct gp_column *column, char *out,
+                    size_t size)
+{
+    switch (cell->kind) {
+    case GP_CELL_TEXT:
+        snprintf(out, size, "%s", cell->text);
+        break;
+    case GP_CELL_NUMBER:
+        snprintf(out, size, "%.*f", column->decimals, cell->number);
+        break;
+    case GP_CELL_INT:
+        snprintf(out, size, "%.0f", cell->number);
+        break;
+    default:
+        out[0] = '\0';
+    }
+}
+
+int gp_table_render(const struct gp_table *t, enum gp_format format,
+                    const struct gp_render_options *options, FILE *out)
+{
+    struct gp_render_options defaults = {false, 1, SIZE_MAX};
+
+    if (!options)
+        options = &defaults;
+    switch (format) {
+    case GP_FORMAT_CSV:
+        return gp_render_csv(t, out);
+    case GP_FORMAT_JSON:
+        return gp_render_json(t, options, out);
+    default:
+        return gp_render_text(t, options, out);
+    }
+}

@@ -1,0 +1,241 @@
+/* Opening the database: path resolution, safety checks, pragmas, migrations, transactions. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "catalog/embedded.h"
+#include "store/store_int.h"
+#include "util/error.h"
+
+/* The numbered migrations, sorted by file name (generated from store/migrations/). */
+extern const struct gp_embedded_file gp_store_migrations[];
+
+enum { BUSY_TIMEOUT_MS = 15000 };
+
+int gp_store_schema_version(void)
+{
+    int n = 0;
+    while (gp_store_migrations[n].path)
+        n++;
+    return n;
+}
+
+int gp_store_resolve_path(char *out, size_t size, const char *flag_path)
+{
+    const char *env = getenv("GPUPLAN_DB");
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+
+    if (flag_path && *flag_path)
+        snprintf(out, size, "%s", flag_path);
+    else if (env && *env)
+        snprintf(out, size, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(out, size, "%s/gpuplan/gpuplan.db", xdg);
+    else if (home && *home)
+        snprintf(out, size, "%s/.local/share/gpuplan/gpuplan.db", home);
+    else
+        return gp_error_set(GP_EINVALID,
+                            "no database path: set --db, GPUPLAN_DB, XDG_DATA_HOME or HOME");
+    return 0;
+}
+
+/* mkdir -p for the folder holding `path`. */
+static int make_parent_dirs(const char *path)
+{
+    char dir[4096];
+    char *slash;
+
+    snprintf(dir, sizeof(dir), "%s", path);
+    slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return 0;
+    *slash = '\0';
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+            return gp_error_set(GP_EDB, "cannot create folder %s: %s", dir, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return gp_error_set(GP_EDB, "cannot create folder %s: %s", dir, strerror(errno));
+    return 0;
+}
+
+int gp_store__fail(struct gp_store *store, const char *what)
+{
+    return gp_error_set(GP_EDB, "database %s: %s: %s", store->path, what,
+                        store->db ? sqlite3_errmsg(store->db) : "not open");
+}
+
+int gp_store__prepare(struct gp_store *store, sqlite3_stmt **out, const char *sql)
+{
+    if (sqlite3_prepare_v2(store->db, sql, -1, out, NULL) != SQLITE_OK)
+        return gp_store__fail(store, "cannot prepare a query");
+    return 0;
+}
+
+int gp_store__exec(struct gp_store *store, const char *sql)
+{
+    char *message = NULL;
+
+    if (sqlite3_exec(store->db, sql, NULL, NULL, &message) != SQLITE_OK) {
+        gp_error_set(GP_EDB, "database %s: %s", store->path,
+                     message ? message : sqlite3_errmsg(store->db));
+        sqlite3_free(message);
+        return GP_EDB;
+    }
+    return 0;
+}
+
+int gp_store__bind_text(sqlite3_stmt *stmt, int index, const char *text)
+{
+    if (!text)
+        return sqlite3_bind_null(stmt, index);
+    return sqlite3_bind_text(stmt, index, text, -1, SQLITE_TRANSIENT);
+}
+
+void gp_store__column_text(sqlite3_stmt *stmt, int col, char *out, size_t size)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, col);
+    snprintf(out, size, "%s", text ? (const char *)text : "");
+}
+
+static int user_version(struct gp_store *store, int *out)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = gp_store__prepare(store, &stmt, "PRAGMA user_version");
+
+    if (rc == 0) {
+        if (sqlite3_step(stmt) == SQLITE_ROW)
+            *out = sqlite3_column_int(stmt, 0);
+        else
+            rc = gp_store__fail(store, "cannot read the schema version");
+    }
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+/* Apply the migrations after `from`, all in one transaction. */
+static int migrate(struct gp_store *store)
+{
+    int version = 0, target = gp_store_schema_version(), rc;
+    char pragma[64];
+
+    rc = gp_store_begin(store);
+    if (rc)
+        return rc;
+    rc = user_version(store, &version);
+    for (int i = version; rc == 0 && i < target; i++) {
+        rc = gp_store__exec(store, (const char *)gp_store_migrations[i].bytes);
+        if (rc)
+            gp_error_wrap("migration %s", gp_store_migrations[i].path);
+    }
+    if (rc == 0 && version < target) {
+        snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", target);
+        rc = gp_store__exec(store, pragma);
+    }
+    if (rc == 0)
+        rc = gp_store_commit(store);
+    if (rc)
+        gp_store_rollback(store);
+    return rc;
+}
+
+/* Refuse what this build must not touch: not a database, or a newer schema. */
+static int check_version(struct gp_store *store, int *version)
+{
+    int rc = user_version(store, version);
+
+    if (rc)
+        return gp_error_set(GP_EDB, "%s is not a gpuplan database or is damaged (%s)",
+                            store->path, sqlite3_errmsg(store->db));
+    if (*version > gp_store_schema_version())
+        return gp_error_set(GP_EDB,
+                            "%s was written by a newer gpuplan (schema %d; this one knows up to "
+                            "%d); upgrade gpuplan or use another --db",
+                            store->path, *version, gp_store_schema_version());
+    return 0;
+}
+
+int gp_store_open(struct gp_store **out, const char *path, int flags)
+{
+    struct gp_store *store = NULL;
+    int read_only = flags & GP_STORE_READ_ONLY;
+    int sqlite_flags = read_only ? SQLITE_OPEN_READONLY
+                                 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    int version = 0, rc;
+
+    *out = NULL;
+    store = calloc(1, sizeof(*store));
+    if (!store)
+        return gp_error_set(GP_ENOMEM, "out of memory opening the database");
+    snprintf(store->path, sizeof(store->path), "%s", path);
+    rc = read_only ? 0 : make_parent_dirs(path);
+    if (rc)
+        goto done;
+    if (sqlite3_open_v2(path, &store->db, sqlite_flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        rc = gp_error_set(GP_EDB, "cannot open database %s: %s", path,
+                          store->db ? sqlite3_errmsg(store->db) : "out of memory");
+        goto done;
+    }
+    sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
+    sqlite3_extended_result_codes(store->db, 1);
+    rc = check_version(store, &version);
+    if (rc)
+        goto done;
+    if (!read_only && sqlite3_db_readonly(store->db, "main") == 1) {
+        rc = gp_error_set(GP_EDB, "database %s is read-only (check the file's permissions)",
+                          path);
+        goto done;
+    }
+    if (read_only && version < gp_store_schema_version()) {
+        rc = gp_error_set(GP_EDB, "database %s needs an upgrade, which a read-only open cannot do",
+                          path);
+        goto done;
+    }
+    rc = gp_store__exec(store, "PRAGMA foreign_keys = ON");
+    if (!rc && !read_only)
+        rc = gp_store__exec(store, "PRAGMA journal_mode = WAL");
+    if (!rc && !read_only)
+        rc = gp_store__exec(store, "PRAGMA synchronous = NORMAL");
+    if (!rc && !read_only)
+        rc = migrate(store);
+    if (rc)
+        gp_error_wrap("cannot prepare database %s", path);
+done:
+    if (rc) {
+        gp_store_close(store);
+        return rc == GP_ENOMEM ? rc : GP_EDB;
+    }
+    *out = store;
+    return 0;
+}
+
+void gp_store_close(struct gp_store *store)
+{
+    if (!store)
+        return;
+    sqlite3_close(store->db);
+    free(store);
+}
+
+int gp_store_begin(struct gp_store *store)
+{
+    return gp_store__exec(store, "BEGIN IMMEDIATE");
+}
+
+int gp_store_commit(struct gp_store *store)
+{
+    return gp_store__exec(store, "COMMIT");
+}
+
+void gp_store_rollback(struct gp_store *store)
+{
+    if (store && store->db && !sqlite3_get_autocommit(store->db))
+        sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+}

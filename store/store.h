@@ -1,0 +1,109 @@
+/* The SQLite store: opening and migrating the database, and every query gpuplan makes.
+ * This module is the only one that includes sqlite3.h; callers see plain structs. */
+#ifndef GP_STORE_STORE_H
+#define GP_STORE_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog/fx.h"
+#include "gpuplan/gpu.h"
+#include "gpuplan/offer.h"
+
+struct gp_store; /* opaque; one open database connection */
+
+enum gp_store_open_flags {
+    GP_STORE_READ_ONLY = 1 << 0, /* never write, not even migrations (fails if some are due) */
+};
+
+/*
+ * Resolve the database path: `flag_path` (from --db) if set, else $GPUPLAN_DB, else
+ * $XDG_DATA_HOME/gpuplan/gpuplan.db (XDG_DATA_HOME defaulting to ~/.local/share).
+ * Writes into out[size]; returns 0 or GP_EINVALID when no home directory is known.
+ */
+int gp_store_resolve_path(char *out, size_t size, const char *flag_path);
+
+/*
+ * Open (creating it and its parent folder if needed) and migrate the database at `path`.
+ * WAL, foreign keys and a busy timeout are set. A database from a newer gpuplan, a file that
+ * is not a database, or a location that cannot be written returns GP_EDB with a message, and
+ * nothing is written. *out is owned by the caller: gp_store_close.
+ */
+int gp_store_open(struct gp_store **out, const char *path, int flags);
+void gp_store_close(struct gp_store *store);
+
+/* Schema version this build writes (the number of migrations). */
+int gp_store_schema_version(void);
+
+/* Transactions: BEGIN IMMEDIATE (waits for other writers up to the busy timeout), COMMIT,
+ * ROLLBACK. gp_store_rollback accepts a store with no open transaction. */
+int gp_store_begin(struct gp_store *store);
+int gp_store_commit(struct gp_store *store);
+void gp_store_rollback(struct gp_store *store);
+
+/* ---- seeding from the embedded data ----------------------------------------------------- */
+
+/* The content hash of the data last seeded ("" if never); out[size >= 65]. */
+int gp_store_seed_hash(struct gp_store *store, char *out, size_t size);
+
+/*
+ * Replace the GPU catalog, the "snapshot" feed's offers and the FX rates with the given data and
+ * record `hash`, all in one transaction. Snapshot prices are appended to the history like any
+ * feed's.
+ */
+int gp_store_seed(struct gp_store *store, const char *hash, const struct gp_catalog *catalog,
+                  const struct gp_offer *offers, size_t offer_count, const struct gp_fx_table *fx);
+
+/* ---- offers and history ----------------------------------------------------------------- */
+
+struct gp_offer_filter {
+    const char *gpu_id;   /* NULL = any */
+    const char *provider; /* NULL = any */
+    int tier;             /* an enum gp_tier, or -1 for all tiers */
+    int64_t since;        /* only offers observed at or after this instant; 0 = any */
+};
+
+/* What a feed write changed. */
+struct gp_feed_write_stats {
+    size_t offers;        /* current offers now held for the feed */
+    size_t new_prices;    /* observations appended (first sighting or changed price) */
+};
+
+/*
+ * In one transaction: append to the history each offer whose price differs from the last one
+ * observed for the same (feed, provider, region, instance_type, gpu, tier), and replace the
+ * feed's current offers with `offers`. On any error nothing is written.
+ */
+int gp_store_feed_replace(struct gp_store *store, const char *feed, const struct gp_offer *offers,
+                          size_t count, struct gp_feed_write_stats *stats);
+
+/* Current offers matching `filter`, cheapest USD per GPU-hour first. *out is malloc'd
+ * (free()); *count may be 0. */
+int gp_store_offers_query(struct gp_store *store, const struct gp_offer_filter *filter,
+                          struct gp_offer **out, size_t *count);
+
+/* Every observation matching `filter`, oldest first, grouped by offer key. */
+int gp_store_history_query(struct gp_store *store, const struct gp_offer_filter *filter,
+                           struct gp_offer **out, size_t *count);
+
+/* ---- quotes ------------------------------------------------------------------------------ */
+
+struct gp_quote {
+    int64_t id;          /* assigned by the store */
+    struct gp_offer offer; /* feed "quote", tier GP_TIER_QUOTE; observed_at = when entered */
+    int64_t valid_until; /* last instant the quote holds, Unix seconds UTC; 0 = open-ended */
+    char note[256];
+};
+
+int gp_store_quote_add(struct gp_store *store, const struct gp_quote *quote, int64_t *id_out);
+/* All quotes, newest first. *out is malloc'd (free()). */
+int gp_store_quotes_list(struct gp_store *store, struct gp_quote **out, size_t *count);
+/* GP_ENOTFOUND when no quote has that id. */
+int gp_store_quote_remove(struct gp_store *store, int64_t id);
+
+/* ---- exchange rates ---------------------------------------------------------------------- */
+
+/* The stored FX rates (seeded from data/fx.json). Release with gp_fx_release. */
+int gp_store_fx_load(struct gp_store *store, struct gp_fx_table *out);
+
+#endif

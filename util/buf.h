@@ -1,0 +1,50 @@
+/* A growable byte buffer with a hard size cap, for text built in memory and bodies read from
+ * files or the network. */
+#ifndef GP_UTIL_BUF_H
+#define GP_UTIL_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * Invariants: `data` is NULL only before the first append; when non-NULL it is always
+ * NUL-terminated at data[len]. `limit` (bytes, 0 = GP_BUF_DEFAULT_LIMIT) caps len: an append
+ * past it fails with GP_EINVALID and leaves the buffer unchanged. The buffer owns `data`.
+ */
+struct gp_buf {
+    char *data;   /* owned, NUL-terminated contents, or NULL while empty */
+    size_t len;   /* bytes used, not counting the terminator */
+    size_t cap;   /* bytes allocated */
+    size_t limit; /* most bytes len may reach; 0 means GP_BUF_DEFAULT_LIMIT */
+};
+
+#define GP_BUF_DEFAULT_LIMIT ((size_t)256 << 20) /* 256 MiB */
+#define GP_BUF_INIT {NULL, 0, 0, 0}
+
+void gp_buf_init(struct gp_buf *buf, size_t limit);
+/* Free the contents; the buffer may be reused after gp_buf_init. Accepts NULL. */
+void gp_buf_release(struct gp_buf *buf);
+/* Empty the buffer, keeping its memory. */
+void gp_buf_reset(struct gp_buf *buf);
+/* Make room for `extra` more bytes. Returns 0, GP_ENOMEM or GP_EINVALID (over the limit). */
+int gp_buf_grow(struct gp_buf *buf, size_t extra);
+int gp_buf_append(struct gp_buf *buf, const void *bytes, size_t len);
+int gp_buf_puts(struct gp_buf *buf, const char *text);
+int gp_buf_putc(struct gp_buf *buf, char c);
+int gp_buf_printf(struct gp_buf *buf, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int gp_buf_vprintf(struct gp_buf *buf, const char *fmt, va_list ap);
+/* Hand the contents to the caller (free() it); the buffer is left empty. Never returns NULL
+ * unless allocation fails: an empty buffer yields "". */
+char *gp_buf_detach(struct gp_buf *buf, size_t *len_out);
+/* Contents as a string: "" while empty. Borrowed. */
+const char *gp_buf_str(const struct gp_buf *buf);
+
+/* Read a whole file into `buf` (appending). A file larger than the buffer's limit fails with
+ * GP_EINVALID naming the path; an unreadable one with GP_ENOTFOUND or GP_ERROR. */
+int gp_buf_read_file(struct gp_buf *buf, const char *path);
+
+#endif

@@ -1,0 +1,322 @@
+/* JSON reading with located errors: parse, typed getters, key checks and a path locator. */
+#include "util/json.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/text.h"
+
+/* ---- locating a path in the raw text --------------------------------------------------- */
+
+struct scan {
+    const char *s;
+    size_t n;
+    size_t i;
+};
+
+static void skip_space(struct scan *sc)
+{
+    while (sc->i < sc->n && strchr(" \t\r\n", sc->s[sc->i]))
+        sc->i++;
+}
+
+static void skip_string(struct scan *sc)
+{
+    sc->i++; /* opening quote */
+    while (sc->i < sc->n && sc->s[sc->i] != '"')
+        sc->i += sc->s[sc->i] == '\\' ? 2 : 1;
+    sc->i++;
+}
+
+/* Skip one value of any kind, nesting tracked by a counter (no recursion). */
+static void skip_value(struct scan *sc)
+{
+    long depth = 0;
+
+    skip_space(sc);
+    do {
+        if (sc->i >= sc->n)
+            return;
+        char c = sc->s[sc->i];
+        if (c == '"') {
+            skip_string(sc);
+            continue;
+        }
+        if (c == '{' || c == '[')
+            depth++;
+        else if (c == '}' || c == ']')
+            depth--;
+        else if (depth == 0 && strchr(", \t\r\n", c))
+            return;
+        sc->i++;
+    } while (depth > 0 || (sc->i < sc->n && !strchr(",}] \t\r\n", sc->s[sc->i])));
+}
+
+/* Move from an object's '{' to the value of member `key` (klen bytes). */
+static int seek_member(struct scan *sc, const char *key, size_t klen)
+{
+    skip_space(sc);
+    if (sc->i >= sc->n || sc->s[sc->i] != '{')
+        return -1;
+    sc->i++;
+    for (;;) {
+        skip_space(sc);
+        if (sc->i >= sc->n || sc->s[sc->i] != '"')
+            return -1;
+        size_t start = sc->i + 1;
+        skip_string(sc);
+        size_t end = sc->i - 1;
+        skip_space(sc);
+        if (sc->i >= sc->n || sc->s[sc->i] != ':')
+            return -1;
+        sc->i++;
+        skip_space(sc);
+        if (end - start == klen && memcmp(sc->s + start, key, klen) == 0)
+            return 0;
+        skip_value(sc);
+        skip_space(sc);
+        if (sc->i >= sc->n || sc->s[sc->i] != ',')
+            return -1;
+        sc->i++;
+    }
+}
+
+/* Move from an array's '[' to its element `idx`. */
+static int seek_element(struct scan *sc, long idx)
+{
+    skip_space(sc);
+    if (sc->i >= sc->n || sc->s[sc->i] != '[')
+        return -1;
+    sc->i++;
+    for (long k = 0; k < idx; k++) {
+        skip_value(sc);
+        skip_space(sc);
+        if (sc->i >= sc->n || sc->s[sc->i] != ',')
+            return -1;
+        sc->i++;
+    }
+    skip_space(sc);
+    return sc->i < sc->n && sc->s[sc->i] != ']' ? 0 : -1;
+}
+
+static void offset_to_line_col(const char *text, size_t offset, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+int gp_json_locate(const char *text, size_t len, const char *path, int *line, int *col)
+{
+    struct scan sc = {text, len, 0};
+    size_t found = 0;
+    const char *p = path;
+
+    skip_space(&sc);
+    found = sc.i;
+    while (*p) {
+        int rc;
+        if (*p == '[') {
+            char *end;
+            long idx = strtol(p + 1, &end, 10);
+            rc = seek_element(&sc, idx);
+            p = *end == ']' ? end + 1 : end;
+        } else {
+            if (*p == '.')
+                p++;
+            size_t klen = strcspn(p, ".[");
+            rc = seek_member(&sc, p, klen);
+            p += klen;
+        }
+        if (rc)
+            break;
+        found = sc.i;
+    }
+    offset_to_line_col(text, found < len ? found : len, line, col);
+    return *p ? -1 : 0;
+}
+
+/* ---- parsing and reading ------------------------------------------------------------- */
+
+int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file)
+{
+    const char *end = NULL;
+    cJSON *root;
+    int line, col;
+
+    *out = NULL;
+    root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (root) {
+        *out = root;
+        return 0;
+    }
+    if (!end || end < text || end > text + len)
+        end = text + len;
+    offset_to_line_col(text, (size_t)(end - text), &line, &col);
+    return gp_error_set(GP_EINVALID, "%s:%d:%d: invalid JSON", file, line, col);
+}
+
+void gp_json_reader_init(struct gp_json_reader *r, const char *file, const char *text, size_t len)
+{
+    r->file = file;
+    r->text = text;
+    r->len = len;
+    r->path[0] = '\0';
+}
+
+size_t gp_json_enter(struct gp_json_reader *r, const char *key, int idx)
+{
+    size_t saved = strlen(r->path);
+    size_t room = sizeof(r->path) - saved;
+
+    if (key)
+        snprintf(r->path + saved, room, "%s%s", saved ? "." : "", key);
+    else
+        snprintf(r->path + saved, room, "[%d]", idx);
+    return saved;
+}
+
+void gp_json_leave(struct gp_json_reader *r, size_t saved)
+{
+    r->path[saved] = '\0';
+}
+
+int gp_json_fail(const struct gp_json_reader *r, const char *key, const char *fmt, ...)
+{
+    char full[300], message[512];
+    int line, col;
+    va_list ap;
+
+    if (key && key[0])
+        snprintf(full, sizeof(full), "%s%s%s", r->path, r->path[0] ? "." : "", key);
+    else
+        snprintf(full, sizeof(full), "%s", r->path[0] ? r->path : "(document)");
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    gp_json_locate(r->text, r->len, full, &line, &col);
+    return gp_error_set(GP_EINVALID, "%s:%d:%d: %s: %s", r->file, line, col, full, message);
+}
+
+/* Shared start of every getter: 1 = use *item, 0 = leave *out unchanged, <0 = error. */
+static int member(const struct gp_json_reader *r, const cJSON *obj, const char *key, int flags,
+                  const cJSON **item)
+{
+    *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!*item)
+        return (flags & GP_JSON_OPTIONAL) ? 0 : gp_json_fail(r, key, "required field is missing");
+    if (cJSON_IsNull(*item))
+        return (flags & GP_JSON_NULLABLE) ? 0 : gp_json_fail(r, key, "must not be null");
+    return 1;
+}
+
+int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char *key,
+                   double *out, int flags)
+{
+    const cJSON *item;
+    int rc = member(r, obj, key, flags, &item);
+
+    if (rc <= 0)
+        return rc;
+    if (!cJSON_IsNumber(item))
+        return gp_json_fail(r, key, "must be a number");
+    if (!isfinite(item->valuedouble))
+        return gp_json_fail(r, key, "must be a finite number");
+    *out = item->valuedouble;
+    return 0;
+}
+
+int gp_json_int(const struct gp_json_reader *r, const cJSON *obj, const char *key, int *out,
+                int flags)
+{
+    const cJSON *item;
+    int rc = member(r, obj, key, flags, &item);
+
+    if (rc <= 0)
+        return rc;
+    if (!cJSON_IsNumber(item))
+        return gp_json_fail(r, key, "must be a number");
+    double v = item->valuedouble;
+    if (!isfinite(v) || v != floor(v) || v < -2147483647.0 || v > 2147483647.0)
+        return gp_json_fail(r, key, "must be a whole number");
+    *out = (int)v;
+    return 0;
+}
+
+int gp_json_bool(const struct gp_json_reader *r, const cJSON *obj, const char *key, bool *out,
+                 int flags)
+{
+    const cJSON *item;
+    int rc = member(r, obj, key, flags, &item);
+
+    if (rc <= 0)
+        return rc;
+    if (!cJSON_IsBool(item))
+        return gp_json_fail(r, key, "must be true or false");
+    *out = cJSON_IsTrue(item);
+    return 0;
+}
+
+int gp_json_string(const struct gp_json_reader *r, const cJSON *obj, const char *key, char *out,
+                   size_t size, int flags)
+{
+    const cJSON *item;
+    int rc = member(r, obj, key, flags, &item);
+
+    if (rc <= 0)
+        return rc;
+    if (!cJSON_IsString(item))
+        return gp_json_fail(r, key, "must be a string");
+    if (strlen(item->valuestring) >= size)
+        return gp_json_fail(r, key, "is longer than %zu characters", size - 1);
+    memcpy(out, item->valuestring, strlen(item->valuestring) + 1);
+    return 0;
+}
+
+int gp_json_child(const struct gp_json_reader *r, const cJSON *obj, const char *key,
+                  bool want_array, const cJSON **out, int flags)
+{
+    const cJSON *item;
+    int rc = member(r, obj, key, flags, &item);
+
+    if (rc <= 0)
+        return rc;
+    if (want_array ? !cJSON_IsArray(item) : !cJSON_IsObject(item))
+        return gp_json_fail(r, key, "must be an %s", want_array ? "array" : "object");
+    *out = item;
+    return 0;
+}
+
+int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj,
+                       const char *const *known)
+{
+    const cJSON *item;
+
+    cJSON_ArrayForEach(item, obj)
+    {
+        const char *const *k;
+        const char *hint;
+
+        for (k = known; *k; k++)
+            if (strcmp(*k, item->string) == 0)
+                break;
+        if (*k)
+            continue;
+        hint = gp_text_nearest(item->string, known);
+        if (hint)
+            return gp_json_fail(r, item->string, "unknown key (did you mean '%s'?)", hint);
+        return gp_json_fail(r, item->string, "unknown key");
+    }
+    return 0;
+}

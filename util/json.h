@@ -1,0 +1,74 @@
+/* Reading JSON documents with errors that name the file, the JSON path, the line and the
+ * column: parsing, typed field getters, unknown-key checks with suggestions. */
+#ifndef GP_UTIL_JSON_H
+#define GP_UTIL_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/*
+ * A reader borrows the document text (for locating errors) and tracks the JSON path of the
+ * value being read, e.g. "model.layers" or "gpus[3].hbm_gb".
+ */
+struct gp_json_reader {
+    const char *file; /* name used in messages (borrowed) */
+    const char *text; /* the document (borrowed, `len` bytes) */
+    size_t len;
+    char path[256];   /* current path, "" at the root */
+};
+
+enum gp_json_flags {
+    GP_JSON_REQUIRED = 0,
+    GP_JSON_OPTIONAL = 1 << 0, /* absent key leaves *out unchanged and returns 0 */
+    GP_JSON_NULLABLE = 1 << 1, /* null leaves *out unchanged and returns 0 */
+};
+
+/*
+ * Parse `len` bytes of `text`. On malformed input returns GP_EINVALID with a message
+ * "FILE:LINE:COL: invalid JSON ..."; *out is owned by the caller (cJSON_Delete).
+ */
+int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file);
+
+void gp_json_reader_init(struct gp_json_reader *r, const char *file, const char *text, size_t len);
+
+/* Descend into `key` (or index `idx` when key is NULL); returns the previous path length, to
+ * be given back to gp_json_leave. */
+size_t gp_json_enter(struct gp_json_reader *r, const char *key, int idx);
+void gp_json_leave(struct gp_json_reader *r, size_t saved);
+
+/* Set GP_EINVALID with "FILE:LINE:COL: PATH.KEY: message" (key may be NULL) and return it. */
+int gp_json_fail(const struct gp_json_reader *r, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Typed getters: 0, or GP_EINVALID naming the field when it is absent (unless OPTIONAL), null
+ * (unless NULLABLE), of the wrong type, or (numbers) not finite. */
+int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char *key,
+                   double *out, int flags);
+int gp_json_int(const struct gp_json_reader *r, const cJSON *obj, const char *key, int *out,
+                int flags);
+int gp_json_bool(const struct gp_json_reader *r, const cJSON *obj, const char *key, bool *out,
+                 int flags);
+/* Copies into out[size]; a longer string is an error, never silently cut. */
+int gp_json_string(const struct gp_json_reader *r, const cJSON *obj, const char *key, char *out,
+                   size_t size, int flags);
+/* The member `key` if it is an object (or array when want_array), else an error. */
+int gp_json_child(const struct gp_json_reader *r, const cJSON *obj, const char *key,
+                  bool want_array, const cJSON **out, int flags);
+
+/* Reject any member of `obj` not in the NULL-terminated `known` list, suggesting the nearest
+ * known key. */
+int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj,
+                       const char *const *known);
+
+/*
+ * Find the 1-based line and column of the value at `path` ("a.b[2].c") in the document text;
+ * falls back to the deepest part of the path that exists. Returns 0 when found.
+ */
+int gp_json_locate(const char *text, size_t len, const char *path, int *line, int *col);
+
+#endif

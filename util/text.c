@@ -1,0 +1,105 @@
+/* Small string helpers shared by the parsers and the command line. */
+#include "util/text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+int gp_text_copy(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+
+    if (size == 0)
+        return -1;
+    if (n >= size) {
+        memcpy(dst, src, size - 1);
+        dst[size - 1] = '\0';
+        return -1;
+    }
+    memcpy(dst, src, n + 1);
+    return 0;
+}
+
+bool gp_text_ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+bool gp_text_starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int gp_text_distance(const char *a, const char *b)
+{
+    enum { MAX = 64 };
+    int row[MAX + 1];
+    size_t la = strnlen(a, MAX - 1), lb = strnlen(b, MAX - 1);
+
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *gp_text_nearest(const char *word, const char *const *words)
+{
+    const char *best = NULL;
+    int best_distance = (int)strlen(word) / 3;
+
+    if (best_distance < 2)
+        best_distance = 2;
+    for (; *words; words++) {
+        int d = gp_text_distance(word, *words);
+        if (d <= best_distance && (!best || d < gp_text_distance(word, best)))
+            best = *words;
+    }
+    return best;
+}
+
+int gp_text_to_double(const char *s, double *out)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return GP_EINVALID;
+    *out = v;
+    return 0;
+}
+
+int gp_text_to_int(const char *s, long min, long max, long *out)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || v < min || v > max)
+        return GP_EINVALID;
+    *out = v;
+    return 0;
+}

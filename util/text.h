@@ -1,0 +1,28 @@
+/* Small string helpers: bounded copies, case-insensitive comparison, nearest-word suggestions. */
+#ifndef GP_UTIL_TEXT_H
+#define GP_UTIL_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Copy `src` into dst[size], always NUL-terminated. Returns 0, or -1 if `src` was cut. */
+int gp_text_copy(char *dst, size_t size, const char *src);
+
+/* ASCII case-insensitive equality and prefix tests. */
+bool gp_text_ieq(const char *a, const char *b);
+bool gp_text_starts_with(const char *s, const char *prefix);
+
+/* Levenshtein distance between two short ASCII words (longer inputs are compared on their
+ * first 63 bytes). */
+int gp_text_distance(const char *a, const char *b);
+
+/* The entry of the NULL-terminated `words` closest to `word`, or NULL when none is within a
+ * distance of max(2, strlen(word) / 3). Borrowed from `words`. */
+const char *gp_text_nearest(const char *word, const char *const *words);
+
+/* Parse a whole string as a finite double / an int in [min, max]; 0 or GP_EINVALID (no message
+ * set: the caller names the flag or field). */
+int gp_text_to_double(const char *s, double *out);
+int gp_text_to_int(const char *s, long min, long max, long *out);
+
+#endif

@@ -1,0 +1,23 @@
+/* Calendar time in UTC: the clock (overridable for tests), ISO 8601 parsing and formatting. */
+#ifndef GP_UTIL_TIMEUTIL_H
+#define GP_UTIL_TIMEUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Now, Unix seconds UTC. When the environment sets GPUPLAN_NOW (an ISO date or timestamp),
+ * that instant is returned instead, so golden tests and what-if runs are reproducible. */
+int64_t gp_time_now(void);
+
+/* Parse "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]Z" or with a space instead of T, as UTC.
+ * Returns 0 or GP_EINVALID (no message set; the caller names the field). */
+int gp_time_parse(const char *text, int64_t *out);
+
+/* Format as "YYYY-MM-DD" (date) or "YYYY-MM-DDTHH:MM:SSZ" (stamp) into out[size >= 21]. */
+void gp_time_format_date(int64_t t, char *out, size_t size);
+void gp_time_format_stamp(int64_t t, char *out, size_t size);
+
+/* Whole days from `then` to `now`, floored; negative when `then` is in the future. */
+long gp_time_age_days(int64_t then, int64_t now);
+
+#endif
