@@ -152,7 +152,10 @@ static int list_prices(struct gp_cli *cli, struct price_args *a)
     gp_table_init(&table, gp_price_columns, gp_price_column_count);
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = gp_price_row_add(&table, &a->rows, &list[i].offer, list[i].note);
-    for (size_t i = 0; rc == 0 && !a->provider && i < catalog->count; i++) {
+    /* Say which GPUs have no price at all, unless the listing is narrowed to a provider or to
+     * one tier without naming a GPU. */
+    bool show_unpriced = !a->provider && (a->gpu || a->filter.tier == -1);
+    for (size_t i = 0; rc == 0 && show_unpriced && i < catalog->count; i++) {
         const char *id = catalog->gpus[i].id;
         if ((!a->gpu || strcmp(a->gpu, id) == 0) && !gpu_listed(list, n, id))
             rc = gp_price_row_add_unpriced(&table, id);

@@ -151,6 +151,12 @@ static int check_version(struct gp_store *store, int *version)
 {
     int rc = user_version(store, version);
 
+    if (rc && (sqlite3_errcode(store->db) & 0xff) == SQLITE_READONLY)
+        return gp_error_set(GP_EDB, "database %s is read-only (check the file's permissions)",
+                            store->path);
+    if (rc && (sqlite3_errcode(store->db) & 0xff) == SQLITE_CANTOPEN)
+        return gp_error_set(GP_EDB, "cannot open database %s: %s", store->path,
+                            sqlite3_errmsg(store->db));
     if (rc)
         return gp_error_set(GP_EDB, "%s is not a gpuplan database or is damaged (%s)",
                             store->path, sqlite3_errmsg(store->db));

@@ -68,6 +68,10 @@ const char *gp_text_nearest(const char *word, const char *const *words)
     const char *best = NULL;
     int best_distance = (int)strlen(word) / 3;
 
+    /* A word that starts a candidate ("h100" of "h100-sxm") is the likelier slip. */
+    for (const char *const *w = words; *word && *w; w++)
+        if (gp_text_starts_with(*w, word))
+            return *w;
     if (best_distance < 2)
         best_distance = 2;
     for (; *words; words++) {

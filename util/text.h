@@ -16,8 +16,8 @@ bool gp_text_starts_with(const char *s, const char *prefix);
  * first 63 bytes). */
 int gp_text_distance(const char *a, const char *b);
 
-/* The entry of the NULL-terminated `words` closest to `word`, or NULL when none is within a
- * distance of max(2, strlen(word) / 3). Borrowed from `words`. */
+/* The entry of the NULL-terminated `words` that `word` begins, else the closest to `word`, or
+ * NULL when none is within a distance of max(2, strlen(word) / 3). Borrowed from `words`. */
 const char *gp_text_nearest(const char *word, const char *const *words);
 
 /* Parse a whole string as a finite double / an int in [min, max]; 0 or GP_EINVALID (no message

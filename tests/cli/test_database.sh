@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Database safety: path resolution, first-run seeding, and refusal (exit 5, file untouched) of a
+# newer schema, a corrupt file and a read-only location.
+set -uo pipefail
+
+gpuplan=$1
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+export GPUPLAN_NOW=2026-10-01T12:00:00Z NO_COLOR=1
+unset GPUPLAN_DB
+passed=0
+failed=0
+
+check() { # check NAME EXPECTED_STATUS ACTUAL_STATUS [STDERR_FILE PATTERN]
+  local name=$1 want=$2 got=$3
+  if [[ "$got" != "$want" ]]; then
+    echo "FAIL $name: exit $got, expected $want"; failed=$((failed + 1)); return
+  fi
+  if [[ $# -ge 5 ]] && ! grep -q -- "$5" "$4"; then
+    echo "FAIL $name: stderr lacks '$5':"; cat "$4"; failed=$((failed + 1)); return
+  fi
+  passed=$((passed + 1))
+}
+
+sqlite() { python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); r=c.execute(sys.argv[2]).fetchall(); c.commit(); print(r[0][0] if r else "")' "$@"; }
+
+# XDG_DATA_HOME decides the default path; the first run creates and seeds the database.
+XDG_DATA_HOME="$tmp/xdg" "$gpuplan" prices --gpu b200 >/dev/null 2>"$tmp/err"
+check "xdg path" 0 $?
+[[ -f "$tmp/xdg/gpuplan/gpuplan.db" ]]; check "xdg file created" 0 $?
+check "seeded gpus" 9 "$(sqlite "$tmp/xdg/gpuplan/gpuplan.db" 'select count(*) from gpus')"
+
+# --db beats GPUPLAN_DB.
+GPUPLAN_DB="$tmp/env.db" "$gpuplan" --version >/dev/null
+GPUPLAN_DB="$tmp/env.db" "$gpuplan" prices --db "$tmp/flag.db" >/dev/null 2>&1
+[[ -f "$tmp/flag.db" && ! -f "$tmp/env.db" ]]; check "--db over GPUPLAN_DB" 0 $?
+
+# A second run does not duplicate the seeded history.
+db="$tmp/flag.db"
+before=$(sqlite "$db" 'select count(*) from price_observations')
+"$gpuplan" prices --db "$db" >/dev/null 2>&1
+check "seed is idempotent" "$before" "$(sqlite "$db" 'select count(*) from price_observations')"
+
+# History is append-only.
+sqlite "$db" "update price_observations set amount = 1" >/dev/null 2>&1
+check "history append-only" 1 $?
+
+# A database from a newer gpuplan is refused and left as it was.
+cp "$db" "$tmp/newer.db"
+sqlite "$tmp/newer.db" 'pragma user_version = 999' >/dev/null
+sum=$(md5sum <"$tmp/newer.db")
+"$gpuplan" prices --db "$tmp/newer.db" >/dev/null 2>"$tmp/err"
+check "newer schema" 5 $? "$tmp/err" "newer gpuplan"
+check "newer schema untouched" "$sum" "$(md5sum <"$tmp/newer.db")"
+
+# A file that is not a database.
+head -c 8192 /dev/urandom >"$tmp/corrupt.db"
+sum=$(md5sum <"$tmp/corrupt.db")
+"$gpuplan" prices --db "$tmp/corrupt.db" >/dev/null 2>"$tmp/err"
+check "corrupt file" 5 $? "$tmp/err" "not a gpuplan database"
+check "corrupt file untouched" "$sum" "$(md5sum <"$tmp/corrupt.db")"
+
+# A read-only location. Root can write anywhere, so as root these run as the user nobody.
+as_user=()
+if [[ $(id -u) -eq 0 ]] && command -v runuser >/dev/null 2>&1; then
+  as_user=(runuser -u nobody --)
+  chmod 755 "$tmp"
+fi
+if [[ $(id -u) -ne 0 || ${#as_user[@]} -gt 0 ]]; then
+  mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+  "${as_user[@]}" "$gpuplan" prices --db "$tmp/ro/gpuplan.db" >/dev/null 2>"$tmp/err"
+  check "read-only folder" 5 $? "$tmp/err" "cannot open database"
+  cp "$db" "$tmp/ro-file.db" && chmod 444 "$tmp/ro-file.db"
+  sum=$(md5sum <"$tmp/ro-file.db")
+  "${as_user[@]}" "$gpuplan" prices --db "$tmp/ro-file.db" >/dev/null 2>"$tmp/err"
+  check "read-only file" 5 $? "$tmp/err" "read-only"
+  check "read-only file untouched" "$sum" "$(md5sum <"$tmp/ro-file.db")"
+fi
+# A path under a regular file can never be created, even by root.
+touch "$tmp/plainfile"
+"$gpuplan" prices --db "$tmp/plainfile/sub/gpuplan.db" >/dev/null 2>"$tmp/err"
+check "uncreatable path" 5 $? "$tmp/err" "cannot create folder"
+
+# A broken --data file fails before anything is seeded from it.
+fixtures=$(cd "$(dirname "$0")/../fixtures" && pwd)
+"$gpuplan" prices --db "$tmp/bad.db" --data "$fixtures/data/bad-price" >/dev/null 2>"$tmp/err"
+check "bad data file" 2 $? "$tmp/err" "runpod.json:26:16"
+check "bad data seeds nothing" 0 "$(sqlite "$tmp/bad.db" 'select count(*) from offers')"
+
+echo "database: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]

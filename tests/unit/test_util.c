@@ -1,0 +1,157 @@
+/* Unit tests for util/: buffers, text helpers, time, JSON reading with located errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/json.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+static void buf_appends_and_caps(void **state)
+{
+    struct gp_buf buf;
+    (void)state;
+
+    gp_buf_init(&buf, 8);
+    assert_string_equal(gp_buf_str(&buf), "");
+    assert_int_equal(gp_buf_puts(&buf, "abc"), 0);
+    assert_int_equal(gp_buf_printf(&buf, "%d%s", 42, "x"), 0);
+    assert_string_equal(gp_buf_str(&buf), "abc42x");
+    assert_int_equal(gp_buf_puts(&buf, "toolong"), GP_EINVALID);
+    assert_string_equal(gp_buf_str(&buf), "abc42x"); /* unchanged on failure */
+    assert_int_equal(gp_buf_puts(&buf, "yz"), 0);
+    char *owned = gp_buf_detach(&buf, NULL);
+    assert_string_equal(owned, "abc42xyz");
+    assert_null(buf.data);
+    free(owned);
+    gp_buf_release(&buf);
+    gp_buf_release(NULL);
+}
+
+static void text_nearest_and_numbers(void **state)
+{
+    static const char *const words[] = {"h100-pcie", "h100-sxm", "b200", "mi300x", NULL};
+    double d;
+    long l;
+    (void)state;
+
+    assert_int_equal(gp_text_distance("kitten", "sitting"), 3);
+    assert_int_equal(gp_text_distance("", "abc"), 3);
+    assert_string_equal(gp_text_nearest("h100", words), "h100-pcie");
+    assert_string_equal(gp_text_nearest("mi300", words), "mi300x");
+    assert_string_equal(gp_text_nearest("b20O", words), "b200");
+    assert_null(gp_text_nearest("tpu-v5", words));
+    assert_int_equal(gp_text_to_double("3.5", &d), 0);
+    assert_true(d == 3.5);
+    assert_int_equal(gp_text_to_double("3.5x", &d), GP_EINVALID);
+    assert_int_equal(gp_text_to_double("nan", &d), GP_EINVALID);
+    assert_int_equal(gp_text_to_double("", &d), GP_EINVALID);
+    assert_int_equal(gp_text_to_int("72", 1, 72, &l), 0);
+    assert_int_equal(gp_text_to_int("73", 1, 72, &l), GP_EINVALID);
+    assert_int_equal(gp_text_to_int("7.0", 1, 72, &l), GP_EINVALID);
+    char small[4];
+    assert_int_equal(gp_text_copy(small, sizeof(small), "abc"), 0);
+    assert_int_equal(gp_text_copy(small, sizeof(small), "abcd"), -1);
+    assert_string_equal(small, "abc");
+}
+
+static void time_round_trips(void **state)
+{
+    static const struct {
+        const char *text;
+        int64_t unix_seconds;
+    } cases[] = {
+        {"1970-01-01", 0},
+        {"2026-09-15", 1789430400},
+        {"2024-02-29", 1709164800},
+        {"2026-10-01T12:00:00Z", 1790856000},
+        {"2026-10-01 12:00Z", 1790856000},
+    };
+    static const char *const bad[] = {"2026-13-01", "2025-02-29", "2026-09-15T25:00:00Z",
+                                      "yesterday", "2026-9-1", "2026-09-15T12:00:00"};
+    char out[32];
+    int64_t t;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(gp_time_parse(cases[i].text, &t), 0);
+        assert_int_equal(t, cases[i].unix_seconds);
+    }
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_int_equal(gp_time_parse(bad[i], &t), GP_EINVALID);
+    gp_time_format_stamp(1790856000, out, sizeof(out));
+    assert_string_equal(out, "2026-10-01T12:00:00Z");
+    gp_time_format_date(1709164800 + 86399, out, sizeof(out));
+    assert_string_equal(out, "2024-02-29");
+    assert_int_equal(gp_time_age_days(0, 86400 * 3 - 1), 2);
+    setenv("GPUPLAN_NOW", "2026-10-01T12:00:00Z", 1);
+    assert_int_equal(gp_time_now(), 1790856000);
+    unsetenv("GPUPLAN_NOW");
+}
+
+static void json_errors_are_located(void **state)
+{
+    static const char doc[] = "{\n  \"model\": {\n    \"layers\": \"eighty\",\n"
+                              "    \"heads\": [1, 2,\n      3]\n  }\n}\n";
+    static const char *const known[] = {"layers", "heads", NULL};
+    struct gp_json_reader r;
+    cJSON *root = NULL;
+    const cJSON *model = NULL;
+    double d = 0;
+    int line, col;
+    (void)state;
+
+    assert_int_equal(gp_json_parse(&root, doc, strlen(doc), "w.json"), 0);
+    gp_json_reader_init(&r, "w.json", doc, strlen(doc));
+    assert_int_equal(gp_json_child(&r, root, "model", false, &model, GP_JSON_REQUIRED), 0);
+    gp_json_enter(&r, "model", 0);
+    assert_int_equal(gp_json_number(&r, model, "layers", &d, GP_JSON_REQUIRED), GP_EINVALID);
+    assert_string_equal(gp_error_last(), "w.json:3:15: model.layers: must be a number");
+    assert_int_equal(gp_json_number(&r, model, "vocab", &d, GP_JSON_OPTIONAL), 0);
+    assert_int_equal(gp_json_number(&r, model, "vocab", &d, GP_JSON_REQUIRED), GP_EINVALID);
+    assert_int_equal(gp_json_check_keys(&r, model, known), 0);
+    assert_int_equal(gp_json_locate(doc, strlen(doc), "model.heads[2]", &line, &col), 0);
+    assert_int_equal(line, 5);
+    assert_int_equal(col, 7);
+    cJSON_Delete(root);
+
+    static const char typo[] = "{\"layerz\": 3}";
+    assert_int_equal(gp_json_parse(&root, typo, strlen(typo), "t.json"), 0);
+    gp_json_reader_init(&r, "t.json", typo, strlen(typo));
+    assert_int_equal(gp_json_check_keys(&r, root, known), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "did you mean 'layers'?"));
+    cJSON_Delete(root);
+
+    static const char broken[] = "{\n  \"a\": 1,\n  \"b\": }";
+    assert_int_equal(gp_json_parse(&root, broken, strlen(broken), "b.json"), GP_EINVALID);
+    assert_string_equal(gp_error_last(), "b.json:3:8: invalid JSON");
+}
+
+static void error_wrap_prefixes(void **state)
+{
+    (void)state;
+    gp_error_set(GP_EDB, "disk full");
+    assert_int_equal(gp_error_wrap("writing %s", "offers"), GP_EDB);
+    assert_string_equal(gp_error_last(), "writing offers: disk full");
+    gp_error_clear();
+    assert_int_equal(gp_error_code(), GP_OK);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(buf_appends_and_caps),
+        cmocka_unit_test(text_nearest_and_numbers),
+        cmocka_unit_test(time_round_trips),
+        cmocka_unit_test(json_errors_are_located),
+        cmocka_unit_test(error_wrap_prefixes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
