@@ -1,0 +1,282 @@
+/* Reading data/efficiency.json and resolving the efficiencies of one GPU type. */
+#include "planner/efficiency.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/json.h"
+#include "util/text.h"
+
+static const char *const section_keys[] = {"id",         "gemm",     "bandwidth", "serving",
+                                           "network",    "training", "power",     "uncertainty",
+                                           "provenance", NULL};
+static const char *const curve_gemm_keys[] = {"eff_max", "s_half_gflop", NULL};
+static const char *const curve_bw_keys[] = {"eff_max", "s_half_mb", NULL};
+static const char *const serving_keys[] = {
+    "compute",   "memory", "step_overhead_us", "layer_overhead_us", "runtime_overhead_gb",
+    "max_batch", NULL};
+static const char *const network_keys[] = {"efficiency", "latency_us", NULL};
+static const char *const training_keys[] = {"mfu", NULL};
+static const char *const power_keys[] = {"idle", "busy", NULL};
+static const char *const uncertainty_keys[] = {"low", "high", NULL};
+
+double gp_eff_at(const struct gp_eff_curve *c, double s)
+{
+    if (!(c->eff_max > 0) || !(s > 0))
+        return 0.0;
+    return c->eff_max * s / (s + c->s_half);
+}
+
+const struct gp_eff_curve *gp_efficiency_gemm(const struct gp_efficiency *eff, enum gp_precision p)
+{
+    if ((unsigned)p < GP_PRECISION_COUNT && eff->gemm[p].eff_max > 0)
+        return &eff->gemm[p];
+    return &eff->gemm[GP_BF16];
+}
+
+/* A number in [lo, hi] (scaled by `unit` into *out); optional unless `required`. */
+static int ranged(struct gp_json_reader *r, const cJSON *obj, const char *key, double lo, double hi,
+                  double unit, bool required, double *out)
+{
+    double v = 0;
+    int rc;
+
+    if (!required && !cJSON_GetObjectItemCaseSensitive(obj, key))
+        return 0;
+    rc = gp_json_number(r, obj, key, &v, GP_JSON_REQUIRED);
+    if (rc)
+        return rc;
+    if (v < lo || v > hi)
+        return gp_json_fail(r, key, "must be between %g and %g", lo, hi);
+    *out = v * unit;
+    return 0;
+}
+
+/* Enter the object member `key` (absent: *present = false unless required). */
+static int section(struct gp_json_reader *r, const cJSON *obj, const char *key,
+                   const char *const *keys, bool required, const cJSON **out, size_t *saved)
+{
+    int rc;
+
+    *out = NULL;
+    rc = gp_json_child(r, obj, key, false, out, required ? GP_JSON_REQUIRED : GP_JSON_OPTIONAL);
+    if (rc || !*out)
+        return rc;
+    *saved = gp_json_enter(r, key, 0);
+    rc = gp_json_check_keys(r, *out, keys);
+    if (rc)
+        gp_json_leave(r, *saved);
+    return rc;
+}
+
+static int read_curve(struct gp_json_reader *r, const cJSON *obj, const char *key, bool gemm,
+                      bool required, struct gp_eff_curve *c)
+{
+    const cJSON *sec;
+    size_t saved = 0;
+    int rc = section(r, obj, key, gemm ? curve_gemm_keys : curve_bw_keys, required, &sec, &saved);
+
+    if (rc || !sec)
+        return rc;
+    rc = ranged(r, sec, "eff_max", 0.01, 1.0, 1.0, true, &c->eff_max);
+    if (!rc)
+        rc = ranged(r, sec, gemm ? "s_half_gflop" : "s_half_mb", 0.0, 1e6, gemm ? 1e9 : 1e6, true,
+                    &c->s_half);
+    gp_json_leave(r, saved);
+    return rc;
+}
+
+static int read_gemm(struct gp_json_reader *r, const cJSON *obj, bool required,
+                     struct gp_efficiency *eff)
+{
+    const char *names[GP_PRECISION_COUNT + 1];
+    const cJSON *sec;
+    size_t saved = 0;
+    int rc;
+
+    for (int p = 0; p < GP_PRECISION_COUNT; p++)
+        names[p] = gp_precision_name((enum gp_precision)p);
+    names[GP_PRECISION_COUNT] = NULL;
+    rc = section(r, obj, "gemm", names, required, &sec, &saved);
+    if (rc || !sec)
+        return rc;
+    for (int p = 0; !rc && p < GP_PRECISION_COUNT; p++)
+        rc = read_curve(r, sec, names[p], true, false, &eff->gemm[p]);
+    if (!rc && required && !(eff->gemm[GP_BF16].eff_max > 0))
+        rc = gp_json_fail(r, "bf16", "the defaults need a bf16 curve (the fallback)");
+    gp_json_leave(r, saved);
+    return rc;
+}
+
+static int read_entry(struct gp_json_reader *r, const cJSON *obj, bool required,
+                      struct gp_efficiency *e)
+{
+    const cJSON *sec;
+    size_t saved = 0;
+    double max_batch = e->max_batch;
+    int rc = read_gemm(r, obj, required, e);
+
+    if (!rc)
+        rc = read_curve(r, obj, "bandwidth", false, required, &e->bandwidth);
+    if (!rc)
+        rc = section(r, obj, "serving", serving_keys, required, &sec, &saved);
+    if (!rc && sec) {
+        rc = ranged(r, sec, "compute", 0.01, 1.0, 1.0, required, &e->serve_compute);
+        if (!rc)
+            rc = ranged(r, sec, "memory", 0.01, 1.0, 1.0, required, &e->serve_memory);
+        if (!rc)
+            rc = ranged(r, sec, "step_overhead_us", 0, 1e6, 1e-6, required, &e->step_overhead_s);
+        if (!rc)
+            rc = ranged(r, sec, "layer_overhead_us", 0, 1e5, 1e-6, required, &e->layer_overhead_s);
+        if (!rc)
+            rc = ranged(r, sec, "runtime_overhead_gb", 0, 1000, 1.0, required,
+                        &e->runtime_overhead_gb);
+        if (!rc)
+            rc = ranged(r, sec, "max_batch", 1, 1e6, 1.0, required, &max_batch);
+        e->max_batch = (int)max_batch;
+        gp_json_leave(r, saved);
+    }
+    if (!rc)
+        rc = section(r, obj, "network", network_keys, required, &sec, &saved);
+    if (!rc && sec) {
+        rc = ranged(r, sec, "efficiency", 0.01, 1.0, 1.0, required, &e->net_efficiency);
+        if (!rc)
+            rc = ranged(r, sec, "latency_us", 0, 1e5, 1e-6, required, &e->net_latency_s);
+        gp_json_leave(r, saved);
+    }
+    if (!rc)
+        rc = section(r, obj, "training", training_keys, required, &sec, &saved);
+    if (!rc && sec) {
+        rc = ranged(r, sec, "mfu", 0.01, 1.0, 1.0, required, &e->mfu);
+        gp_json_leave(r, saved);
+    }
+    if (!rc)
+        rc = section(r, obj, "power", power_keys, required, &sec, &saved);
+    if (!rc && sec) {
+        rc = ranged(r, sec, "idle", 0, 1.0, 1.0, required, &e->idle_power);
+        if (!rc)
+            rc = ranged(r, sec, "busy", 0.01, 1.5, 1.0, required, &e->busy_power);
+        if (!rc && e->busy_power < e->idle_power)
+            rc = gp_json_fail(r, "busy", "must not be below idle");
+        gp_json_leave(r, saved);
+    }
+    if (!rc)
+        rc = section(r, obj, "uncertainty", uncertainty_keys, required, &sec, &saved);
+    if (!rc && sec) {
+        rc = ranged(r, sec, "low", 0.1, 1.0, 1.0, required, &e->uncertainty_low);
+        if (!rc)
+            rc = ranged(r, sec, "high", 1.0, 10.0, 1.0, required, &e->uncertainty_high);
+        gp_json_leave(r, saved);
+    }
+    /* Every set of figures says where it comes from; the text itself lives in the file. */
+    if (!rc && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(obj, "provenance")))
+        rc = gp_json_fail(r, "provenance", "required: say which published numbers these are");
+    return rc;
+}
+
+int gp_efficiency_table_parse(struct gp_efficiency_table *out, const char *text, size_t len,
+                              const char *origin)
+{
+    static const char *const top_keys[] = {"schema_version", "notes", "defaults", "gpus", NULL};
+    struct gp_json_reader r;
+    cJSON *root = NULL;
+    const cJSON *defaults = NULL, *list = NULL, *item;
+    int rc, version = 0, i = 0;
+
+    memset(out, 0, sizeof(*out));
+    gp_json_reader_init(&r, origin, text, len);
+    rc = gp_json_parse(&root, text, len, origin);
+    if (rc)
+        return rc;
+    if (!cJSON_IsObject(root)) {
+        rc = gp_json_fail(&r, NULL, "must be an object");
+        goto done;
+    }
+    rc = gp_json_check_keys(&r, root, top_keys);
+    if (!rc)
+        rc = gp_json_int(&r, root, "schema_version", &version, GP_JSON_REQUIRED);
+    if (!rc && version != 1)
+        rc = gp_json_fail(&r, "schema_version", "unsupported version %d (expected 1)", version);
+    if (!rc)
+        rc = gp_json_child(&r, root, "defaults", false, &defaults, GP_JSON_REQUIRED);
+    if (!rc) {
+        size_t saved = gp_json_enter(&r, "defaults", 0);
+        rc = gp_json_check_keys(&r, defaults, section_keys + 1);
+        if (!rc)
+            rc = read_entry(&r, defaults, true, &out->defaults);
+        gp_json_leave(&r, saved);
+    }
+    snprintf(out->defaults.source, sizeof(out->defaults.source), "default");
+    if (!rc)
+        rc = gp_json_child(&r, root, "gpus", true, &list, GP_JSON_REQUIRED);
+    if (rc)
+        goto done;
+    out->entries = calloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(*out->entries));
+    if (!out->entries) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory reading %s", origin);
+        goto done;
+    }
+    size_t list_path = gp_json_enter(&r, "gpus", 0);
+    cJSON_ArrayForEach(item, list)
+    {
+        struct gp_efficiency_entry *e = &out->entries[out->count];
+        size_t saved = gp_json_enter(&r, NULL, i++);
+
+        e->eff = out->defaults;
+        if (!cJSON_IsObject(item))
+            rc = gp_json_fail(&r, NULL, "must be an object");
+        if (!rc)
+            rc = gp_json_check_keys(&r, item, section_keys);
+        if (!rc)
+            rc = gp_json_string(&r, item, "id", e->gpu_id, sizeof(e->gpu_id), GP_JSON_REQUIRED);
+        for (size_t k = 0; !rc && k < out->count; k++)
+            if (strcmp(out->entries[k].gpu_id, e->gpu_id) == 0)
+                rc = gp_json_fail(&r, "id", "duplicate entry for '%s'", e->gpu_id);
+        if (!rc)
+            rc = read_entry(&r, item, false, &e->eff);
+        gp_json_leave(&r, saved);
+        if (rc)
+            break;
+        out->count++;
+    }
+    gp_json_leave(&r, list_path);
+done:
+    cJSON_Delete(root);
+    if (rc)
+        gp_efficiency_table_release(out);
+    return rc;
+}
+
+void gp_efficiency_table_release(struct gp_efficiency_table *table)
+{
+    if (!table)
+        return;
+    free(table->entries);
+    table->entries = NULL;
+    table->count = 0;
+}
+
+void gp_efficiency_resolve(struct gp_efficiency *out, const struct gp_efficiency_table *table,
+                           const char *gpu_id)
+{
+    for (size_t i = 0; i < table->count; i++) {
+        if (strcmp(table->entries[i].gpu_id, gpu_id) == 0) {
+            *out = table->entries[i].eff;
+            return;
+        }
+    }
+    *out = table->defaults;
+}
+
+void gp_efficiency_apply(struct gp_efficiency *eff, const struct gp_eff_override *ov)
+{
+    for (int p = 0; p < GP_PRECISION_COUNT; p++)
+        if (ov->gemm_set[p])
+            eff->gemm[p] = ov->gemm[p];
+    if (ov->bandwidth_set)
+        eff->bandwidth = ov->bandwidth;
+    if (ov->source[0])
+        gp_text_copy(eff->source, sizeof(eff->source), ov->source);
+}

@@ -1,0 +1,85 @@
+/* Efficiency factors the model applies to datasheet peaks: the defaults of data/efficiency.json
+ * (with their provenance and uncertainty) and per-GPU overrides such as calibrated curves. */
+#ifndef GP_PLANNER_EFFICIENCY_H
+#define GP_PLANNER_EFFICIENCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpuplan/gpu.h"
+
+/*
+ * Achieved fraction of peak as a function of operation size: eff(s) = eff_max * s / (s + s_half).
+ * For GEMM s is the FLOP count of one matrix multiply; for bandwidth it is the bytes of one
+ * transfer. A curve with eff_max == 0 is absent.
+ */
+struct gp_eff_curve {
+    double eff_max; /* fraction of peak reached by very large operations, (0, 1] */
+    double s_half;  /* size at which half of eff_max is reached: FLOPs (gemm) or bytes */
+};
+
+/* Everything the model needs to turn peaks into achieved rates on one GPU type. */
+struct gp_efficiency {
+    struct gp_eff_curve gemm[GP_PRECISION_COUNT]; /* kernel-level GEMM curves per precision */
+    struct gp_eff_curve bandwidth;                /* kernel-level HBM streaming curve */
+    double serve_compute;       /* share of kernel-level compute a serving engine sustains */
+    double serve_memory;        /* share of kernel-level bandwidth a serving engine sustains */
+    double step_overhead_s;     /* fixed cost of one decode step (scheduling, sampling), s */
+    double layer_overhead_s;    /* fixed cost per layer per forward pass (launches, norms), s */
+    double runtime_overhead_gb; /* per-GPU memory outside weights and KV (activations, comm), GB */
+    int max_batch;              /* most sequences an engine batches in one step */
+    double net_efficiency;      /* achieved share of scale-up bandwidth in all-reduce */
+    double net_latency_s;       /* fixed cost of one all-reduce, s */
+    double mfu;                 /* training model-FLOPs utilisation of the precision's peak */
+    double idle_power;          /* GPU draw when idle, share of TDP */
+    double busy_power;          /* GPU draw when fully busy, share of TDP */
+    double uncertainty_low;     /* throughput multiplier at the pessimistic end, <= 1 */
+    double uncertainty_high;    /* throughput multiplier at the optimistic end, >= 1 */
+    char source[96];            /* "default" or "calibrated:<host>:<date>" */
+};
+
+/* data/efficiency.json: defaults plus per-GPU entries that override some of them. */
+struct gp_efficiency_entry {
+    char gpu_id[GP_GPU_ID_MAX];
+    struct gp_efficiency eff; /* complete: defaults with the entry's fields applied */
+};
+
+struct gp_efficiency_table {
+    struct gp_efficiency defaults;
+    struct gp_efficiency_entry *entries; /* owned, `count` entries */
+    size_t count;
+};
+
+/*
+ * Per-GPU override, typically from calibration: the curves set here replace the kernel-level
+ * defaults; serving factors, overheads and power stay. `source` becomes the rows'
+ * efficiency_source.
+ */
+struct gp_eff_override {
+    bool gemm_set[GP_PRECISION_COUNT];
+    struct gp_eff_curve gemm[GP_PRECISION_COUNT];
+    bool bandwidth_set;
+    struct gp_eff_curve bandwidth;
+    char source[96]; /* "calibrated:<host>:<date>" */
+};
+
+/* Parse data/efficiency.json text; errors name origin, JSON path, line and column. Returns 0,
+ * GP_EINVALID or GP_ENOMEM. Release with gp_efficiency_table_release. */
+int gp_efficiency_table_parse(struct gp_efficiency_table *out, const char *text, size_t len,
+                              const char *origin);
+void gp_efficiency_table_release(struct gp_efficiency_table *table);
+
+/* The efficiencies for `gpu_id`: its entry, else the defaults. */
+void gp_efficiency_resolve(struct gp_efficiency *out, const struct gp_efficiency_table *table,
+                           const char *gpu_id);
+
+/* Replace the curves `ov` sets and take its source. */
+void gp_efficiency_apply(struct gp_efficiency *eff, const struct gp_eff_override *ov);
+
+/* The GEMM curve for precision `p`, falling back to bf16 when `p` has none. Borrowed. */
+const struct gp_eff_curve *gp_efficiency_gemm(const struct gp_efficiency *eff, enum gp_precision p);
+
+/* eff(s) for a curve; 0 for an absent curve or s <= 0. */
+double gp_eff_at(const struct gp_eff_curve *c, double s);
+
+#endif

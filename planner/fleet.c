@@ -1,0 +1,281 @@
+/* Fleet sizing, power, energy and cost for one GPU type, and the ranking of plan rows. */
+#include "planner/fleet.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/text.h"
+
+#define HOURS_PER_MONTH 730.0
+#define HOURS_PER_YEAR  8760.0
+
+void gp_assumptions_init(struct gp_assumptions *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->fx_per_usd = 1.0;
+    a->pue = 1.3;
+    a->kwh_price = 0.083;
+    a->years = 3.0;
+    a->server_overhead = 1.6;
+}
+
+/* One sizing of the fleet at one efficiency (central, low or high). */
+struct sized {
+    bool feasible;
+    unsigned notes;
+    int replicas, gpus, nodes;
+    double tokens_per_s;  /* fleet output (inference) or training tokens/s */
+    double per_gpu;       /* work per GPU: tokens/s, or jobs/h for generic jobs */
+    double jobs_per_hour; /* generic: fleet */
+    double it_kw, facility_kw;
+    bool price_known;
+    double price;         /* USD per GPU-hour */
+    double cost_per_hour; /* USD */
+    double unit_cost;     /* USD per Mtok / per run / per job */
+};
+
+static void size_fleet(struct sized *out, const struct gp_perf *perf, const struct gp_workload *w,
+                       const struct gp_assumptions *a, const struct gp_gpu *gpu,
+                       const struct gp_efficiency *eff, const struct gp_price *price)
+{
+    double load = 1.0; /* share of the fleet's capacity the target uses */
+
+    memset(out, 0, sizeof(*out));
+    out->notes = perf->notes;
+    out->feasible = perf->feasible;
+    if (!perf->feasible && !(perf->notes & GP_NOTE_OVER_MAX_GPUS))
+        return;
+
+    if (w->kind == GP_WORKLOAD_INFERENCE) {
+        const struct gp_inference *in = &w->inference;
+        double demand = in->load == GP_LOAD_REQUESTS ? in->rate * in->output_tokens : in->rate;
+        double replicas = 1.0;
+        if (in->load != GP_LOAD_MAX) {
+            replicas = ceil(demand / perf->replica_rate * (1.0 - 1e-12));
+            if (replicas < 1)
+                replicas = 1;
+            load = demand / (replicas * perf->replica_rate);
+        }
+        if (replicas * perf->tp > 1e9)
+            replicas = 1e9 / perf->tp;
+        out->replicas = (int)replicas;
+        out->gpus = out->replicas * perf->tp;
+        out->tokens_per_s = in->load == GP_LOAD_MAX ? perf->replica_rate : demand;
+        out->per_gpu = perf->replica_rate / perf->tp;
+    } else if (w->kind == GP_WORKLOAD_TRAINING) {
+        out->gpus = perf->gpus;
+        out->replicas = perf->gpus / (perf->tp * perf->pp);
+        out->tokens_per_s = perf->replica_rate;
+        out->per_gpu = perf->replica_rate / perf->gpus;
+    } else {
+        const struct gp_generic *g = &w->generic;
+        double per_hour = perf->replica_rate * 3600.0;
+        double gpus = 1.0;
+        if (g->jobs_per_hour > 0) {
+            gpus = ceil(g->jobs_per_hour / per_hour * (1.0 - 1e-12));
+            if (gpus < 1)
+                gpus = 1;
+            if (gpus > 1e9)
+                gpus = 1e9;
+            load = g->jobs_per_hour / (gpus * per_hour);
+        }
+        out->gpus = (int)gpus;
+        out->replicas = out->gpus;
+        out->per_gpu = per_hour;
+        out->jobs_per_hour = g->jobs_per_hour > 0 ? g->jobs_per_hour : per_hour;
+    }
+    if (a->max_gpus > 0 && out->gpus > a->max_gpus) {
+        out->feasible = false;
+        out->notes |= GP_NOTE_OVER_MAX_GPUS;
+    }
+    out->nodes = (out->gpus + gpu->gpus_per_node - 1) / gpu->gpus_per_node;
+
+    double gpu_w =
+        gpu->tdp_w * (eff->idle_power + (eff->busy_power - eff->idle_power) * load * perf->busy);
+    out->it_kw = (out->gpus * gpu_w + out->nodes * gpu->node_overhead_w) / 1000.0;
+    out->facility_kw = out->it_kw * a->pue;
+    if (a->power_budget_kw > 0 && out->facility_kw > a->power_budget_kw) {
+        out->feasible = false;
+        out->notes |= GP_NOTE_OVER_POWER_BUDGET;
+    }
+
+    if (price->owned) {
+        double capex = a->capex > 0 ? a->capex / a->fx_per_usd : gpu->capex_usd;
+        if (capex > 0) {
+            double energy = out->facility_kw * a->kwh_price / a->fx_per_usd / out->gpus;
+            double hosting = out->facility_kw * a->hosting_per_kw_month / a->fx_per_usd /
+                             HOURS_PER_MONTH / out->gpus;
+            out->price =
+                capex * a->server_overhead / (a->years * HOURS_PER_YEAR) + energy + hosting;
+            out->price_known = true;
+        }
+    } else if (price->known) {
+        out->price = price->usd_per_gpu_hour;
+        out->price_known = true;
+    }
+    if (!out->price_known) {
+        out->notes |= GP_NOTE_NO_PUBLIC_PRICE;
+        return;
+    }
+    if (price->stale)
+        out->notes |= GP_NOTE_STALE_PRICE;
+    out->cost_per_hour = out->price * out->gpus;
+    if (w->kind == GP_WORKLOAD_INFERENCE)
+        out->unit_cost = out->cost_per_hour / (out->tokens_per_s * 3600.0) * 1e6;
+    else if (w->kind == GP_WORKLOAD_TRAINING)
+        out->unit_cost = out->cost_per_hour * perf->train_hours;
+    else
+        out->unit_cost = out->cost_per_hour / out->jobs_per_hour;
+}
+
+double gp_plan_unit_cost(const struct gp_plan_row *row)
+{
+    switch (row->kind) {
+    case GP_WORKLOAD_INFERENCE:
+        return row->cost_per_mtok;
+    case GP_WORKLOAD_TRAINING:
+        return row->total_cost;
+    case GP_WORKLOAD_GENERIC:
+        return row->total_cost;
+    }
+    return 0.0;
+}
+
+void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
+                      const struct gp_assumptions *a, const struct gp_gpu *gpu,
+                      const struct gp_efficiency *eff, const struct gp_price *price)
+{
+    struct gp_perf perf, lo_perf, hi_perf;
+    struct sized s, lo, hi;
+
+    memset(out, 0, sizeof(*out));
+    gp_text_copy(out->gpu, sizeof(out->gpu), gpu->id);
+    out->vendor = gpu->vendor;
+    out->kind = w->kind;
+    gp_text_copy(out->efficiency_source, sizeof(out->efficiency_source), eff->source);
+    gp_text_copy(out->price_tier, sizeof(out->price_tier), price->tier);
+    gp_text_copy(out->price_source, sizeof(out->price_source), price->source);
+    gp_text_copy(out->price_date, sizeof(out->price_date), price->date);
+
+    gp_model_evaluate(&perf, w, gpu, eff, 1.0, a->max_gpus);
+    gp_model_evaluate(&lo_perf, w, gpu, eff, eff->uncertainty_low, a->max_gpus);
+    gp_model_evaluate(&hi_perf, w, gpu, eff, eff->uncertainty_high, a->max_gpus);
+    size_fleet(&s, &perf, w, a, gpu, eff, price);
+    size_fleet(&lo, &lo_perf, w, a, gpu, eff, price);
+    size_fleet(&hi, &hi_perf, w, a, gpu, eff, price);
+
+    out->precision = perf.precision;
+    out->notes = s.notes;
+    out->feasible = s.feasible;
+    out->tp = perf.tp;
+    out->batch = perf.batch;
+    out->bound = perf.bound;
+    out->ttft_ms = perf.ttft_ms;
+    out->tpot_ms = perf.tpot_ms;
+    out->mfu = perf.mfu;
+    out->train_hours = perf.train_hours;
+    out->replicas = s.replicas;
+    out->gpus = s.gpus;
+    out->nodes = s.nodes;
+    out->tokens_per_s = s.tokens_per_s;
+    out->tokens_per_s_per_gpu = w->kind == GP_WORKLOAD_GENERIC ? 0.0 : s.per_gpu;
+    out->jobs_per_hour = s.jobs_per_hour;
+    out->gpu_hours = perf.train_hours * s.gpus;
+    out->it_kw = s.it_kw;
+    out->facility_kw = s.facility_kw;
+    out->energy_cost_per_month = s.facility_kw * HOURS_PER_MONTH * a->kwh_price / a->fx_per_usd;
+    out->throughput_low = lo.per_gpu;
+    out->throughput_high = hi.per_gpu;
+    out->price_known = s.price_known;
+    if (!s.price_known)
+        return;
+    out->price_per_gpu_hour = s.price;
+    out->cost_per_hour = s.cost_per_hour;
+    out->cost_per_month = s.cost_per_hour * HOURS_PER_MONTH;
+    if (w->kind == GP_WORKLOAD_INFERENCE) {
+        out->cost_per_mtok = s.unit_cost;
+    } else if (w->kind == GP_WORKLOAD_TRAINING) {
+        out->cost_per_mtok = s.cost_per_hour / (s.tokens_per_s * 3600.0) * 1e6;
+        out->total_cost = s.unit_cost;
+    } else {
+        out->total_cost = s.unit_cost;
+    }
+    /* The optimistic efficiency gives the low cost; a bound without a sizing falls back to the
+     * central figure so the range always brackets it. */
+    out->cost_low = hi.price_known ? fmin(hi.unit_cost, s.unit_cost) : s.unit_cost;
+    out->cost_high = lo.price_known ? fmax(lo.unit_cost, s.unit_cost) : s.unit_cost;
+}
+
+/* 0: feasible and priced, 1: feasible without a price, 2: not feasible. */
+static int rank_class(const struct gp_plan_row *r)
+{
+    if (!r->feasible)
+        return 2;
+    return r->price_known ? 0 : 1;
+}
+
+/* Whether `a` goes before `b`. */
+static bool before(const struct gp_plan_row *a, const struct gp_plan_row *b)
+{
+    int ca = rank_class(a), cb = rank_class(b);
+
+    if (ca != cb)
+        return ca < cb;
+    if (ca == 0)
+        return gp_plan_unit_cost(a) < gp_plan_unit_cost(b);
+    if (ca == 1)
+        return a->tokens_per_s_per_gpu + a->jobs_per_hour >
+               b->tokens_per_s_per_gpu + b->jobs_per_hour;
+    return false;
+}
+
+void gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group)
+{
+    if (group == 0)
+        group = count;
+    for (size_t start = 0; start < count; start += group) {
+        size_t end = start + group < count ? start + group : count;
+        /* Insertion sort: stable, and blocks hold one row per GPU type. */
+        for (size_t i = start + 1; i < end; i++) {
+            struct gp_plan_row key = rows[i];
+            size_t j = i;
+            while (j > start && before(&key, &rows[j - 1])) {
+                rows[j] = rows[j - 1];
+                j--;
+            }
+            rows[j] = key;
+        }
+        for (size_t i = start; i < end; i++)
+            rows[i].notes &= ~(unsigned)GP_NOTE_BEST;
+        if (end > start && rank_class(&rows[start]) == 0)
+            rows[start].notes |= GP_NOTE_BEST;
+    }
+}
+
+void gp_notes_format(char *out, size_t size, unsigned notes)
+{
+    static const char *const names[] = {
+        "best",
+        "no-public-price",
+        "stale-price",
+        "does-not-fit",
+        "over-power-budget",
+        "unsupported-precision",
+        "misses-latency-target",
+        "over-max-gpus",
+    };
+    size_t used = 0;
+
+    if (size == 0)
+        return;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (!(notes & (1u << i)))
+            continue;
+        int n = snprintf(out + used, size - used, "%s%s", used ? "," : "", names[i]);
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+    }
+}

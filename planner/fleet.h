@@ -1,0 +1,110 @@
+/* Fleet sizing, power and cost: turns a performance prediction and a price into one plan row,
+ * and ranks rows by cost per unit of work. Pure functions. */
+#ifndef GP_PLANNER_FLEET_H
+#define GP_PLANNER_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpuplan/gpu.h"
+#include "planner/efficiency.h"
+#include "planner/model.h"
+#include "planner/workload.h"
+
+/*
+ * Everything about the deployment that is not the workload. Money the user types (energy
+ * price, capex, hosting) is in the report currency, `fx_per_usd` units of it per US dollar;
+ * the planner converts to USD, in which all row figures are.
+ */
+struct gp_assumptions {
+    double fx_per_usd;           /* report currency units per USD (1 for USD) */
+    double pue;                  /* facility power / IT power */
+    double kwh_price;            /* energy price, currency per kWh */
+    double years;                /* amortisation period for owned GPUs, years */
+    double capex;                /* purchase price per GPU, currency; 0 = catalog capex_usd */
+    double server_overhead;      /* server and network cost as a multiple of GPU capex */
+    double hosting_per_kw_month; /* owned: space and cooling, currency per facility kW-month */
+    int max_gpus;                /* largest fleet considered; 0 = no limit */
+    double power_budget_kw;      /* facility power available, kW; 0 = no limit */
+};
+
+/* Fills the documented defaults: USD, PUE 1.3, 0.083 USD/kWh, 3 years, server overhead 1.6,
+ * no hosting charge, no limits. */
+void gp_assumptions_init(struct gp_assumptions *a);
+
+/* The price chosen for one GPU type. */
+struct gp_price {
+    bool known;              /* false: no offer, quote or capex (no-public-price) */
+    bool owned;              /* price comes from capex: computed per row from power too */
+    bool stale;              /* older than the allowed age */
+    double usd_per_gpu_hour; /* rented price, USD per GPU-hour; unused when owned */
+    char tier[16];           /* "on-demand", "spot", "reserved", "quote", "owned" */
+    char source[64];         /* provider, "quote:<id>" or "capex" */
+    char date[11];           /* YYYY-MM-DD the price was observed, "" for owned */
+};
+
+/* One row of `gpuplan plan`. Money in USD; cli/ converts to the chosen currency. A *_known
+ * flag that is false means the corresponding figures are absent (printed empty / null). */
+struct gp_plan_row {
+    char gpu[GP_GPU_ID_MAX];
+    enum gp_vendor vendor;
+    enum gp_workload_kind kind;
+    enum gp_precision precision;
+    int tp;
+    int replicas;
+    int gpus;
+    int nodes;
+    int batch;
+    double tokens_per_s;         /* fleet output tokens/s (training: training tokens/s) */
+    double tokens_per_s_per_gpu; /* the same per GPU */
+    double ttft_ms;
+    double tpot_ms;
+    enum gp_bound bound;
+    double it_kw;       /* GPUs at the modelled load + node overhead, kW */
+    double facility_kw; /* it_kw * PUE, kW */
+    bool price_known;
+    double price_per_gpu_hour; /* USD per GPU-hour (owned: amortised capex + energy + hosting) */
+    char price_tier[16];
+    char price_source[64];
+    char price_date[11];
+    double cost_per_hour;         /* fleet, USD/h */
+    double cost_per_month;        /* fleet, USD per 730 h */
+    double cost_per_mtok;         /* USD per million output (training: trained) tokens */
+    double energy_cost_per_month; /* facility energy at kwh_price, USD per month */
+    char efficiency_source[96];
+    unsigned notes;         /* enum gp_note bits */
+    double train_hours;     /* training */
+    double gpu_hours;       /* training */
+    double total_cost;      /* training, USD; generic: USD per job */
+    double mfu;             /* training */
+    double jobs_per_hour;   /* generic: fleet jobs/h */
+    double throughput_low;  /* per-GPU work rate at the pessimistic efficiency */
+    double throughput_high; /* per-GPU work rate at the optimistic efficiency */
+    double cost_low;        /* cost per unit of work at the optimistic efficiency, USD */
+    double cost_high;       /* cost per unit of work at the pessimistic efficiency, USD */
+    bool feasible;          /* fits, meets targets and limits */
+};
+
+/* Cost per unit of work of a priced row: USD per Mtok (inference), per run (training), per job
+ * (generic). */
+double gp_plan_unit_cost(const struct gp_plan_row *row);
+
+/*
+ * Plan `w` on `gpu`: model it (central and uncertainty bounds), size the fleet for the target,
+ * compute power, energy and cost with `price`. Never fails; what cannot be done is in
+ * out->feasible and out->notes, and every number is finite.
+ */
+void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
+                      const struct gp_assumptions *a, const struct gp_gpu *gpu,
+                      const struct gp_efficiency *eff, const struct gp_price *price);
+
+/* Order rows: feasible and priced by cost per unit of work, then feasible unpriced by
+ * throughput per GPU, then the rest; mark the first feasible priced row GP_NOTE_BEST. Stable
+ * within `group` runs: rows are ranked inside consecutive blocks of `group` rows (one sweep
+ * point each); group 0 ranks all rows together. */
+void gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group);
+
+/* "stale-price,over-power-budget" (empty string for none) into out[size]. */
+void gp_notes_format(char *out, size_t size, unsigned notes);
+
+#endif

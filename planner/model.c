@@ -1,0 +1,352 @@
+/* The performance model: roofline per operation with size-dependent efficiencies, memory fit,
+ * tensor-parallel all-reduce, batch choice under latency targets, and training time. */
+#include "planner/model.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Activations and all-reduce payloads travel in bf16. */
+#define ACT_BYTES 2.0
+
+const char *gp_bound_name(enum gp_bound b)
+{
+    switch (b) {
+    case GP_BOUND_COMPUTE:
+        return "compute";
+    case GP_BOUND_MEMORY:
+        return "memory";
+    case GP_BOUND_INTERCONNECT:
+        return "interconnect";
+    }
+    return "?";
+}
+
+enum gp_precision gp_model_precision(const struct gp_gpu *gpu, enum gp_precision want)
+{
+    static const enum gp_precision wider[GP_PRECISION_COUNT] = {
+        [GP_FP4] = GP_FP6,   [GP_FP6] = GP_FP8,   [GP_FP8] = GP_BF16,
+        [GP_INT8] = GP_BF16, [GP_BF16] = GP_FP16, [GP_FP16] = GP_FP32,
+        [GP_TF32] = GP_FP32, [GP_FP32] = GP_FP32, [GP_FP64] = GP_FP64,
+    };
+    enum gp_precision p = want;
+
+    for (int step = 0; step < GP_PRECISION_COUNT; step++) {
+        if (gpu->peak_tflops[p] > 0)
+            return p;
+        if (wider[p] == p)
+            break;
+        p = wider[p];
+    }
+    return p;
+}
+
+double gp_model_kv_bytes_per_token(const struct gp_model_arch *m, enum gp_precision kv)
+{
+    return 2.0 * m->layers * m->kv_heads * m->head_dim * gp_precision_bytes(kv);
+}
+
+/* Achieved rates on one GPU after efficiencies: the terms of every roofline below. */
+struct rates {
+    double flops;     /* peak * eff_max for large GEMMs, FLOP/s */
+    double gemm_half; /* s_half of the GEMM curve, FLOPs */
+    double bytes;     /* HBM bandwidth * eff_max for large transfers, B/s */
+    double bw_half;   /* s_half of the bandwidth curve, bytes */
+    double link;      /* achieved one-way scale-up bandwidth, B/s */
+};
+
+/* Time of `n` operations moving `total` in all: sum of (s_i + s_half) / rate, which is what
+ * eff(s) = eff_max * s / (s + s_half) makes of each. */
+static double op_time(double total, double n, double half, double rate)
+{
+    return (total + n * half) / rate;
+}
+
+/* Ring all-reduce of `bytes` over `t` GPUs. */
+static double allreduce(double bytes, int t, const struct rates *r, double latency)
+{
+    if (t <= 1)
+        return 0.0;
+    return latency + 2.0 * (t - 1) / t * bytes / r->link;
+}
+
+/* The best configuration found so far for an inference workload. */
+struct candidate {
+    double per_gpu; /* output tokens/s per GPU */
+    int tp, batch;
+    double rate, ttft, tpot, busy;
+    enum gp_bound bound;
+};
+
+/*
+ * One tensor-parallel degree. A decode step is a roofline per operation class, each linear in
+ * the batch b:
+ *   GEMMs      max(c0 + c b, w)   (compute; or reading the weights once per step)
+ *   attention  a0 + a b           (reading each sequence's KV cache, or its FLOPs)
+ *   all-reduce k0 + k b,  fixed overheads o,
+ * and each sequence brings its prefill, amortised over its output tokens as p b. The time per
+ * output token a user sees is the sum, so the largest b meeting a limit has a closed form.
+ * Returns 0 when it fits, 1 when it does not fit memory, 2 when no batch meets the targets.
+ */
+static int try_tp(struct candidate *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+                  const struct gp_efficiency *eff, const struct rates *r, enum gp_precision prec,
+                  int t)
+{
+    const struct gp_model_arch *m = &w->model;
+    const struct gp_inference *in = &w->inference;
+    double L = m->layers, s = in->input_tokens, g = in->output_tokens, ctx = s + g / 2.0;
+    double wb = gp_precision_bytes(prec), kvb = gp_precision_bytes(in->kv_precision);
+    double active = gp_model_active_params(m), experts = gp_model_expert_params(m);
+    double attn = (double)m->heads * m->head_dim;
+    double kv_heads_gpu = ceil((double)m->kv_heads / t);
+    double kv_tok = 2.0 * L * kv_heads_gpu * m->head_dim * kvb; /* per GPU, bytes/token */
+    double weights = m->params * wb / t;
+    double avail =
+        gpu->hbm_gb * 1e9 * in->memory_fraction - weights - eff->runtime_overhead_gb * 1e9;
+    double n_gemm = 4.0 * L + 1.0;
+
+    if (avail < kv_tok * (s + g))
+        return 1;
+    double cap = floor(avail / (kv_tok * ctx));
+    double engine_max = in->max_batch > 0 ? in->max_batch : eff->max_batch;
+    if (cap > engine_max)
+        cap = engine_max;
+
+    /* Weights one decode step reads: all dense weights, and the experts the batch reaches. */
+    double touched = m->params;
+    if (experts > 0) {
+        double miss = pow(1.0 - (double)m->active_experts / m->experts, cap);
+        touched = m->params - experts * miss;
+    }
+    double c0 = op_time(0, n_gemm, r->gemm_half, r->flops);
+    double c = 2.0 * active / t / r->flops;
+    double wread = op_time(touched * wb / t, n_gemm, r->bw_half, r->bytes);
+    double a0 = op_time(0, L, r->bw_half, r->bytes);
+    double a = fmax(4.0 * L * attn * ctx / t / r->flops, kv_tok * ctx / r->bytes);
+    double k0 = t > 1 ? 2.0 * L * eff->net_latency_s : 0.0;
+    double k = t > 1 ? 2.0 * L * 2.0 * (t - 1) / t * m->hidden * ACT_BYTES / r->link : 0.0;
+    double o = eff->step_overhead_s + L * eff->layer_overhead_s;
+
+    /* Prefill of one request: GEMMs over s tokens (compute-bound for any real prompt), causal
+     * attention, and the same all-reduces with s tokens of payload. */
+    double pre_flops = s * (2.0 * active + 2.0 * L * attn * s) / t;
+    double pre_c = op_time(pre_flops, n_gemm, r->gemm_half, r->flops);
+    double pre_m = op_time(weights, n_gemm, r->bw_half, r->bytes);
+    double pre_comm = 2.0 * L * allreduce(s * m->hidden * ACT_BYTES, t, r, eff->net_latency_s);
+    double pre = fmax(pre_c, pre_m) + pre_comm + L * eff->layer_overhead_s;
+    double p = pre / g;
+
+    double b = cap, fixed = a0 + k0 + o;
+    if (in->tpot_ms > 0) {
+        double lim = in->tpot_ms * 1e-3 - fixed;
+        b = fmin(b, fmin((lim - c0) / (c + a + k + p), (lim - wread) / (a + k + p)));
+    }
+    if (in->ttft_ms > 0) {
+        double lim = in->ttft_ms * 1e-3 - pre - fixed;
+        b = fmin(b, fmin((lim - c0) / (c + a + k), (lim - wread) / (a + k)));
+    }
+    b = floor(b);
+    if (!(b >= 1))
+        return 2;
+
+    double gemm = fmax(c0 + c * b, wread), comm = k0 + k * b;
+    double step = gemm + a0 + a * b + comm + o;
+    double tpot = step + p * b;
+    double rate = b / tpot;
+
+    out->per_gpu = rate / t;
+    out->tp = t;
+    out->batch = (int)b;
+    out->rate = rate;
+    out->tpot = tpot * 1e3;
+    out->ttft = (pre + step) * 1e3;
+    double comp_all = c0 + c * b + 4.0 * L * attn * ctx / t / r->flops * b + pre_c * b / g;
+    double mem_all = wread + kv_tok * ctx / r->bytes * b + pre_m * b / g;
+    out->busy = fmin(1.0, (gemm + a0 + a * b + comm + pre * b / g) / tpot);
+    if (comm > comp_all && comm > mem_all)
+        out->bound = GP_BOUND_INTERCONNECT;
+    else
+        out->bound = comp_all >= mem_all ? GP_BOUND_COMPUTE : GP_BOUND_MEMORY;
+    return 0;
+}
+
+static void rates_init(struct rates *r, const struct gp_gpu *gpu, const struct gp_efficiency *eff,
+                       enum gp_precision prec, double scale, bool serving)
+{
+    const struct gp_eff_curve *gemm = gp_efficiency_gemm(eff, prec);
+    double sc = serving ? eff->serve_compute : 1.0, sm = serving ? eff->serve_memory : 1.0;
+
+    r->flops = gpu->peak_tflops[prec] * 1e12 * fmin(1.0, gemm->eff_max * sc * scale);
+    r->gemm_half = gemm->s_half;
+    r->bytes = gpu->hbm_tbs * 1e12 * fmin(1.0, eff->bandwidth.eff_max * sm * scale);
+    r->bw_half = eff->bandwidth.s_half;
+    r->link = gpu->scaleup_gbs * 1e9 / 2.0 * fmin(1.0, eff->net_efficiency * scale);
+}
+
+static void inference(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+                      const struct gp_efficiency *eff, double scale)
+{
+    struct candidate best = {0}, c;
+    struct rates r;
+    bool fits = false;
+
+    rates_init(&r, gpu, eff, out->precision, scale, true);
+    for (int t = 1; t <= 8 && t <= gpu->gpus_per_node; t *= 2) {
+        if (w->inference.tensor_parallel > 0 && t != w->inference.tensor_parallel)
+            continue;
+        int rc = try_tp(&c, w, gpu, eff, &r, out->precision, t);
+        if (rc != 1)
+            fits = true;
+        if (rc == 0 && c.per_gpu > best.per_gpu)
+            best = c;
+    }
+    if (best.tp == 0) {
+        out->notes |= fits ? GP_NOTE_LATENCY_UNMET : GP_NOTE_DOES_NOT_FIT;
+        return;
+    }
+    out->feasible = true;
+    out->tp = best.tp;
+    out->pp = 1;
+    out->batch = best.batch;
+    out->replica_rate = best.rate;
+    out->ttft_ms = best.ttft;
+    out->tpot_ms = best.tpot;
+    out->bound = best.bound;
+    out->busy = best.busy;
+}
+
+/* Bytes one GPU holds for training: weights, gradients and optimizer states sharded by ZeRO
+ * stage over `dp`, activations for the micro-batches in flight, and the runtime. */
+static double training_bytes(const struct gp_workload *w, const struct gp_efficiency *eff, int tp,
+                             int pp, int dp)
+{
+    const struct gp_training *t = &w->training;
+    const struct gp_model_arch *m = &w->model;
+    double params = m->params / (tp * pp);
+    double weights = params * 2.0 / (t->zero_stage >= 3 ? dp : 1);
+    double grads = params * 2.0 / (t->zero_stage >= 2 ? dp : 1);
+    double optim = params * t->optimizer_bytes / (t->zero_stage >= 1 ? dp : 1);
+    double sbd = (double)t->seq_len * t->micro_batch * m->hidden;
+    /* Korthikanti et al.: 34 s b d bytes per layer with tensor and sequence parallelism (flash
+     * attention removes the s^2 term); full recomputation keeps only each layer's input. With
+     * 1F1B scheduling the first stage holds pp micro-batches of L/pp layers each. */
+    double layer_full = 34.0 * sbd / tp;
+    double acts = t->recompute ? m->layers * 2.0 * sbd / tp + layer_full : m->layers * layer_full;
+    return weights + grads + optim + acts + eff->runtime_overhead_gb * 1e9;
+}
+
+static double bubble(const struct gp_training *t, int pp, int dp)
+{
+    double micro = t->global_batch_tokens / ((double)t->seq_len * t->micro_batch * dp);
+    if (micro < 1)
+        micro = 1;
+    return pp > 1 ? (pp - 1) / (micro + pp - 1) : 0.0;
+}
+
+static void training(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+                     const struct gp_efficiency *eff, double scale, int max_gpus)
+{
+    const struct gp_training *t = &w->training;
+    double peak = gpu->peak_tflops[out->precision] * 1e12;
+    double mfu = fmin(1.0, (t->mfu > 0 ? t->mfu : eff->mfu) * scale);
+    double flops = (t->recompute ? 8.0 : 6.0) * gp_model_active_params(&w->model) * t->tokens;
+    double capacity = gpu->hbm_gb * 1e9;
+    bool fits_somewhere = false;
+
+    /* Smallest model-parallel group first: tensor parallel inside the node, then pipeline. */
+    for (int group = 1; group <= 1 << 16; group *= 2) {
+        for (int tp = 1; tp <= group && tp <= gpu->gpus_per_node && tp <= 8; tp *= 2) {
+            int pp = group / tp;
+            if (pp > w->model.layers)
+                continue;
+            double n;
+            if (t->gpus > 0) {
+                if (t->gpus % group)
+                    continue;
+                n = t->gpus;
+            } else {
+                n = ceil(flops / (t->deadline_hours * 3600.0 * peak * mfu) / group) * group;
+                if (n < group)
+                    n = group;
+                /* The bubble depends on the data-parallel width; two passes settle it. */
+                for (int pass = 0; pass < 2; pass++) {
+                    double eff_mfu = mfu * (1.0 - bubble(t, pp, (int)(n / group)));
+                    n = ceil(flops / (t->deadline_hours * 3600.0 * peak * eff_mfu) / group) * group;
+                    if (n < group)
+                        n = group;
+                }
+            }
+            if (n > 2e9)
+                continue;
+            int dp = (int)(n / group);
+            if (training_bytes(w, eff, tp, pp, dp) > capacity)
+                continue;
+            fits_somewhere = true;
+            double achieved = mfu * (1.0 - bubble(t, pp, dp));
+            double seconds = flops / (n * peak * achieved);
+            out->feasible = true;
+            out->tp = tp;
+            out->pp = pp;
+            out->batch = t->micro_batch;
+            out->gpus = (int)n;
+            out->train_hours = seconds / 3600.0;
+            out->replica_rate = t->tokens / seconds;
+            out->mfu = achieved;
+            out->bound = GP_BOUND_COMPUTE;
+            out->busy = 1.0;
+            if (max_gpus > 0 && n > max_gpus) {
+                out->feasible = false;
+                out->notes |= GP_NOTE_OVER_MAX_GPUS;
+            }
+            return;
+        }
+    }
+    if (!fits_somewhere)
+        out->notes |= GP_NOTE_DOES_NOT_FIT;
+}
+
+static void generic(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+                    const struct gp_efficiency *eff, double scale)
+{
+    const struct gp_generic *g = &w->generic;
+    struct rates r;
+
+    rates_init(&r, gpu, eff, out->precision, scale, false);
+    double tc = g->flops > 0 ? op_time(g->flops, 1, r.gemm_half, r.flops) : 0.0;
+    double tm = g->bytes > 0 ? op_time(g->bytes, 1, r.bw_half, r.bytes) : 0.0;
+    double seconds = fmax(tc, tm) + eff->step_overhead_s;
+
+    out->feasible = true;
+    out->tp = 1;
+    out->pp = 1;
+    out->replica_rate = 1.0 / seconds;
+    out->bound = tc >= tm ? GP_BOUND_COMPUTE : GP_BOUND_MEMORY;
+    out->busy = fmax(tc, tm) / seconds;
+}
+
+void gp_model_evaluate(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+                       const struct gp_efficiency *eff, double scale, int max_gpus)
+{
+    enum gp_precision want = w->kind == GP_WORKLOAD_INFERENCE  ? w->inference.precision
+                             : w->kind == GP_WORKLOAD_TRAINING ? w->training.precision
+                                                               : w->generic.precision;
+
+    memset(out, 0, sizeof(*out));
+    out->precision = gp_model_precision(gpu, want);
+    if (out->precision != want)
+        out->notes |= GP_NOTE_UNSUPPORTED_PRECISION;
+    if (!(gpu->peak_tflops[out->precision] > 0) || !(gpu->hbm_tbs > 0) || !(gpu->hbm_gb > 0)) {
+        out->notes |= GP_NOTE_UNSUPPORTED_PRECISION;
+        return;
+    }
+    switch (w->kind) {
+    case GP_WORKLOAD_INFERENCE:
+        inference(out, w, gpu, eff, scale);
+        break;
+    case GP_WORKLOAD_TRAINING:
+        training(out, w, gpu, eff, scale, max_gpus);
+        break;
+    case GP_WORKLOAD_GENERIC:
+        generic(out, w, gpu, eff, scale);
+        break;
+    }
+}

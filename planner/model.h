@@ -1,0 +1,63 @@
+/* The performance model: how fast one GPU type runs a workload (roofline with size-dependent
+ * efficiencies, memory fit, tensor parallelism, batching, training time). Pure functions. */
+#ifndef GP_PLANNER_MODEL_H
+#define GP_PLANNER_MODEL_H
+
+#include <stdbool.h>
+
+#include "gpuplan/gpu.h"
+#include "planner/efficiency.h"
+#include "planner/workload.h"
+
+enum gp_bound { GP_BOUND_COMPUTE, GP_BOUND_MEMORY, GP_BOUND_INTERCONNECT };
+
+/* Row notes, as bits; gp_notes_format spells them. */
+enum gp_note {
+    GP_NOTE_BEST = 1u << 0,                  /* lowest cost per unit of work among the rows */
+    GP_NOTE_NO_PUBLIC_PRICE = 1u << 1,       /* no offer, quote or capex for this GPU */
+    GP_NOTE_STALE_PRICE = 1u << 2,           /* the price is older than --max-age */
+    GP_NOTE_DOES_NOT_FIT = 1u << 3,          /* the model does not fit one node's memory */
+    GP_NOTE_OVER_POWER_BUDGET = 1u << 4,     /* facility power above --power-budget-kw */
+    GP_NOTE_UNSUPPORTED_PRECISION = 1u << 5, /* no path for the precision; a wider one was used */
+    GP_NOTE_LATENCY_UNMET = 1u << 6,         /* no batch meets the TTFT/TPOT targets */
+    GP_NOTE_OVER_MAX_GPUS = 1u << 7,         /* the target needs more GPUs than --max-gpus */
+};
+
+/* What the model predicts for one workload on one GPU type. */
+struct gp_perf {
+    bool feasible;               /* a configuration fits and meets the targets */
+    unsigned notes;              /* enum gp_note bits found while modelling */
+    enum gp_precision precision; /* precision actually used (after any fallback) */
+    int tp;                      /* tensor-parallel degree, GPUs */
+    int pp;                      /* pipeline stages */
+    int batch;                   /* sequences per decode step (inference), micro-batch (training) */
+    double replica_rate; /* inference: output tokens/s of one replica; training: tokens/s of the
+                            fleet; generic: jobs/s of one GPU */
+    double ttft_ms;      /* inference: time to first token, ms */
+    double tpot_ms;      /* inference: time per output token, ms */
+    enum gp_bound bound; /* what limits the chosen configuration */
+    double busy;         /* share of time the GPU's busiest unit is working, [0, 1] */
+    int gpus;            /* training: GPUs in the fleet */
+    double train_hours;  /* training: wall-clock time, h */
+    double mfu;          /* training: model-FLOPs utilisation achieved, [0, 1] */
+};
+
+/*
+ * Model `w` on `gpu` with efficiencies `eff`, all efficiencies multiplied by `scale` (1 for the
+ * central estimate; the uncertainty bounds for the low/high columns). `max_gpus` (0 = none)
+ * bounds training fleets. Never fails: what cannot be done is reported in out->feasible and
+ * out->notes, and every number in *out is finite.
+ */
+void gp_model_evaluate(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+                       const struct gp_efficiency *eff, double scale, int max_gpus);
+
+/* The precision a GPU runs `want` in: `want` itself when it has a path, else the nearest wider
+ * format it has (fp4 -> fp6 -> fp8 -> bf16 -> fp16 -> fp32). */
+enum gp_precision gp_model_precision(const struct gp_gpu *gpu, enum gp_precision want);
+
+/* KV cache bytes per token for the whole model: 2 * layers * kv_heads * head_dim * bytes. */
+double gp_model_kv_bytes_per_token(const struct gp_model_arch *m, enum gp_precision kv);
+
+const char *gp_bound_name(enum gp_bound b);
+
+#endif

@@ -1,0 +1,630 @@
+/* Parsing and checking workload files and the model presets they name. */
+#include "planner/workload.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/json.h"
+#include "util/text.h"
+
+static const char *const kind_names[] = {"inference", "training", "generic", NULL};
+
+static const char *const arch_keys[] = {"name",           "params",   "layers", "hidden", "heads",
+                                        "kv_heads",       "head_dim", "ffn",    "vocab",  "experts",
+                                        "active_experts", "source",   NULL};
+
+static const char *const inference_keys[] = {"kind",
+                                             "name",
+                                             "description",
+                                             "model",
+                                             "precision",
+                                             "kv_precision",
+                                             "input_tokens",
+                                             "output_tokens",
+                                             "target",
+                                             "ttft_ms",
+                                             "tpot_ms",
+                                             "memory_fraction",
+                                             "tensor_parallel",
+                                             "max_batch",
+                                             NULL};
+
+static const char *const training_keys[] = {"kind",
+                                            "name",
+                                            "description",
+                                            "model",
+                                            "precision",
+                                            "tokens",
+                                            "deadline_hours",
+                                            "gpus",
+                                            "recompute",
+                                            "optimizer_bytes",
+                                            "zero_stage",
+                                            "mfu",
+                                            "seq_len",
+                                            "micro_batch",
+                                            "global_batch_tokens",
+                                            NULL};
+
+static const char *const generic_keys[] = {"kind",  "name",  "description",   "precision",
+                                           "flops", "bytes", "jobs_per_hour", NULL};
+
+static const char *const target_keys[] = {"requests_per_s", "output_tokens_per_s", NULL};
+
+const char *gp_workload_kind_name(enum gp_workload_kind kind)
+{
+    return (unsigned)kind < 3 ? kind_names[kind] : "?";
+}
+
+/* ---- architecture arithmetic ------------------------------------------------------------ */
+
+static double attention_params(const struct gp_model_arch *m)
+{
+    double d = m->hidden, q = (double)m->heads * m->head_dim,
+           kv = (double)m->kv_heads * m->head_dim;
+    return d * q + 2.0 * d * kv + q * d;
+}
+
+double gp_model_expert_params(const struct gp_model_arch *m)
+{
+    if (m->experts <= 1)
+        return 0.0;
+    return (double)m->layers * m->experts * 3.0 * m->hidden * m->ffn;
+}
+
+static double shape_params(const struct gp_model_arch *m)
+{
+    double d = m->hidden;
+    double ffn = 3.0 * d * m->ffn * m->experts + (m->experts > 1 ? d * m->experts : 0.0);
+    double layer = attention_params(m) + ffn + 2.0 * d;
+    return m->layers * layer + 2.0 * (double)m->vocab * d + d;
+}
+
+void gp_model_arch_complete(struct gp_model_arch *m)
+{
+    if (m->head_dim <= 0 && m->heads > 0)
+        m->head_dim = m->hidden / m->heads;
+    if (m->kv_heads <= 0)
+        m->kv_heads = m->heads;
+    if (m->experts <= 0)
+        m->experts = 1;
+    if (m->active_experts <= 0)
+        m->active_experts = 1;
+    if (!(m->params > 0))
+        m->params = shape_params(m);
+}
+
+double gp_model_active_params(const struct gp_model_arch *m)
+{
+    double experts = gp_model_expert_params(m);
+    if (experts <= 0)
+        return m->params;
+    double active = m->params - experts * (1.0 - (double)m->active_experts / m->experts);
+    return active > 0 ? active : m->params;
+}
+
+/* ---- rules shared by parsing and --set ---------------------------------------------------- */
+
+/*
+ * A broken rule: `field` is the workload key (JSON path under the document root) and `msg`
+ * says what is wrong. Returns 1 when a rule is broken, 0 when all hold.
+ */
+struct broken {
+    const char *field;
+    char msg[160];
+};
+
+static int breaks(struct broken *b, const char *field, const char *fmt, double limit)
+{
+    b->field = field;
+    snprintf(b->msg, sizeof(b->msg), fmt, limit);
+    return 1;
+}
+
+static int check_arch(const struct gp_model_arch *m, struct broken *b)
+{
+    if (m->layers < 1 || m->layers > 10000)
+        return breaks(b, "model.layers", "must be between 1 and %g", 10000);
+    if (m->hidden < 1 || m->hidden > 1000000)
+        return breaks(b, "model.hidden", "must be between 1 and %g", 1000000);
+    if (m->heads < 1 || m->heads > m->hidden)
+        return breaks(b, "model.heads", "must be between 1 and hidden (%g)", m->hidden);
+    if (m->kv_heads < 1 || m->kv_heads > m->heads || m->heads % m->kv_heads)
+        return breaks(b, "model.kv_heads", "must divide heads (%g)", m->heads);
+    if (m->head_dim < 1 || m->head_dim > 65536)
+        return breaks(b, "model.head_dim", "must be between 1 and %g", 65536);
+    if (m->ffn < 1 || m->ffn > 10000000)
+        return breaks(b, "model.ffn", "must be between 1 and %g", 10000000);
+    if (m->vocab < 1 || m->vocab > 100000000)
+        return breaks(b, "model.vocab", "must be between 1 and %g", 100000000);
+    if (m->experts < 1 || m->experts > 4096)
+        return breaks(b, "model.experts", "must be between 1 and %g", 4096);
+    if (m->active_experts < 1 || m->active_experts > m->experts)
+        return breaks(b, "model.active_experts", "must be between 1 and experts (%g)", m->experts);
+    if (!(m->params > 0) || m->params > 1e15)
+        return breaks(b, "model.params", "must be greater than 0 and at most %g", 1e15);
+    return 0;
+}
+
+static int check_inference(const struct gp_inference *in, struct broken *b)
+{
+    if (!(in->input_tokens >= 1) || in->input_tokens > 1e7)
+        return breaks(b, "input_tokens", "must be between 1 and %g tokens", 1e7);
+    if (!(in->output_tokens >= 1) || in->output_tokens > 1e7)
+        return breaks(b, "output_tokens", "must be between 1 and %g tokens", 1e7);
+    if (in->load != GP_LOAD_MAX && (!(in->rate > 0) || in->rate > 1e12))
+        return breaks(b,
+                      in->load == GP_LOAD_REQUESTS ? "target.requests_per_s"
+                                                   : "target.output_tokens_per_s",
+                      "must be greater than 0 and at most %g", 1e12);
+    if (in->ttft_ms < 0 || in->ttft_ms > 1e9)
+        return breaks(b, "ttft_ms", "must be between 0 (no limit) and %g ms", 1e9);
+    if (in->tpot_ms < 0 || in->tpot_ms > 1e9)
+        return breaks(b, "tpot_ms", "must be between 0 (no limit) and %g ms", 1e9);
+    if (!(in->memory_fraction > 0) || in->memory_fraction > 1)
+        return breaks(b, "memory_fraction", "must be greater than 0 and at most %g", 1);
+    if (in->tensor_parallel < 0 || in->tensor_parallel > 8 ||
+        (in->tensor_parallel & (in->tensor_parallel - 1)))
+        return breaks(b, "tensor_parallel", "must be 0 (choose), 1, 2, 4 or %g", 8);
+    if (in->max_batch < 0 || in->max_batch > 1000000)
+        return breaks(b, "max_batch", "must be between 0 (engine default) and %g", 1000000);
+    if (in->precision == GP_FP64 || in->precision == GP_INT8)
+        return breaks(b, "precision", "must be one of fp32, tf32, bf16, fp16, fp8, fp6, fp4%.0s",
+                      0);
+    if (in->kv_precision == GP_FP64 || in->kv_precision == GP_TF32 || in->kv_precision == GP_INT8)
+        return breaks(b, "kv_precision", "must be one of fp32, bf16, fp16, fp8, fp6, fp4%.0s", 0);
+    return 0;
+}
+
+static int check_training(const struct gp_training *t, struct broken *b)
+{
+    if (!(t->tokens > 0) || t->tokens > 1e16)
+        return breaks(b, "tokens", "must be greater than 0 and at most %g", 1e16);
+    if (t->deadline_hours < 0 || t->deadline_hours > 1e6)
+        return breaks(b, "deadline_hours", "must be between 0 and %g hours", 1e6);
+    if (t->gpus < 0 || t->gpus > 10000000)
+        return breaks(b, "gpus", "must be between 0 and %g", 10000000);
+    if ((t->deadline_hours > 0) == (t->gpus > 0))
+        return breaks(b, "deadline_hours", "give exactly one of deadline_hours and gpus%.0s", 0);
+    if (t->optimizer_bytes < 0 || t->optimizer_bytes > 64)
+        return breaks(b, "optimizer_bytes", "must be between 0 and %g bytes per parameter", 64);
+    if (t->zero_stage < 0 || t->zero_stage > 3)
+        return breaks(b, "zero_stage", "must be 0, 1, 2 or %g", 3);
+    if (t->mfu < 0 || t->mfu > 1)
+        return breaks(b, "mfu", "must be between 0 (use the default) and %g", 1);
+    if (t->seq_len < 1 || t->seq_len > 10000000)
+        return breaks(b, "seq_len", "must be between 1 and %g tokens", 10000000);
+    if (t->micro_batch < 1 || t->micro_batch > 65536)
+        return breaks(b, "micro_batch", "must be between 1 and %g sequences", 65536);
+    if (!(t->global_batch_tokens >= t->seq_len) || t->global_batch_tokens > 1e12)
+        return breaks(b, "global_batch_tokens", "must be at least seq_len (%g tokens)", t->seq_len);
+    if (t->precision == GP_INT8)
+        return breaks(b, "precision", "int8 is not a training precision%.0s", 0);
+    return 0;
+}
+
+static int check_generic(const struct gp_generic *g, struct broken *b)
+{
+    if (g->flops < 0 || g->flops > 1e24)
+        return breaks(b, "flops", "must be between 0 and %g", 1e24);
+    if (g->bytes < 0 || g->bytes > 1e21)
+        return breaks(b, "bytes", "must be between 0 and %g", 1e21);
+    if (!(g->flops > 0) && !(g->bytes > 0))
+        return breaks(b, "flops", "a job needs flops or bytes greater than 0%.0s", 0);
+    if (g->jobs_per_hour < 0 || g->jobs_per_hour > 1e12)
+        return breaks(b, "jobs_per_hour", "must be between 0 (best per GPU) and %g", 1e12);
+    return 0;
+}
+
+static int check_workload(const struct gp_workload *w, struct broken *b)
+{
+    switch (w->kind) {
+    case GP_WORKLOAD_INFERENCE:
+        return check_arch(&w->model, b) || check_inference(&w->inference, b);
+    case GP_WORKLOAD_TRAINING:
+        return check_arch(&w->model, b) || check_training(&w->training, b);
+    case GP_WORKLOAD_GENERIC:
+        return check_generic(&w->generic, b);
+    }
+    return 0;
+}
+
+int gp_workload_validate(const struct gp_workload *w)
+{
+    struct broken b;
+
+    if (check_workload(w, &b)) {
+        const char *dot = strrchr(b.field, '.');
+        return gp_error_set(GP_EINVALID, "workload %s: %s %s", w->name, dot ? dot + 1 : b.field,
+                            b.msg);
+    }
+    return 0;
+}
+
+/* ---- JSON reading ------------------------------------------------------------------------ */
+
+static int read_precision(struct gp_json_reader *r, const cJSON *obj, const char *key,
+                          enum gp_precision *out, int flags)
+{
+    char name[16] = "";
+    const char *names[GP_PRECISION_COUNT + 1];
+    int rc = gp_json_string(r, obj, key, name, sizeof(name), flags);
+
+    if (rc || !name[0])
+        return rc;
+    int p = gp_precision_parse(name);
+    if (p >= 0) {
+        *out = (enum gp_precision)p;
+        return 0;
+    }
+    for (int i = 0; i < GP_PRECISION_COUNT; i++)
+        names[i] = gp_precision_name((enum gp_precision)i);
+    names[GP_PRECISION_COUNT] = NULL;
+    const char *hint = gp_text_nearest(name, names);
+    if (hint)
+        return gp_json_fail(r, key, "unknown precision '%s' (did you mean '%s'?)", name, hint);
+    return gp_json_fail(r, key, "unknown precision '%s' (known: bf16, fp16, fp8, fp6, fp4, ...)",
+                        name);
+}
+
+static int read_arch_object(struct gp_json_reader *r, const cJSON *obj, struct gp_model_arch *m)
+{
+    int rc = gp_json_check_keys(r, obj, arch_keys);
+
+    if (!rc)
+        rc = gp_json_string(r, obj, "name", m->name, sizeof(m->name), GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, obj, "params", &m->params, GP_JSON_OPTIONAL);
+    if (!rc && m->params < 0)
+        rc = gp_json_fail(r, "params", "must not be negative");
+    if (!rc)
+        rc = gp_json_int(r, obj, "layers", &m->layers, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_int(r, obj, "hidden", &m->hidden, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_int(r, obj, "heads", &m->heads, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_int(r, obj, "kv_heads", &m->kv_heads, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, obj, "head_dim", &m->head_dim, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, obj, "ffn", &m->ffn, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_int(r, obj, "vocab", &m->vocab, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_int(r, obj, "experts", &m->experts, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, obj, "active_experts", &m->active_experts, GP_JSON_OPTIONAL);
+    if (rc)
+        return rc;
+    /* Zero or negative counts are reported by the rules below, not silently defaulted. */
+    if (cJSON_GetObjectItemCaseSensitive(obj, "head_dim") && m->head_dim < 1)
+        return gp_json_fail(r, "head_dim", "must be at least 1");
+    if (cJSON_GetObjectItemCaseSensitive(obj, "kv_heads") && m->kv_heads < 1)
+        return gp_json_fail(r, "kv_heads", "must be at least 1");
+    if (cJSON_GetObjectItemCaseSensitive(obj, "experts") && m->experts < 1)
+        return gp_json_fail(r, "experts", "must be at least 1");
+    if (cJSON_GetObjectItemCaseSensitive(obj, "active_experts") && m->active_experts < 1)
+        return gp_json_fail(r, "active_experts", "must be at least 1");
+    if (m->heads > 0 && m->hidden > 0)
+        gp_model_arch_complete(m);
+    return 0;
+}
+
+/* Report the first broken rule at its JSON path. */
+static int fail_broken(struct gp_json_reader *r, const struct broken *b)
+{
+    return gp_json_fail(r, b->field, "%s", b->msg);
+}
+
+int gp_model_table_parse(struct gp_model_table *out, const char *text, size_t len,
+                         const char *origin)
+{
+    static const char *const top_keys[] = {"schema_version", "notes", "models", NULL};
+    struct gp_json_reader r;
+    cJSON *root = NULL;
+    const cJSON *list = NULL, *item;
+    int rc, version = 0, i = 0;
+
+    memset(out, 0, sizeof(*out));
+    gp_json_reader_init(&r, origin, text, len);
+    rc = gp_json_parse(&root, text, len, origin);
+    if (rc)
+        return rc;
+    if (!cJSON_IsObject(root)) {
+        rc = gp_json_fail(&r, NULL, "must be an object");
+        goto done;
+    }
+    rc = gp_json_check_keys(&r, root, top_keys);
+    if (!rc)
+        rc = gp_json_int(&r, root, "schema_version", &version, GP_JSON_REQUIRED);
+    if (!rc && version != 1)
+        rc = gp_json_fail(&r, "schema_version", "unsupported version %d (expected 1)", version);
+    if (!rc)
+        rc = gp_json_child(&r, root, "models", true, &list, GP_JSON_REQUIRED);
+    if (rc)
+        goto done;
+    out->models = calloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(*out->models));
+    if (!out->models) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory reading %s", origin);
+        goto done;
+    }
+    size_t list_path = gp_json_enter(&r, "models", 0);
+    cJSON_ArrayForEach(item, list)
+    {
+        struct gp_model_arch *m = &out->models[out->count];
+        struct broken b;
+        size_t saved = gp_json_enter(&r, NULL, i++);
+
+        if (!cJSON_IsObject(item))
+            rc = gp_json_fail(&r, NULL, "must be an object");
+        if (!rc)
+            rc = read_arch_object(&r, item, m);
+        if (!rc && !m->name[0])
+            rc = gp_json_fail(&r, "name", "required field is missing");
+        if (!rc && check_arch(m, &b))
+            rc = gp_json_fail(&r, b.field + strlen("model."), "%s", b.msg);
+        if (!rc && gp_model_table_find(out, m->name))
+            rc = gp_json_fail(&r, "name", "duplicate model '%s'", m->name);
+        gp_json_leave(&r, saved);
+        if (rc)
+            break;
+        out->count++;
+    }
+    gp_json_leave(&r, list_path);
+done:
+    cJSON_Delete(root);
+    if (rc)
+        gp_model_table_release(out);
+    return rc;
+}
+
+void gp_model_table_release(struct gp_model_table *table)
+{
+    if (!table)
+        return;
+    free(table->models);
+    table->models = NULL;
+    table->count = 0;
+}
+
+const struct gp_model_arch *gp_model_table_find(const struct gp_model_table *table,
+                                                const char *name)
+{
+    for (size_t i = 0; table && i < table->count; i++)
+        if (strcmp(table->models[i].name, name) == 0)
+            return &table->models[i];
+    return NULL;
+}
+
+static int read_model(struct gp_json_reader *r, const cJSON *root,
+                      const struct gp_model_table *models, struct gp_model_arch *m)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "model");
+
+    if (!item)
+        return gp_json_fail(r, "model", "required field is missing");
+    if (cJSON_IsString(item)) {
+        const struct gp_model_arch *preset = gp_model_table_find(models, item->valuestring);
+        if (preset) {
+            *m = *preset;
+            return 0;
+        }
+        const char *names[64];
+        size_t n = 0;
+        for (size_t i = 0; models && i < models->count && n + 1 < 64; i++)
+            names[n++] = models->models[i].name;
+        names[n] = NULL;
+        const char *hint = gp_text_nearest(item->valuestring, names);
+        if (hint)
+            return gp_json_fail(r, "model", "unknown model '%s' (did you mean '%s'?)",
+                                item->valuestring, hint);
+        return gp_json_fail(r, "model",
+                            "unknown model '%s'; give a preset name from data/models.json or "
+                            "an object with the architecture",
+                            item->valuestring);
+    }
+    if (!cJSON_IsObject(item))
+        return gp_json_fail(r, "model", "must be a preset name or an object");
+    size_t saved = gp_json_enter(r, "model", 0);
+    snprintf(m->name, sizeof(m->name), "custom");
+    int rc = read_arch_object(r, item, m);
+    gp_json_leave(r, saved);
+    return rc;
+}
+
+static int read_target(struct gp_json_reader *r, const cJSON *root, struct gp_inference *in)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, "target");
+    size_t saved;
+    int rc, set = 0;
+
+    if (!item)
+        return gp_json_fail(r, "target",
+                            "required field is missing (\"max\", "
+                            "{\"requests_per_s\": N} or "
+                            "{\"output_tokens_per_s\": N})");
+    if (cJSON_IsString(item)) {
+        if (strcmp(item->valuestring, "max") == 0) {
+            in->load = GP_LOAD_MAX;
+            return 0;
+        }
+        return gp_json_fail(r, "target", "must be \"max\" or an object");
+    }
+    if (!cJSON_IsObject(item))
+        return gp_json_fail(r, "target", "must be \"max\" or an object");
+    saved = gp_json_enter(r, "target", 0);
+    rc = gp_json_check_keys(r, item, target_keys);
+    for (int k = 0; !rc && target_keys[k]; k++) {
+        if (!cJSON_GetObjectItemCaseSensitive(item, target_keys[k]))
+            continue;
+        rc = gp_json_number(r, item, target_keys[k], &in->rate, GP_JSON_REQUIRED);
+        in->load = k == 0 ? GP_LOAD_REQUESTS : GP_LOAD_OUTPUT_TOKENS;
+        set++;
+    }
+    if (!rc && set != 1)
+        rc = gp_json_fail(r, NULL, "give exactly one of requests_per_s and output_tokens_per_s");
+    gp_json_leave(r, saved);
+    return rc;
+}
+
+static int read_inference(struct gp_json_reader *r, const cJSON *root, struct gp_workload *w,
+                          const struct gp_model_table *models)
+{
+    struct gp_inference *in = &w->inference;
+    int rc = gp_json_check_keys(r, root, inference_keys);
+
+    in->precision = GP_BF16;
+    in->memory_fraction = 0.9;
+    if (!rc)
+        rc = read_model(r, root, models, &w->model);
+    if (!rc)
+        rc = read_precision(r, root, "precision", &in->precision, GP_JSON_OPTIONAL);
+    /* KV defaults to the weight precision, but never narrower than fp8. */
+    in->kv_precision = in->precision == GP_FP4 || in->precision == GP_FP6 ? GP_FP8 : in->precision;
+    if (!rc)
+        rc = read_precision(r, root, "kv_precision", &in->kv_precision, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "input_tokens", &in->input_tokens, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_number(r, root, "output_tokens", &in->output_tokens, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = read_target(r, root, in);
+    if (!rc)
+        rc = gp_json_number(r, root, "ttft_ms", &in->ttft_ms, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "tpot_ms", &in->tpot_ms, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "memory_fraction", &in->memory_fraction, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, root, "tensor_parallel", &in->tensor_parallel, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, root, "max_batch", &in->max_batch, GP_JSON_OPTIONAL);
+    return rc;
+}
+
+static int read_training(struct gp_json_reader *r, const cJSON *root, struct gp_workload *w,
+                         const struct gp_model_table *models)
+{
+    struct gp_training *t = &w->training;
+    int rc = gp_json_check_keys(r, root, training_keys);
+
+    t->precision = GP_BF16;
+    t->optimizer_bytes = 12.0;
+    t->zero_stage = 1;
+    t->seq_len = 4096;
+    t->micro_batch = 1;
+    t->global_batch_tokens = 4194304.0;
+    if (!rc)
+        rc = read_model(r, root, models, &w->model);
+    if (!rc)
+        rc = read_precision(r, root, "precision", &t->precision, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "tokens", &t->tokens, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_number(r, root, "deadline_hours", &t->deadline_hours, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, root, "gpus", &t->gpus, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_bool(r, root, "recompute", &t->recompute, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "optimizer_bytes", &t->optimizer_bytes, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, root, "zero_stage", &t->zero_stage, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "mfu", &t->mfu, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, root, "seq_len", &t->seq_len, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, root, "micro_batch", &t->micro_batch, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "global_batch_tokens", &t->global_batch_tokens,
+                            GP_JSON_OPTIONAL);
+    return rc;
+}
+
+static int read_generic(struct gp_json_reader *r, const cJSON *root, struct gp_workload *w)
+{
+    struct gp_generic *g = &w->generic;
+    int rc = gp_json_check_keys(r, root, generic_keys);
+
+    g->precision = GP_BF16;
+    if (!rc)
+        rc = read_precision(r, root, "precision", &g->precision, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "flops", &g->flops, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "bytes", &g->bytes, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "jobs_per_hour", &g->jobs_per_hour, GP_JSON_OPTIONAL);
+    return rc;
+}
+
+/* The file name without folders and ".json", as a default workload name. */
+static void origin_stem(char *out, size_t size, const char *origin)
+{
+    const char *base = strrchr(origin, '/');
+    base = base ? base + 1 : origin;
+    size_t n = strcspn(base, ".");
+    if (n >= size)
+        n = size - 1;
+    memcpy(out, base, n);
+    out[n] = '\0';
+}
+
+int gp_workload_parse(struct gp_workload *out, const char *text, size_t len, const char *origin,
+                      const struct gp_model_table *models)
+{
+    struct gp_json_reader r;
+    cJSON *root = NULL;
+    char kind[16] = "";
+    struct broken b;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    gp_json_reader_init(&r, origin, text, len);
+    rc = gp_json_parse(&root, text, len, origin);
+    if (rc)
+        return rc;
+    if (!cJSON_IsObject(root)) {
+        rc = gp_json_fail(&r, NULL, "a workload must be a JSON object");
+        goto done;
+    }
+    rc = gp_json_string(&r, root, "kind", kind, sizeof(kind), GP_JSON_REQUIRED);
+    if (rc)
+        goto done;
+    if (strcmp(kind, "inference") == 0) {
+        out->kind = GP_WORKLOAD_INFERENCE;
+    } else if (strcmp(kind, "training") == 0) {
+        out->kind = GP_WORKLOAD_TRAINING;
+    } else if (strcmp(kind, "generic") == 0) {
+        out->kind = GP_WORKLOAD_GENERIC;
+    } else {
+        const char *hint = gp_text_nearest(kind, kind_names);
+        rc = gp_json_fail(&r, "kind", "unknown kind '%s'%s%s%s", kind,
+                          hint ? " (did you mean '" : " (inference, training or generic",
+                          hint ? hint : "", hint ? "'?)" : ")");
+        goto done;
+    }
+    origin_stem(out->name, sizeof(out->name), origin);
+    rc = gp_json_string(&r, root, "name", out->name, sizeof(out->name), GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_string(&r, root, "description", out->description, sizeof(out->description),
+                            GP_JSON_OPTIONAL);
+    if (rc)
+        goto done;
+    if (out->kind == GP_WORKLOAD_INFERENCE)
+        rc = read_inference(&r, root, out, models);
+    else if (out->kind == GP_WORKLOAD_TRAINING)
+        rc = read_training(&r, root, out, models);
+    else
+        rc = read_generic(&r, root, out);
+    if (!rc && check_workload(out, &b))
+        rc = fail_broken(&r, &b);
+done:
+    cJSON_Delete(root);
+    return rc;
+}

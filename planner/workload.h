@@ -1,0 +1,120 @@
+/* Workloads the planner sizes fleets for (inference, training, generic jobs), the model
+ * architectures they refer to, and the parsers that read both from JSON. */
+#ifndef GP_PLANNER_WORKLOAD_H
+#define GP_PLANNER_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpuplan/gpu.h"
+
+#define GP_NAME_MAX 64
+
+/* A decoder-only transformer, dense or mixture-of-experts (experts > 1). */
+struct gp_model_arch {
+    char name[GP_NAME_MAX]; /* preset name, or "custom" */
+    double params;          /* total parameters, count (derived from the shape when 0) */
+    int layers;             /* transformer blocks */
+    int hidden;             /* model width d */
+    int heads;              /* attention (query) heads */
+    int kv_heads;           /* key/value heads (GQA); equals heads for plain MHA */
+    int head_dim;           /* width of one head */
+    int ffn;                /* FFN inner width per expert (SwiGLU: three d x ffn matrices) */
+    int vocab;              /* vocabulary size */
+    int experts;            /* experts per MoE layer; 1 = dense */
+    int active_experts;     /* experts each token is routed to; 1 = dense */
+};
+
+/* The preset architectures of data/models.json. */
+struct gp_model_table {
+    struct gp_model_arch *models; /* owned, `count` entries */
+    size_t count;
+};
+
+enum gp_workload_kind { GP_WORKLOAD_INFERENCE, GP_WORKLOAD_TRAINING, GP_WORKLOAD_GENERIC };
+
+/* What an inference target counts. */
+enum gp_load_kind {
+    GP_LOAD_MAX,          /* best throughput per GPU, no latency limit, one replica */
+    GP_LOAD_REQUESTS,     /* `rate` is requests/s */
+    GP_LOAD_OUTPUT_TOKENS /* `rate` is output tokens/s */
+};
+
+struct gp_inference {
+    enum gp_precision precision;    /* weights and matmul inputs */
+    enum gp_precision kv_precision; /* KV cache elements */
+    double input_tokens;            /* mean prompt length per request, tokens */
+    double output_tokens;           /* mean generated length per request, tokens */
+    enum gp_load_kind load;
+    double rate;            /* requests/s or output tokens/s (see load); unused for max */
+    double ttft_ms;         /* time-to-first-token limit, ms; 0 = none */
+    double tpot_ms;         /* time-per-output-token limit, ms; 0 = none */
+    double memory_fraction; /* share of HBM the serving engine may use, (0, 1] */
+    int tensor_parallel;    /* fixed tensor-parallel degree 1, 2, 4 or 8; 0 = choose */
+    int max_batch;          /* engine limit on sequences per step; 0 = efficiency default */
+};
+
+struct gp_training {
+    enum gp_precision precision; /* matmul precision */
+    double tokens;               /* training tokens, count */
+    double deadline_hours;       /* wall-clock limit, h; 0 = use `gpus` */
+    int gpus;                    /* fixed GPU count; 0 = size for the deadline */
+    bool recompute;              /* full activation recomputation (8ND instead of 6ND) */
+    double optimizer_bytes;      /* optimizer state per parameter, bytes (Adam + fp32 master: 12) */
+    int zero_stage;              /* ZeRO/FSDP sharding stage 0-3 over the data-parallel group */
+    double mfu;                  /* model FLOPs utilisation override, (0, 1]; 0 = from efficiency */
+    int seq_len;                 /* tokens per sequence */
+    int micro_batch;             /* sequences per micro-batch per GPU */
+    double global_batch_tokens;  /* tokens per optimizer step across the fleet */
+};
+
+struct gp_generic {
+    enum gp_precision precision; /* arithmetic precision */
+    double flops;                /* floating-point operations per job */
+    double bytes;                /* bytes moved to and from HBM per job */
+    double jobs_per_hour;        /* target rate, jobs/h; 0 = best per GPU (one GPU) */
+};
+
+struct gp_workload {
+    char name[GP_NAME_MAX]; /* preset or file stem */
+    char description[160];  /* one line for people */
+    enum gp_workload_kind kind;
+    struct gp_model_arch model; /* inference and training */
+    struct gp_inference inference;
+    struct gp_training training;
+    struct gp_generic generic;
+};
+
+const char *gp_workload_kind_name(enum gp_workload_kind kind);
+
+/*
+ * Parse data/models.json text. `origin` names the text in messages. Returns 0 or GP_EINVALID
+ * (file:line:col: path: what is wrong) or GP_ENOMEM. Release with gp_model_table_release.
+ */
+int gp_model_table_parse(struct gp_model_table *out, const char *text, size_t len,
+                         const char *origin);
+void gp_model_table_release(struct gp_model_table *table);
+/* The preset called `name`, or NULL. Borrowed from the table. */
+const struct gp_model_arch *gp_model_table_find(const struct gp_model_table *table,
+                                                const char *name);
+
+/*
+ * Parse a workload file. `models` resolves preset model names (may be NULL: then only
+ * explicit architectures are accepted). Every field is checked: unknown keys name the nearest
+ * known key, impossible values (zero layers, negative tokens, ...) name the JSON path, line and
+ * column. Returns 0 or GP_EINVALID.
+ */
+int gp_workload_parse(struct gp_workload *out, const char *text, size_t len, const char *origin,
+                      const struct gp_model_table *models);
+
+/* Check the cross-field rules again after --set changes; messages name the key. */
+int gp_workload_validate(const struct gp_workload *w);
+
+/* Fill the derived fields of an architecture (params from the shape when 0). */
+void gp_model_arch_complete(struct gp_model_arch *m);
+/* Parameters a token passes through (all but the experts it is not routed to), count. */
+double gp_model_active_params(const struct gp_model_arch *m);
+/* Parameters in expert FFNs across all layers, count (0 for dense models). */
+double gp_model_expert_params(const struct gp_model_arch *m);
+
+#endif
