@@ -277,8 +277,7 @@ static int load_fits(struct gp_store *store, int64_t id, struct gp_calibration *
     return rc;
 }
 
-int gp_store_calibrations_list(struct gp_store *store, struct gp_calibration **out,
-                               size_t *count)
+int gp_store_calibrations_list(struct gp_store *store, struct gp_calibration **out, size_t *count)
 {
     static const char sql[] = "SELECT id, fingerprint, gpu_id, backend, device_name, host, "
                               "started_at, conditions FROM calibrations ORDER BY started_at, id";

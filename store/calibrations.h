@@ -20,8 +20,7 @@ int gp_store_calibrations_insert(struct gp_store *store, const struct gp_calibra
 
 /* Every stored run with its points and fits, oldest first. *out is owned by the caller:
  * gp_calibrations_free(*out, *count). *count may be 0. */
-int gp_store_calibrations_list(struct gp_store *store, struct gp_calibration **out,
-                               size_t *count);
+int gp_store_calibrations_list(struct gp_store *store, struct gp_calibration **out, size_t *count);
 
 /* Release each record and the array. Accepts NULL. */
 void gp_calibrations_free(struct gp_calibration *runs, size_t count);

@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-#define GP_BACKEND_ABI_VERSION 1
+#define GP_BACKEND_ABI_VERSION  1
 #define GP_BACKEND_ENTRY_SYMBOL "gpuplan_backend_entry"
 
 /* Return codes of backend functions. */
@@ -112,13 +112,13 @@ struct gp_bench_params {
 
 /* What came out. times_s is provided by the caller with params->repetitions slots. */
 struct gp_bench_result {
-    double *times_s;      /* caller-owned; filled with `samples` device-timed durations, s */
-    int samples;          /* timed runs done */
-    int warmups;          /* warm-up runs done */
-    double work;          /* per run: bytes moved (bandwidth) or floating-point ops (GEMM) */
-    double max_error;     /* verification: largest error relative to its bound (<= 1 passes) */
-    int checked;          /* values compared against the reference */
-    char impl[64];        /* what ran: "sse2-nt", "cublasLt", "own-tiled", "openblas", ... */
+    double *times_s;  /* caller-owned; filled with `samples` device-timed durations, s */
+    int samples;      /* timed runs done */
+    int warmups;      /* warm-up runs done */
+    double work;      /* per run: bytes moved (bandwidth) or floating-point ops (GEMM) */
+    double max_error; /* verification: largest error relative to its bound (<= 1 passes) */
+    int checked;      /* values compared against the reference */
+    char impl[64];    /* what ran: "sse2-nt", "cublasLt", "own-tiled", "openblas", ... */
 };
 
 /* The table a module exports. Every function pointer is set. */

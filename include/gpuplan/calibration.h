@@ -10,19 +10,19 @@
 
 /* One measured point. Rates are medians over the timed repetitions. */
 struct gp_calibration_point {
-    char kernel[8];     /* "gemm", or a bandwidth kernel: copy scale add triad read */
-    char precision[8];  /* gemm: fp64 fp32 tf32 bf16 fp16 fp8; "" for bandwidth */
-    char impl[64];      /* what ran: "cublasLt", "own-tiled", "blas", "sse2-nt x2", ... */
-    int m, n, k;        /* gemm shape (C is m x n, inner k); 0 for bandwidth */
-    uint64_t bytes;     /* bandwidth: bytes per array touched by one run; 0 for gemm */
-    double size;        /* the fit's x: FLOP per run (gemm) or bytes moved per run */
-    double median;      /* TFLOP/s (gemm) or GB/s (bandwidth) */
-    double p10, p90;    /* same unit: 10th and 90th percentile of the per-run rates */
-    double cv;          /* coefficient of variation of the run times, fraction */
-    int repetitions;    /* timed runs */
-    int warmups;        /* warm-up runs before them */
-    double max_error;   /* verification: worst error relative to its bound (<= 1 passed) */
-    double residual;    /* efficiency minus the fitted curve at this size; 0 when not fitted */
+    char kernel[8];    /* "gemm", or a bandwidth kernel: copy scale add triad read */
+    char precision[8]; /* gemm: fp64 fp32 tf32 bf16 fp16 fp8; "" for bandwidth */
+    char impl[64];     /* what ran: "cublasLt", "own-tiled", "blas", "sse2-nt x2", ... */
+    int m, n, k;       /* gemm shape (C is m x n, inner k); 0 for bandwidth */
+    uint64_t bytes;    /* bandwidth: bytes per array touched by one run; 0 for gemm */
+    double size;       /* the fit's x: FLOP per run (gemm) or bytes moved per run */
+    double median;     /* TFLOP/s (gemm) or GB/s (bandwidth) */
+    double p10, p90;   /* same unit: 10th and 90th percentile of the per-run rates */
+    double cv;         /* coefficient of variation of the run times, fraction */
+    int repetitions;   /* timed runs */
+    int warmups;       /* warm-up runs before them */
+    double max_error;  /* verification: worst error relative to its bound (<= 1 passed) */
+    double residual;   /* efficiency minus the fitted curve at this size; 0 when not fitted */
 };
 
 /*
@@ -31,16 +31,16 @@ struct gp_calibration_point {
  * peak is 0 and eff_max is an absolute rate in the points' unit.
  */
 struct gp_calibration_fit {
-    char kernel[12];    /* "gemm" or "bandwidth" */
-    char precision[8];  /* gemm precision; "" for bandwidth */
-    double eff_max;     /* asymptotic efficiency (fraction of peak, or absolute: see above) */
-    double s_half;      /* size at half of eff_max: FLOP (gemm) or bytes (bandwidth) */
-    double eff_max_se;  /* standard errors of the two parameters, same units */
+    char kernel[12];   /* "gemm" or "bandwidth" */
+    char precision[8]; /* gemm precision; "" for bandwidth */
+    double eff_max;    /* asymptotic efficiency (fraction of peak, or absolute: see above) */
+    double s_half;     /* size at half of eff_max: FLOP (gemm) or bytes (bandwidth) */
+    double eff_max_se; /* standard errors of the two parameters, same units */
     double s_half_se;
-    double rmse;        /* root mean square residual, efficiency units */
-    double r2;          /* coefficient of determination */
-    double peak;        /* datasheet peak the efficiencies refer to: TFLOP/s or GB/s; 0 = none */
-    int points;         /* points the fit used */
+    double rmse; /* root mean square residual, efficiency units */
+    double r2;   /* coefficient of determination */
+    double peak; /* datasheet peak the efficiencies refer to: TFLOP/s or GB/s; 0 = none */
+    int points;  /* points the fit used */
 };
 
 /* One run on one device, with everything needed to judge and reproduce it. */

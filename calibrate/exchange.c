@@ -1,0 +1,418 @@
+/* Calibration exchange files: JSON export of runs and a strict, located-error import parser. */
+#include "calibrate/exchange.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "catalog/catalog.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/json.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+static const char *const kernels[] = {"copy", "scale", "add", "triad", "read", "gemm", NULL};
+static const char *const precisions[] = {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", NULL};
+static const char *const fit_kernels[] = {"bandwidth", "gemm", NULL};
+
+/* ---- export ---------------------------------------------------------------------------- */
+
+static cJSON *point_json(const struct gp_calibration_point *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "kernel", p->kernel);
+    cJSON_AddStringToObject(o, "precision", p->precision);
+    cJSON_AddStringToObject(o, "impl", p->impl);
+    cJSON_AddNumberToObject(o, "m", p->m);
+    cJSON_AddNumberToObject(o, "n", p->n);
+    cJSON_AddNumberToObject(o, "k", p->k);
+    cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
+    cJSON_AddNumberToObject(o, "size", p->size);
+    cJSON_AddNumberToObject(o, "median", p->median);
+    cJSON_AddNumberToObject(o, "p10", p->p10);
+    cJSON_AddNumberToObject(o, "p90", p->p90);
+    cJSON_AddNumberToObject(o, "cv", p->cv);
+    cJSON_AddNumberToObject(o, "repetitions", p->repetitions);
+    cJSON_AddNumberToObject(o, "warmups", p->warmups);
+    cJSON_AddNumberToObject(o, "max_error", p->max_error);
+    cJSON_AddNumberToObject(o, "residual", p->residual);
+    return o;
+}
+
+static cJSON *fit_json(const struct gp_calibration_fit *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "kernel", f->kernel);
+    cJSON_AddStringToObject(o, "precision", f->precision);
+    cJSON_AddNumberToObject(o, "eff_max", f->eff_max);
+    cJSON_AddNumberToObject(o, "s_half", f->s_half);
+    cJSON_AddNumberToObject(o, "eff_max_se", f->eff_max_se);
+    cJSON_AddNumberToObject(o, "s_half_se", f->s_half_se);
+    cJSON_AddNumberToObject(o, "rmse", f->rmse);
+    cJSON_AddNumberToObject(o, "r2", f->r2);
+    cJSON_AddNumberToObject(o, "peak", f->peak);
+    cJSON_AddNumberToObject(o, "points", f->points);
+    return o;
+}
+
+static cJSON *run_json(const struct gp_calibration *c)
+{
+    char stamp[32];
+    cJSON *o = cJSON_CreateObject(), *points, *fits;
+
+    if (!o)
+        return NULL;
+    gp_time_format_stamp(c->started_at, stamp, sizeof(stamp));
+    cJSON_AddStringToObject(o, "fingerprint", c->fingerprint);
+    if (c->gpu_id[0])
+        cJSON_AddStringToObject(o, "gpu_id", c->gpu_id);
+    else
+        cJSON_AddNullToObject(o, "gpu_id");
+    cJSON_AddStringToObject(o, "backend", c->backend);
+    cJSON_AddStringToObject(o, "device_name", c->device_name);
+    cJSON_AddStringToObject(o, "host", c->host);
+    cJSON_AddStringToObject(o, "started_at", stamp);
+    cJSON *cond = cJSON_Parse(c->conditions ? c->conditions : "{}");
+    cJSON_AddItemToObject(o, "conditions", cond ? cond : cJSON_CreateObject());
+    points = cJSON_AddArrayToObject(o, "points");
+    fits = cJSON_AddArrayToObject(o, "fits");
+    if (!points || !fits) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    for (size_t i = 0; i < c->point_count; i++)
+        cJSON_AddItemToArray(points, point_json(&c->points[i]));
+    for (size_t i = 0; i < c->fit_count; i++)
+        cJSON_AddItemToArray(fits, fit_json(&c->fits[i]));
+    return o;
+}
+
+int gp_exchange_format(char **out, const struct gp_calibration *runs, size_t count)
+{
+    cJSON *root = cJSON_CreateObject(), *list;
+    int rc = 0;
+
+    *out = NULL;
+    if (!root)
+        return gp_error_set(GP_ENOMEM, "out of memory");
+    cJSON_AddStringToObject(root, "format", GP_EXCHANGE_FORMAT);
+    cJSON_AddNumberToObject(root, "schema_version", GP_EXCHANGE_VERSION);
+    list = cJSON_AddArrayToObject(root, "calibrations");
+    for (size_t i = 0; list && i < count; i++) {
+        cJSON *run = run_json(&runs[i]);
+        if (!run || !cJSON_AddItemToArray(list, run)) {
+            cJSON_Delete(run);
+            list = NULL;
+        }
+    }
+    if (list)
+        *out = cJSON_Print(root);
+    if (!*out)
+        rc = gp_error_set(GP_ENOMEM, "out of memory formatting calibrations");
+    cJSON_Delete(root);
+    return rc;
+}
+
+int gp_exchange_write(const char *path, const struct gp_calibration *runs, size_t count)
+{
+    char *text = NULL;
+    FILE *f = NULL;
+    int rc = gp_exchange_format(&text, runs, count);
+
+    if (rc)
+        return rc;
+    f = fopen(path, "w");
+    if (!f) {
+        rc = gp_error_set(GP_ERROR, "cannot write %s", path);
+        goto done;
+    }
+    size_t len = strlen(text);
+    if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF)
+        rc = gp_error_set(GP_ERROR, "cannot write %s", path);
+    if (fclose(f) != 0 && rc == 0)
+        rc = gp_error_set(GP_ERROR, "cannot write %s", path);
+
+done:
+    free(text);
+    return rc;
+}
+
+/* ---- import ---------------------------------------------------------------------------- */
+
+static int one_of(const struct gp_json_reader *r, const char *key, const char *value,
+                  const char *const *allowed, int empty_ok)
+{
+    if (empty_ok && !value[0])
+        return 0;
+    for (size_t i = 0; allowed[i]; i++)
+        if (strcmp(value, allowed[i]) == 0)
+            return 0;
+    const char *near = gp_text_nearest(value, allowed);
+    return gp_json_fail(r, key, "unknown value \"%s\"%s%s%s", value,
+                        near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+}
+
+/* A finite number >= 0 (or any finite number when `signed_ok`). */
+static int number(const struct gp_json_reader *r, const cJSON *obj, const char *key, double *out,
+                  int signed_ok)
+{
+    int rc = gp_json_number(r, obj, key, out, GP_JSON_REQUIRED);
+    if (rc == 0 && !signed_ok && *out < 0)
+        return gp_json_fail(r, key, "must not be negative");
+    return rc;
+}
+
+static int count_field(const struct gp_json_reader *r, const cJSON *obj, const char *key, int *out)
+{
+    int rc = gp_json_int(r, obj, key, out, GP_JSON_REQUIRED);
+    if (rc == 0 && *out < 0)
+        return gp_json_fail(r, key, "must not be negative");
+    return rc;
+}
+
+static int parse_point(struct gp_json_reader *r, const cJSON *o, struct gp_calibration_point *p)
+{
+    static const char *const keys[] = {
+        "kernel",      "precision", "impl",      "m",        "n",   "k",
+        "bytes",       "size",      "median",    "p10",      "p90", "cv",
+        "repetitions", "warmups",   "max_error", "residual", NULL};
+    double bytes = 0;
+    int rc;
+
+    memset(p, 0, sizeof(*p));
+    if (!cJSON_IsObject(o))
+        return gp_json_fail(r, NULL, "must be an object");
+    if ((rc = gp_json_check_keys(r, o, keys)) ||
+        (rc = gp_json_string(r, o, "kernel", p->kernel, sizeof(p->kernel), 0)) ||
+        (rc = one_of(r, "kernel", p->kernel, kernels, 0)) ||
+        (rc = gp_json_string(r, o, "precision", p->precision, sizeof(p->precision), 0)) ||
+        (rc = one_of(r, "precision", p->precision, precisions, 1)) ||
+        (rc = gp_json_string(r, o, "impl", p->impl, sizeof(p->impl), 0)) ||
+        (rc = count_field(r, o, "m", &p->m)) || (rc = count_field(r, o, "n", &p->n)) ||
+        (rc = count_field(r, o, "k", &p->k)) || (rc = number(r, o, "bytes", &bytes, 0)) ||
+        (rc = number(r, o, "size", &p->size, 0)) || (rc = number(r, o, "median", &p->median, 0)) ||
+        (rc = number(r, o, "p10", &p->p10, 0)) || (rc = number(r, o, "p90", &p->p90, 0)) ||
+        (rc = number(r, o, "cv", &p->cv, 0)) ||
+        (rc = count_field(r, o, "repetitions", &p->repetitions)) ||
+        (rc = count_field(r, o, "warmups", &p->warmups)) ||
+        (rc = number(r, o, "max_error", &p->max_error, 0)) ||
+        (rc = number(r, o, "residual", &p->residual, 1)))
+        return rc;
+    p->bytes = (uint64_t)bytes;
+    if ((strcmp(p->kernel, "gemm") == 0) != (p->precision[0] != '\0'))
+        return gp_json_fail(r, "precision", "gemm points need a precision, bandwidth points none");
+    if (p->repetitions < 1)
+        return gp_json_fail(r, "repetitions", "must be at least 1");
+    if (p->max_error > 1.0)
+        return gp_json_fail(r, "max_error", "%g: the point failed verification", p->max_error);
+    return 0;
+}
+
+static int parse_fit(struct gp_json_reader *r, const cJSON *o, struct gp_calibration_fit *f)
+{
+    static const char *const keys[] = {"kernel",     "precision", "eff_max", "s_half",
+                                       "eff_max_se", "s_half_se", "rmse",    "r2",
+                                       "peak",       "points",    NULL};
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    if (!cJSON_IsObject(o))
+        return gp_json_fail(r, NULL, "must be an object");
+    if ((rc = gp_json_check_keys(r, o, keys)) ||
+        (rc = gp_json_string(r, o, "kernel", f->kernel, sizeof(f->kernel), 0)) ||
+        (rc = one_of(r, "kernel", f->kernel, fit_kernels, 0)) ||
+        (rc = gp_json_string(r, o, "precision", f->precision, sizeof(f->precision), 0)) ||
+        (rc = one_of(r, "precision", f->precision, precisions, 1)) ||
+        (rc = number(r, o, "eff_max", &f->eff_max, 0)) ||
+        (rc = number(r, o, "s_half", &f->s_half, 0)) ||
+        (rc = number(r, o, "eff_max_se", &f->eff_max_se, 0)) ||
+        (rc = number(r, o, "s_half_se", &f->s_half_se, 0)) ||
+        (rc = number(r, o, "rmse", &f->rmse, 0)) || (rc = number(r, o, "r2", &f->r2, 1)) ||
+        (rc = number(r, o, "peak", &f->peak, 0)) || (rc = count_field(r, o, "points", &f->points)))
+        return rc;
+    if (f->peak > 0 && f->eff_max > 1.0)
+        return gp_json_fail(r, "eff_max", "%g is above 100%% of the datasheet peak", f->eff_max);
+    return 0;
+}
+
+/* Parse the array `key` of `o` into *items (elements of `size` bytes) with `parse`. */
+static int parse_list(struct gp_json_reader *r, const cJSON *o, const char *key, void **items,
+                      size_t *count, size_t size,
+                      int (*parse)(struct gp_json_reader *, const cJSON *, void *))
+{
+    const cJSON *arr, *it;
+    int rc = gp_json_child(r, o, key, true, &arr, GP_JSON_REQUIRED), idx = 0;
+
+    if (rc)
+        return rc;
+    *count = 0;
+    *items = calloc((size_t)cJSON_GetArraySize(arr) + 1, size);
+    if (!*items)
+        return gp_error_set(GP_ENOMEM, "out of memory reading %s", r->file);
+    size_t saved = gp_json_enter(r, key, -1);
+    cJSON_ArrayForEach(it, arr)
+    {
+        size_t inner = gp_json_enter(r, NULL, idx++);
+        rc = parse(r, it, (char *)*items + *count * size);
+        gp_json_leave(r, inner);
+        if (rc)
+            break;
+        (*count)++;
+    }
+    gp_json_leave(r, saved);
+    return rc;
+}
+
+static int parse_point_cb(struct gp_json_reader *r, const cJSON *o, void *out)
+{
+    return parse_point(r, o, out);
+}
+
+static int parse_fit_cb(struct gp_json_reader *r, const cJSON *o, void *out)
+{
+    return parse_fit(r, o, out);
+}
+
+static int parse_run(struct gp_json_reader *r, const cJSON *o, struct gp_calibration *c,
+                     const struct gp_catalog *catalog)
+{
+    static const char *const keys[] = {"fingerprint", "gpu_id",     "backend",    "device_name",
+                                       "host",        "started_at", "conditions", "points",
+                                       "fits",        NULL};
+    char stamp[40];
+    const cJSON *cond;
+    int rc;
+
+    if (!cJSON_IsObject(o))
+        return gp_json_fail(r, NULL, "must be an object");
+    if ((rc = gp_json_check_keys(r, o, keys)) ||
+        (rc = gp_json_string(r, o, "fingerprint", c->fingerprint, sizeof(c->fingerprint), 0)) ||
+        (rc = gp_json_string(r, o, "gpu_id", c->gpu_id, sizeof(c->gpu_id), GP_JSON_NULLABLE)) ||
+        (rc = gp_json_string(r, o, "backend", c->backend, sizeof(c->backend), 0)) ||
+        (rc = gp_json_string(r, o, "device_name", c->device_name, sizeof(c->device_name), 0)) ||
+        (rc = gp_json_string(r, o, "host", c->host, sizeof(c->host), 0)) ||
+        (rc = gp_json_string(r, o, "started_at", stamp, sizeof(stamp), 0)) ||
+        (rc = gp_json_child(r, o, "conditions", false, &cond, GP_JSON_REQUIRED)))
+        return rc;
+    if (strlen(c->fingerprint) < 16 ||
+        strspn(c->fingerprint, "0123456789abcdef") != strlen(c->fingerprint))
+        return gp_json_fail(r, "fingerprint", "must be 16 to 32 lowercase hex digits");
+    if (gp_time_parse(stamp, &c->started_at) != 0)
+        return gp_json_fail(r, "started_at", "\"%s\" is not a date-time like 2026-09-01T12:00:00Z",
+                            stamp);
+    if (c->gpu_id[0] && catalog) {
+        const struct gp_gpu *unused;
+        if (gp_catalog_require(catalog, c->gpu_id, &unused) != 0) {
+            char why[512];
+            gp_text_copy(why, sizeof(why), gp_error_last());
+            return gp_json_fail(r, "gpu_id", "%s", why);
+        }
+    }
+    c->conditions = cJSON_PrintUnformatted(cond);
+    if (!c->conditions)
+        return gp_error_set(GP_ENOMEM, "out of memory reading %s", r->file);
+    rc = parse_list(r, o, "points", (void **)&c->points, &c->point_count, sizeof(*c->points),
+                    parse_point_cb);
+    if (rc == 0)
+        rc = parse_list(r, o, "fits", (void **)&c->fits, &c->fit_count, sizeof(*c->fits),
+                        parse_fit_cb);
+    if (rc == 0 && c->point_count == 0)
+        return gp_json_fail(r, "points", "a calibration needs at least one point");
+    return rc;
+}
+
+static void free_runs(struct gp_calibration *runs, size_t count)
+{
+    for (size_t i = 0; runs && i < count; i++)
+        gp_calibration_release(&runs[i]);
+    free(runs);
+}
+
+int gp_exchange_parse(struct gp_calibration **out, size_t *count, const char *text, size_t len,
+                      const char *file, const struct gp_catalog *catalog)
+{
+    static const char *const keys[] = {"format", "schema_version", "calibrations", NULL};
+    struct gp_json_reader r;
+    struct gp_calibration *runs = NULL;
+    cJSON *root = NULL;
+    const cJSON *list, *it;
+    char format[64];
+    int version, rc, idx = 0;
+    size_t n = 0;
+
+    *out = NULL;
+    *count = 0;
+    rc = gp_json_parse(&root, text, len, file);
+    if (rc)
+        return rc;
+    gp_json_reader_init(&r, file, text, len);
+    if (!cJSON_IsObject(root)) {
+        rc = gp_json_fail(&r, NULL, "must be an object");
+        goto done;
+    }
+    if ((rc = gp_json_check_keys(&r, root, keys)) ||
+        (rc = gp_json_string(&r, root, "format", format, sizeof(format), 0)))
+        goto done;
+    if (strcmp(format, GP_EXCHANGE_FORMAT) != 0) {
+        rc = gp_json_fail(&r, "format", "is \"%s\", expected \"%s\"", format, GP_EXCHANGE_FORMAT);
+        goto done;
+    }
+    if ((rc = gp_json_int(&r, root, "schema_version", &version, 0)))
+        goto done;
+    if (version != GP_EXCHANGE_VERSION) {
+        rc = gp_json_fail(&r, "schema_version", "%d is not supported (this gpuplan reads %d)",
+                          version, GP_EXCHANGE_VERSION);
+        goto done;
+    }
+    if ((rc = gp_json_child(&r, root, "calibrations", true, &list, 0)))
+        goto done;
+    runs = calloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(*runs));
+    if (!runs) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory reading %s", file);
+        goto done;
+    }
+    size_t saved = gp_json_enter(&r, "calibrations", -1);
+    cJSON_ArrayForEach(it, list)
+    {
+        size_t inner = gp_json_enter(&r, NULL, idx++);
+        rc = parse_run(&r, it, &runs[n++], catalog);
+        gp_json_leave(&r, inner);
+        if (rc)
+            break;
+    }
+    gp_json_leave(&r, saved);
+
+done:
+    cJSON_Delete(root);
+    if (rc) {
+        free_runs(runs, n);
+        return rc;
+    }
+    *out = runs;
+    *count = n;
+    return 0;
+}
+
+int gp_exchange_read(struct gp_calibration **out, size_t *count, const char *path,
+                     const struct gp_catalog *catalog)
+{
+    struct gp_buf buf;
+    int rc;
+
+    *out = NULL;
+    *count = 0;
+    gp_buf_init(&buf, GP_EXCHANGE_MAX_BYTES);
+    rc = gp_buf_read_file(&buf, path);
+    if (rc == 0)
+        rc = gp_exchange_parse(out, count, gp_buf_str(&buf), buf.len, path, catalog);
+    gp_buf_release(&buf);
+    return rc;
+}

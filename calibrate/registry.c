@@ -1,0 +1,298 @@
+/* The backend registry: built-in backends first, then libgpuplan-<name>.so modules loaded with
+ * dlopen from the search path, each checked (entry symbol, ABI version, probe, devices). */
+#include "calibrate/registry.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernels/cpu/cpu.h"
+#include "util/error.h"
+#include "util/text.h"
+
+#define MODULE_PREFIX "libgpuplan-"
+#define MODULE_SUFFIX ".so"
+#define MAX_DIRS      16
+
+/* Modules listed even when no file is found, so `gpuplan backends` says why they are absent. */
+static const char *const known_modules[] = {"cuda", "hip", "opencl", NULL};
+
+/* Built-in backends, in the order they are listed. */
+static const struct gp_backend_ops *(*const builtins[])(void) = {gp_cpu_backend};
+
+static struct gp_backend_candidate *append(struct gp_registry *reg)
+{
+    struct gp_backend_candidate *items =
+        realloc(reg->items, (reg->count + 1) * sizeof(*reg->items));
+    if (!items)
+        return NULL;
+    reg->items = items;
+    memset(&items[reg->count], 0, sizeof(items[0]));
+    return &items[reg->count++];
+}
+
+static struct gp_backend_candidate *find(struct gp_registry *reg, const char *name)
+{
+    for (size_t i = 0; i < reg->count; i++)
+        if (strcmp(reg->items[i].name, name) == 0)
+            return &reg->items[i];
+    return NULL;
+}
+
+/* Probe, initialise and enumerate an ABI-checked table; on failure leave the reason. */
+static void activate(struct gp_backend_candidate *c, const struct gp_backend_ops *ops)
+{
+    char note[sizeof(c->reason)] = "";
+
+    c->score = ops->probe(note, sizeof(note));
+    gp_text_copy(c->reason, sizeof(c->reason), note);
+    if (c->score <= 0) {
+        c->score = 0;
+        if (!c->reason[0])
+            gp_text_copy(c->reason, sizeof(c->reason), "probe says unusable here");
+        return;
+    }
+    if (ops->init() != GP_BACKEND_OK) {
+        snprintf(c->reason, sizeof(c->reason), "init failed: %s", ops->last_error());
+        ops->shutdown();
+        c->score = 0;
+        return;
+    }
+    int n = ops->device_count();
+    if (n <= 0) {
+        gp_text_copy(c->reason, sizeof(c->reason), "no devices");
+        ops->shutdown();
+        c->score = 0;
+        return;
+    }
+    c->devices = calloc((size_t)n, sizeof(*c->devices));
+    if (!c->devices) {
+        gp_text_copy(c->reason, sizeof(c->reason), "out of memory");
+        ops->shutdown();
+        c->score = 0;
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        if (ops->device_info(i, &c->devices[i]) != GP_BACKEND_OK)
+            snprintf(c->devices[i].name, sizeof(c->devices[i].name), "(device %d: %s)", i,
+                     ops->last_error());
+    c->device_count = n;
+    c->ops = ops;
+    c->loaded = 1;
+}
+
+static void load_module(struct gp_backend_candidate *c)
+{
+    void *sym;
+    gp_backend_entry_fn entry;
+
+    dlerror();
+    c->handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
+    if (!c->handle) {
+        const char *why = dlerror();
+        gp_text_copy(c->reason, sizeof(c->reason), why ? why : "dlopen failed");
+        return;
+    }
+    sym = dlsym(c->handle, GP_BACKEND_ENTRY_SYMBOL);
+    if (!sym) {
+        const char *why = dlerror();
+        snprintf(c->reason, sizeof(c->reason), "no entry symbol %s: %s", GP_BACKEND_ENTRY_SYMBOL,
+                 why ? why : "");
+        goto reject;
+    }
+    memcpy(&entry, &sym, sizeof(entry)); /* ISO C has no object-to-function pointer cast */
+    const struct gp_backend_ops *ops = entry();
+    if (!ops) {
+        gp_text_copy(c->reason, sizeof(c->reason), "entry returned no table");
+        goto reject;
+    }
+    if (ops->abi_version != GP_BACKEND_ABI_VERSION) {
+        snprintf(c->reason, sizeof(c->reason), "ABI %d != %d", ops->abi_version,
+                 GP_BACKEND_ABI_VERSION);
+        goto reject;
+    }
+    if (!ops->name || strcmp(ops->name, c->name) != 0) {
+        snprintf(c->reason, sizeof(c->reason), "module calls itself \"%s\", file says \"%s\"",
+                 ops->name ? ops->name : "", c->name);
+        goto reject;
+    }
+    activate(c, ops);
+    if (c->loaded)
+        return;
+reject:
+    dlclose(c->handle);
+    c->handle = NULL;
+}
+
+/* "cuda" from "libgpuplan-cuda.so", or 0 when the file name is not a module's. */
+static int module_name(const char *file, char *out, size_t size)
+{
+    size_t len = strlen(file), pre = strlen(MODULE_PREFIX), suf = strlen(MODULE_SUFFIX);
+    if (len <= pre + suf || strncmp(file, MODULE_PREFIX, pre) != 0 ||
+        strcmp(file + len - suf, MODULE_SUFFIX) != 0 || len - pre - suf >= size)
+        return 0;
+    memcpy(out, file + pre, len - pre - suf);
+    out[len - pre - suf] = '\0';
+    return 1;
+}
+
+/* Add every module in `dir` whose name is not taken yet, sorted by file name. */
+static int scan_dir(struct gp_registry *reg, const char *dir)
+{
+    struct dirent **list = NULL;
+    int n = scandir(dir, &list, NULL, alphasort);
+    int rc = 0;
+
+    for (int i = 0; i < n; i++) {
+        char name[32];
+        if (rc == 0 && module_name(list[i]->d_name, name, sizeof(name)) && !find(reg, name)) {
+            struct gp_backend_candidate *c = append(reg);
+            if (!c) {
+                rc = gp_error_set(GP_ENOMEM, "out of memory listing backends");
+            } else {
+                gp_text_copy(c->name, sizeof(c->name), name);
+                int len = snprintf(c->path, sizeof(c->path), "%s/%s", dir, list[i]->d_name);
+                if (len < 0 || (size_t)len >= sizeof(c->path))
+                    gp_text_copy(c->reason, sizeof(c->reason), "path too long");
+                else
+                    load_module(c);
+            }
+        }
+        free(list[i]);
+    }
+    free(list);
+    return rc;
+}
+
+/* Fill dirs[] with the search folders, in order; returns how many. */
+static int search_dirs(char dirs[MAX_DIRS][1024])
+{
+    int n = 0;
+    const char *env = getenv("GPUPLAN_BACKEND_DIR");
+
+    while (env && *env && n < MAX_DIRS - 2) {
+        size_t len = strcspn(env, ":");
+        if (len > 0 && len < 1024) {
+            memcpy(dirs[n], env, len);
+            dirs[n++][len] = '\0';
+        }
+        env += len + (env[len] == ':');
+    }
+    char exe[1024];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(dirs[n++], 1024, "%.1000s/../lib/gpuplan", exe);
+        }
+    }
+#ifdef GPUPLAN_BUILD_BACKEND_DIR
+    snprintf(dirs[n++], 1024, "%s", GPUPLAN_BUILD_BACKEND_DIR);
+#endif
+    return n;
+}
+
+int gp_registry_scan(struct gp_registry *out)
+{
+    char dirs[MAX_DIRS][1024];
+    int ndirs, rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
+        const struct gp_backend_ops *ops = builtins[i]();
+        struct gp_backend_candidate *c = append(out);
+        if (!c) {
+            rc = gp_error_set(GP_ENOMEM, "out of memory listing backends");
+            goto done;
+        }
+        gp_text_copy(c->name, sizeof(c->name), ops->name);
+        gp_text_copy(c->path, sizeof(c->path), "built-in");
+        activate(c, ops);
+    }
+
+    ndirs = search_dirs(dirs);
+    for (int d = 0; d < ndirs; d++) {
+        size_t used = strlen(out->search_path);
+        snprintf(out->search_path + used, sizeof(out->search_path) - used, "%s%s", used ? ":" : "",
+                 dirs[d]);
+        rc = scan_dir(out, dirs[d]);
+        if (rc < 0)
+            goto done;
+    }
+    for (size_t i = 0; known_modules[i]; i++) {
+        if (find(out, known_modules[i]))
+            continue;
+        struct gp_backend_candidate *c = append(out);
+        if (!c) {
+            rc = gp_error_set(GP_ENOMEM, "out of memory listing backends");
+            goto done;
+        }
+        gp_text_copy(c->name, sizeof(c->name), known_modules[i]);
+        snprintf(c->reason, sizeof(c->reason), "%s%s%s not found (not built or not installed)",
+                 MODULE_PREFIX, known_modules[i], MODULE_SUFFIX);
+    }
+
+done:
+    if (rc < 0) {
+        gp_registry_release(out);
+        memset(out, 0, sizeof(*out));
+    }
+    return rc;
+}
+
+void gp_registry_release(struct gp_registry *reg)
+{
+    if (!reg)
+        return;
+    for (size_t i = 0; i < reg->count; i++) {
+        struct gp_backend_candidate *c = &reg->items[i];
+        if (c->loaded)
+            c->ops->shutdown();
+        if (c->handle)
+            dlclose(c->handle);
+        free(c->devices);
+    }
+    free(reg->items);
+    reg->items = NULL;
+    reg->count = 0;
+}
+
+int gp_registry_pick(const struct gp_registry *reg, const char *name,
+                     const struct gp_backend_candidate **out)
+{
+    const struct gp_backend_candidate *best = NULL;
+
+    *out = NULL;
+    if (strcmp(name, "auto") == 0) {
+        for (size_t i = 0; i < reg->count; i++)
+            if (reg->items[i].loaded && (!best || reg->items[i].score > best->score))
+                best = &reg->items[i];
+        if (!best)
+            return gp_error_set(GP_ENOBACKEND, "no usable calibration backend (see gpuplan "
+                                               "backends)");
+        *out = best;
+        return 0;
+    }
+    for (size_t i = 0; i < reg->count; i++) {
+        if (strcmp(reg->items[i].name, name) != 0)
+            continue;
+        if (!reg->items[i].loaded)
+            return gp_error_set(GP_ENOBACKEND, "backend %s is not available: %s", name,
+                                reg->items[i].reason);
+        *out = &reg->items[i];
+        return 0;
+    }
+    const char *names[16];
+    size_t n = 0;
+    for (size_t i = 0; i < reg->count && n < 15; i++)
+        names[n++] = reg->items[i].name;
+    names[n] = NULL;
+    const char *near = gp_text_nearest(name, names);
+    return gp_error_set(GP_ENOTFOUND, "unknown backend \"%s\"%s%s%s (auto, cpu, cuda, hip, opencl)",
+                        name, near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+}

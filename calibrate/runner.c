@@ -1,0 +1,479 @@
+/* The calibration run on one device: build the plan, run each benchmark through the backend,
+ * summarise its timings, check them against the datasheet, fit the curves, and record the
+ * conditions the numbers were measured under. */
+#include "calibrate/calibrate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "calibrate/device_map.h"
+#include "calibrate/fit.h"
+#include "calibrate/stats.h"
+#include "catalog/catalog.h"
+#include "util/error.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+#define MAX_STEPS 160
+#define MAX_REPS  64
+#define MIB       (1024ull * 1024ull)
+#define GIB       (1024ull * MIB)
+
+static const char *const kind_names[GP_BENCH_KIND_COUNT] = {"copy",  "scale", "add",
+                                                            "triad", "read",  "gemm"};
+static const char *const precision_names[GP_BENCH_PRECISION_COUNT] = {"fp64", "fp32", "tf32",
+                                                                      "bf16", "fp16", "fp8"};
+/* Catalog precision for each backend precision. */
+static const enum gp_precision catalog_precision[GP_BENCH_PRECISION_COUNT] = {
+    GP_FP64, GP_FP32, GP_TF32, GP_BF16, GP_FP16, GP_FP8};
+
+/* One planned benchmark and the share of the device's time budget it may use. */
+struct step {
+    struct gp_bench_params params;
+    double weight;    /* relative time share */
+    int first_of_set; /* first GEMM of a precision: warm up long enough for clocks to settle */
+};
+
+struct plan {
+    struct step steps[MAX_STEPS];
+    int count;
+};
+
+static void add_step(struct plan *plan, const struct gp_bench_params *p, double weight, int first)
+{
+    if (plan->count >= MAX_STEPS)
+        return;
+    plan->steps[plan->count].params = *p;
+    plan->steps[plan->count].weight = weight;
+    plan->steps[plan->count].first_of_set = first;
+    plan->count++;
+}
+
+/* Bytes per array for the bandwidth kernels: at least 4x the last-level cache (STREAM's rule;
+ * the 256 MiB Infinity Cache of MI300-class parts asks for 1 GiB), 1 GiB on GPUs, and no more
+ * than an eighth of the memory for the three arrays together. */
+static uint64_t stream_bytes(const struct gp_device_info *info, int is_cpu)
+{
+    uint64_t llc = info->llc_bytes ? info->llc_bytes : (is_cpu ? 32 * MIB : 256 * MIB);
+    uint64_t bytes = 4 * llc;
+    if (!is_cpu && bytes < GIB)
+        bytes = GIB;
+    if (is_cpu && bytes < 64 * MIB)
+        bytes = 64 * MIB;
+    if (info->memory_bytes && bytes > info->memory_bytes / 24)
+        bytes = info->memory_bytes / 24;
+    return bytes / 4096 * 4096;
+}
+
+static void build_plan(struct plan *plan, const struct gp_device_info *info, int is_cpu, int quick)
+{
+    static const int gpu_square_full[] = {256, 512, 1024, 2048, 4096, 8192, 0};
+    static const int gpu_square_quick[] = {512, 2048, 8192, 0};
+    static const int cpu_square_full[] = {128, 256, 512, 1024, 2048, 0};
+    static const int cpu_square_quick[] = {128, 512, 1024, 0};
+    static const int gpu_m_full[] = {1, 8, 32, 128, 256, 0};
+    static const int gpu_m_quick[] = {1, 32, 256, 0};
+    static const int cpu_m_full[] = {1, 16, 64, 256, 0};
+    static const int cpu_m_quick[] = {1, 16, 256, 0};
+    static const int gpu_nk_full[] = {4096, 16384, 0};
+    static const int gpu_nk_quick[] = {8192, 0};
+    static const int cpu_nk_full[] = {4096, 8192, 0};
+    static const int cpu_nk_quick[] = {4096, 0};
+    const int *square = is_cpu ? (quick ? cpu_square_quick : cpu_square_full)
+                               : (quick ? gpu_square_quick : gpu_square_full);
+    const int *ms =
+        is_cpu ? (quick ? cpu_m_quick : cpu_m_full) : (quick ? gpu_m_quick : gpu_m_full);
+    const int *nks =
+        is_cpu ? (quick ? cpu_nk_quick : cpu_nk_full) : (quick ? gpu_nk_quick : gpu_nk_full);
+    uint64_t array = stream_bytes(info, is_cpu);
+    uint64_t llc = info->llc_bytes ? info->llc_bytes : 256 * MIB;
+    struct gp_bench_params p;
+
+    memset(plan, 0, sizeof(*plan));
+    memset(&p, 0, sizeof(p));
+    p.array_bytes = array;
+    for (int k = GP_BENCH_COPY; k <= GP_BENCH_READ; k++) {
+        p.kind = (enum gp_bench_kind)k;
+        add_step(plan, &p, 1.0, k == GP_BENCH_COPY);
+    }
+    /* Triad over windows of the full arrays, each run on a fresh window: small sizes show the
+     * launch and latency overhead the curve is about, not the cache. */
+    p.kind = GP_BENCH_TRIAD;
+    p.rotate_bytes = 3 * array;
+    for (uint64_t w = array / 4; w >= 256 * 1024 && plan->count < 5 + (quick ? 3 : 6); w /= 4) {
+        p.array_bytes = w / 4096 * 4096;
+        add_step(plan, &p, 0.5, 0);
+    }
+
+    memset(&p, 0, sizeof(p));
+    p.kind = GP_BENCH_GEMM;
+    p.rotate_bytes = 2 * llc > 64 * MIB ? 2 * llc : 64 * MIB;
+    for (int prec = 0; prec < GP_BENCH_PRECISION_COUNT; prec++) {
+        if (!(info->precisions & GP_BENCH_PRECISION_BIT(prec)))
+            continue;
+        if (!is_cpu && prec == GP_BENCH_FP64)
+            continue; /* the model plans fp32 and below on GPUs */
+        p.precision = (enum gp_bench_precision)prec;
+        /* Small odd shape: vendor path and own kernel both checked against the host. */
+        p.m = 67;
+        p.n = 45;
+        p.k = 131;
+        p.impl = GP_BENCH_IMPL_OWN;
+        add_step(plan, &p, 0.2, 1);
+        p.impl = GP_BENCH_IMPL_AUTO;
+        for (int i = 0; square[i]; i++) {
+            p.m = p.n = p.k = square[i];
+            add_step(plan, &p, 1.0, 0);
+        }
+        /* The own kernel at a mid size, as a cross-check of the library. */
+        p.impl = GP_BENCH_IMPL_OWN;
+        p.m = p.n = p.k = is_cpu ? 256 : 2048;
+        add_step(plan, &p, 0.5, 0);
+        p.impl = GP_BENCH_IMPL_AUTO;
+        for (int j = 0; nks[j]; j++)
+            for (int i = 0; ms[i]; i++) {
+                p.m = ms[i];
+                p.n = p.k = nks[j];
+                add_step(plan, &p, 0.7, 0);
+            }
+    }
+}
+
+/* Host name, or "unknown". */
+static void host_name(char *out, size_t size)
+{
+    if (gethostname(out, size) != 0 || !out[0])
+        gp_text_copy(out, size, "unknown");
+    out[size - 1] = '\0';
+}
+
+static char *conditions_json(const struct gp_device_info *d, const struct gp_backend_candidate *b,
+                             int device, int quick)
+{
+    cJSON *o = cJSON_CreateObject();
+    char *text = NULL;
+
+    if (!o)
+        return NULL;
+    cJSON_AddNumberToObject(o, "device_index", device);
+    cJSON_AddStringToObject(o, "vendor", d->vendor);
+    cJSON_AddStringToObject(o, "arch", d->arch);
+    cJSON_AddStringToObject(o, "bus_id", d->bus_id);
+    cJSON_AddNumberToObject(o, "memory_bytes", (double)d->memory_bytes);
+    cJSON_AddNumberToObject(o, "llc_bytes", (double)d->llc_bytes);
+    cJSON_AddNumberToObject(o, "compute_units", d->compute_units);
+    cJSON_AddStringToObject(o, "driver_version", d->driver_version);
+    cJSON_AddStringToObject(o, "runtime_version", d->runtime_version);
+    cJSON_AddStringToObject(o, "library_version", d->library_version);
+    cJSON_AddStringToObject(o, "partition", d->partition);
+    if (d->ecc >= 0)
+        cJSON_AddBoolToObject(o, "ecc", d->ecc);
+    if (d->clock_mhz > 0)
+        cJSON_AddNumberToObject(o, "clock_mhz", d->clock_mhz);
+    if (d->memory_clock_mhz > 0)
+        cJSON_AddNumberToObject(o, "memory_clock_mhz", d->memory_clock_mhz);
+    if (d->power_limit_w > 0)
+        cJSON_AddNumberToObject(o, "power_limit_w", d->power_limit_w);
+    cJSON_AddStringToObject(o, "backend_path", b->path);
+    cJSON_AddStringToObject(o, "statistic", "median of device-timed runs after warm-up");
+    cJSON_AddStringToObject(o, "plan", quick ? "quick" : "full");
+    text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return text;
+}
+
+/* The datasheet peak (TFLOP/s, or GB/s for bandwidth) for a point, 0 when unknown. */
+static double point_peak(const struct gp_gpu *gpu, const struct gp_bench_params *p)
+{
+    if (!gpu)
+        return 0.0;
+    if (p->kind != GP_BENCH_GEMM)
+        return gpu->hbm_tbs * 1000.0;
+    return gpu->peak_tflops[catalog_precision[p->precision]];
+}
+
+static void describe(char *out, size_t size, const struct gp_bench_params *p)
+{
+    if (p->kind == GP_BENCH_GEMM)
+        snprintf(out, size, "gemm %s %dx%dx%d%s", precision_names[p->precision], p->m, p->n, p->k,
+                 p->impl == GP_BENCH_IMPL_OWN ? " (own kernel)" : "");
+    else
+        snprintf(out, size, "%s %llu MiB", kind_names[p->kind],
+                 (unsigned long long)(p->array_bytes / MIB));
+}
+
+/* Run one step and turn it into a point. 1 when the backend does not support it (skipped). */
+static int run_step(struct gp_calibration_point *out, const struct gp_backend_candidate *b,
+                    int device, const struct step *st, double budget_s, uint64_t seed,
+                    const struct gp_gpu *gpu)
+{
+    double times[MAX_REPS], rates[MAX_REPS];
+    struct gp_bench_params p = st->params;
+    struct gp_bench_result r;
+    struct gp_stats ts, rs;
+    char what[96];
+    int rc;
+
+    memset(&r, 0, sizeof(r));
+    r.times_s = times;
+    p.repetitions = MAX_REPS;
+    p.min_repetitions = 3;
+    p.warmup_max = 32;
+    p.warmup_seconds = st->first_of_set ? budget_s : budget_s / 2;
+    p.settle_tolerance = 0.05;
+    p.time_budget_s = budget_s;
+    p.seed = seed;
+    describe(what, sizeof(what), &p);
+    rc = b->ops->bench(device, &p, &r);
+    if (rc == GP_BACKEND_EUNSUPPORTED)
+        return 1;
+    if (rc != GP_BACKEND_OK)
+        return gp_error_set(rc == GP_BACKEND_ENOMEM ? GP_ENOMEM : GP_ERROR, "%s on %s: %s", what,
+                            b->name, b->ops->last_error());
+    if (r.samples < 1 || r.work <= 0)
+        return gp_error_set(GP_ERROR, "%s on %s: no timed runs", what, b->name);
+    for (int i = 0; i < r.samples; i++) {
+        if (!(times[i] > 0))
+            return gp_error_set(GP_ERROR, "%s on %s: a run took no time", what, b->name);
+        rates[i] = r.work / times[i] / (p.kind == GP_BENCH_GEMM ? 1e12 : 1e9);
+    }
+    if (gp_stats_compute(&ts, times, (size_t)r.samples) ||
+        gp_stats_compute(&rs, rates, (size_t)r.samples))
+        return gp_error_wrap("%s", what);
+
+    memset(out, 0, sizeof(*out));
+    gp_text_copy(out->kernel, sizeof(out->kernel), kind_names[p.kind]);
+    if (p.kind == GP_BENCH_GEMM)
+        gp_text_copy(out->precision, sizeof(out->precision), precision_names[p.precision]);
+    gp_text_copy(out->impl, sizeof(out->impl), r.impl);
+    out->m = p.kind == GP_BENCH_GEMM ? p.m : 0;
+    out->n = p.kind == GP_BENCH_GEMM ? p.n : 0;
+    out->k = p.kind == GP_BENCH_GEMM ? p.k : 0;
+    out->bytes = p.kind == GP_BENCH_GEMM ? 0 : p.array_bytes;
+    out->size = r.work;
+    out->median = r.work / ts.median / (p.kind == GP_BENCH_GEMM ? 1e12 : 1e9);
+    out->p10 = rs.p10;
+    out->p90 = rs.p90;
+    out->cv = ts.cv;
+    out->repetitions = r.samples;
+    out->warmups = r.warmups;
+    out->max_error = r.max_error;
+
+    double peak = point_peak(gpu, &p);
+    if (peak > 0 && out->median > peak)
+        return gp_error_set(GP_EINVALID,
+                            "%s on %s: %.4g %s is above the %s datasheet peak of %.4g; the "
+                            "device or its timer is not what it claims, result discarded",
+                            what, b->name, out->median,
+                            p.kind == GP_BENCH_GEMM ? "TFLOP/s" : "GB/s", gpu->id, peak);
+    return 0;
+}
+
+int gp_calibrate_fit_all(struct gp_calibration *cal, const struct gp_gpu *peaks)
+{
+    double *sizes = NULL, *eff = NULL, *resid = NULL;
+    size_t *index = NULL;
+    struct gp_calibration_fit *fits = NULL;
+    size_t nfits = 0;
+    int rc = 0;
+
+    free(cal->fits);
+    cal->fits = NULL;
+    cal->fit_count = 0;
+    if (cal->point_count == 0)
+        return 0;
+    sizes = malloc(cal->point_count * sizeof(*sizes));
+    eff = malloc(cal->point_count * sizeof(*eff));
+    resid = malloc(cal->point_count * sizeof(*resid));
+    index = malloc(cal->point_count * sizeof(*index));
+    fits = calloc(GP_BENCH_PRECISION_COUNT + 1, sizeof(*fits));
+    if (!sizes || !eff || !resid || !index || !fits) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory fitting curves");
+        goto done;
+    }
+    for (size_t i = 0; i < cal->point_count; i++)
+        cal->points[i].residual = 0.0;
+
+    /* Set -1 is bandwidth (the triad points); 0.. are GEMM precisions (square shapes from the
+     * library, the compute-bound family the curve describes). */
+    for (int set = -1; set < GP_BENCH_PRECISION_COUNT; set++) {
+        double peak = 0.0;
+        size_t n = 0;
+        if (peaks)
+            peak = set < 0 ? peaks->hbm_tbs * 1000.0 : peaks->peak_tflops[catalog_precision[set]];
+        for (size_t i = 0; i < cal->point_count; i++) {
+            const struct gp_calibration_point *pt = &cal->points[i];
+            int take = set < 0 ? strcmp(pt->kernel, "triad") == 0
+                               : strcmp(pt->kernel, "gemm") == 0 &&
+                                     strcmp(pt->precision, precision_names[set]) == 0 &&
+                                     pt->m == pt->n && pt->n == pt->k &&
+                                     strncmp(pt->impl, "own", 3) != 0 && pt->m >= 128;
+            if (!take || pt->size <= 0)
+                continue;
+            sizes[n] = pt->size;
+            eff[n] = peak > 0 ? pt->median / peak : pt->median;
+            index[n++] = i;
+        }
+        if (n < 3)
+            continue;
+        struct gp_fit_result fr;
+        if (gp_fit_saturating(&fr, sizes, eff, n, resid) != 0)
+            continue; /* a degenerate set keeps its raw points and gets no curve */
+        struct gp_calibration_fit *f = &fits[nfits++];
+        gp_text_copy(f->kernel, sizeof(f->kernel), set < 0 ? "bandwidth" : "gemm");
+        gp_text_copy(f->precision, sizeof(f->precision), set < 0 ? "" : precision_names[set]);
+        f->eff_max = fr.eff_max;
+        f->s_half = fr.s_half;
+        f->eff_max_se = fr.eff_max_se;
+        f->s_half_se = fr.s_half_se;
+        f->rmse = fr.rmse;
+        f->r2 = fr.r2;
+        f->peak = peak;
+        f->points = (int)n;
+        for (size_t i = 0; i < n; i++)
+            cal->points[index[i]].residual = resid[i];
+    }
+    cal->fits = fits;
+    cal->fit_count = nfits;
+    fits = NULL;
+
+done:
+    free(sizes);
+    free(eff);
+    free(resid);
+    free(index);
+    free(fits);
+    return rc;
+}
+
+/* FNV-1a, 64 bits, continued from `h`. */
+static uint64_t fnv(uint64_t h, const char *s)
+{
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+void gp_calibrate_fingerprint(struct gp_calibration *cal)
+{
+    uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
+    char num[64];
+
+    const char *fields[] = {cal->backend, cal->device_name, cal->host,
+                            cal->conditions ? cal->conditions : ""};
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+        h1 = fnv(h1, fields[i]);
+        h2 = fnv(h2, fields[i]);
+        h1 = fnv(h1, "\x1f");
+        h2 = fnv(h2, "\x1e");
+    }
+    snprintf(num, sizeof(num), "%lld", (long long)cal->started_at);
+    h1 = fnv(h1, num);
+    h2 = fnv(h2, num);
+    for (size_t i = 0; i < cal->point_count; i++) {
+        const struct gp_calibration_point *p = &cal->points[i];
+        snprintf(num, sizeof(num), "%s/%s/%d/%d/%d/%.17g", p->kernel, p->precision, p->m, p->n,
+                 p->k, p->median);
+        h1 = fnv(h1, num);
+        h2 = fnv(h2, num);
+    }
+    snprintf(cal->fingerprint, sizeof(cal->fingerprint), "%016llx%016llx", (unsigned long long)h1,
+             (unsigned long long)h2);
+}
+
+int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_candidate *backend,
+                        int device, const struct gp_catalog *catalog,
+                        const struct gp_calibrate_options *options)
+{
+    struct plan *plan = NULL;
+    const struct gp_device_info *info;
+    const struct gp_gpu *gpu = NULL;
+    const char *gpu_id;
+    double total_weight = 0.0, done_weight = 0.0, limit;
+    int rc = 0, is_cpu;
+
+    memset(out, 0, sizeof(*out));
+    if (!backend->loaded || device < 0 || device >= backend->device_count)
+        return gp_error_set(GP_EINVALID, "backend %s has no device %d", backend->name, device);
+    info = &backend->devices[device];
+    is_cpu = strcmp(info->vendor, "cpu") == 0;
+    gpu_id = is_cpu ? NULL : gp_calibrate_map_device(info->name, info->memory_bytes);
+    if (gpu_id && catalog)
+        gpu = gp_catalog_find(catalog, gpu_id);
+
+    plan = malloc(sizeof(*plan));
+    out->points = calloc(MAX_STEPS, sizeof(*out->points));
+    if (!plan || !out->points) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory planning the calibration");
+        goto done;
+    }
+    build_plan(plan, info, is_cpu, options->quick);
+    for (int i = 0; i < plan->count; i++)
+        total_weight += plan->steps[i].weight;
+
+    gp_text_copy(out->backend, sizeof(out->backend), backend->name);
+    gp_text_copy(out->device_name, sizeof(out->device_name), info->name);
+    gp_text_copy(out->gpu_id, sizeof(out->gpu_id), gpu_id ? gpu_id : "");
+    host_name(out->host, sizeof(out->host));
+    out->started_at = gp_time_now();
+    out->conditions = conditions_json(info, backend, device, options->quick);
+    if (!out->conditions) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory recording conditions");
+        goto done;
+    }
+
+    /* Each step gets its share of the device budget, less a reserve for allocation, input
+     * generation and verification, which the per-step budgets do not count. */
+    limit = options->quick ? GP_CALIBRATE_QUICK_S : GP_CALIBRATE_FULL_S;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t seed = options->seed ? options->seed : (uint64_t)t0.tv_nsec ^ (uint64_t)t0.tv_sec;
+    for (int i = 0; i < plan->count; i++) {
+        const struct step *st = &plan->steps[i];
+        char what[96];
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        double left = limit * 0.9 - elapsed;
+        if (left <= 0)
+            break; /* the budget is a promise: stop with what is measured */
+        double budget = left * 0.4 * st->weight / (total_weight - done_weight);
+        if (budget > 1.0)
+            budget = 1.0;
+        describe(what, sizeof(what), &st->params);
+        if (options->progress)
+            options->progress(options->payload, done_weight / total_weight, what);
+        rc = run_step(&out->points[out->point_count], backend, device, st, budget,
+                      seed + (uint64_t)i * 7919u, gpu);
+        done_weight += st->weight;
+        if (rc == 1) {
+            rc = 0;
+            continue;
+        }
+        if (rc < 0)
+            goto done;
+        out->point_count++;
+    }
+    if (options->progress)
+        options->progress(options->payload, 1.0, "fitting");
+    if (out->point_count == 0) {
+        rc = gp_error_set(GP_ERROR, "%s device %d ran no benchmark", backend->name, device);
+        goto done;
+    }
+    rc = gp_calibrate_fit_all(out, gpu);
+    if (rc == 0)
+        gp_calibrate_fingerprint(out);
+
+done:
+    free(plan);
+    if (rc < 0)
+        gp_calibration_release(out);
+    return rc;
+}

@@ -1,0 +1,167 @@
+/* The built-in CPU backend's table: probing, the one "device" (the host), and dispatch. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernels/cpu/cpu.h"
+#include "kernels/cpu/cpu_int.h"
+
+static char last_error[512];
+
+int gp_cpu__fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof(last_error), fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int gp_cpu__threads(int requested)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (requested > 0)
+        return requested;
+    return online > 0 ? (int)online : 1;
+}
+
+static int cpu_probe(char *reason, size_t size)
+{
+    snprintf(reason, size, "%s", "");
+    return 10;
+}
+
+static int cpu_init(void)
+{
+    return GP_BACKEND_OK;
+}
+
+static void cpu_shutdown(void)
+{
+    gp_cpu__blas_unload();
+}
+
+static int cpu_device_count(void)
+{
+    return 1;
+}
+
+/* First line of `path` starting with `key`, value after the colon, into out[size]. */
+static void read_field(const char *path, const char *key, char *out, size_t size)
+{
+    char line[512];
+    FILE *f = fopen(path, "r");
+
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, key, strlen(key)) != 0)
+            continue;
+        const char *v = strchr(line, ':');
+        if (!v)
+            continue;
+        v++;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        snprintf(out, size, "%.*s", (int)strcspn(v, "\n"), v);
+        break;
+    }
+    fclose(f);
+}
+
+/* The largest cache any level of CPU 0 reports in sysfs, bytes. */
+static uint64_t llc_bytes(void)
+{
+    uint64_t best = 0;
+    for (int i = 0; i < 8; i++) {
+        char path[96], text[32] = "";
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(text, sizeof(text), f)) {
+            char *end;
+            unsigned long long v = strtoull(text, &end, 10);
+            if (*end == 'K')
+                v <<= 10;
+            else if (*end == 'M')
+                v <<= 20;
+            if (v > best)
+                best = v;
+        }
+        fclose(f);
+    }
+    return best;
+}
+
+static int cpu_device_info(int index, struct gp_device_info *out)
+{
+    if (index != 0)
+        return gp_cpu__fail(GP_BACKEND_EFAIL, "the CPU backend has one device, not %d", index);
+    memset(out, 0, sizeof(*out));
+    snprintf(out->name, sizeof(out->name), "%s", "CPU");
+    read_field("/proc/cpuinfo", "model name", out->name, sizeof(out->name));
+    snprintf(out->vendor, sizeof(out->vendor), "%s", "cpu");
+#if defined(__x86_64__)
+    snprintf(out->arch, sizeof(out->arch), "%s", "x86_64");
+#elif defined(__aarch64__)
+    snprintf(out->arch, sizeof(out->arch), "%s", "aarch64");
+#endif
+    FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+    if (f) {
+        if (fgets(out->driver_version, sizeof(out->driver_version), f))
+            out->driver_version[strcspn(out->driver_version, "\n")] = '\0';
+        fclose(f);
+    }
+    snprintf(out->library_version, sizeof(out->library_version), "%s", gp_cpu__blas_version());
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        out->memory_bytes = (uint64_t)pages * (uint64_t)page;
+    out->llc_bytes = llc_bytes();
+    out->compute_units = gp_cpu__threads(0);
+    out->ecc = -1;
+    char mhz[32] = "";
+    read_field("/proc/cpuinfo", "cpu MHz", mhz, sizeof(mhz));
+    sscanf(mhz, "%lf", &out->clock_mhz);
+    out->precisions = GP_BENCH_PRECISION_BIT(GP_BENCH_FP32) | GP_BENCH_PRECISION_BIT(GP_BENCH_FP64);
+    return GP_BACKEND_OK;
+}
+
+static int cpu_bench(int device, const struct gp_bench_params *params, struct gp_bench_result *out)
+{
+    last_error[0] = '\0';
+    if (device != 0)
+        return gp_cpu__fail(GP_BACKEND_EFAIL, "the CPU backend has one device, not %d", device);
+    if (params->repetitions <= 0 || !out->times_s)
+        return gp_cpu__fail(GP_BACKEND_EFAIL, "no room for timings");
+    if (params->kind == GP_BENCH_GEMM)
+        return gp_cpu__gemm_bench(params, out);
+    if (params->kind < GP_BENCH_GEMM)
+        return gp_cpu__stream_bench(params, out);
+    return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "unknown benchmark kind %d", (int)params->kind);
+}
+
+static const char *cpu_last_error(void)
+{
+    return last_error;
+}
+
+static const struct gp_backend_ops cpu_ops = {
+    GP_BACKEND_ABI_VERSION,
+    "cpu",
+    "host CPU: pthread STREAM kernels, GEMM via the system BLAS (dlopen)",
+    cpu_probe,
+    cpu_init,
+    cpu_shutdown,
+    cpu_device_count,
+    cpu_device_info,
+    cpu_bench,
+    cpu_last_error,
+};
+
+const struct gp_backend_ops *gp_cpu_backend(void)
+{
+    return &cpu_ops;
+}

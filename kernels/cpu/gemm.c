@@ -1,0 +1,261 @@
+/* CPU GEMM: the system BLAS (cblas_sgemm/cblas_dgemm) loaded with dlopen at run time, so the
+ * executable needs no BLAS, and an own cache-blocked kernel as fallback and cross-check. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/common/bench_common.h"
+#include "kernels/cpu/cpu_int.h"
+
+#define VERIFY_SAMPLES  64
+#define MAX_COPIES      64
+#define CBLAS_COL_MAJOR 102 /* CblasColMajor */
+#define CBLAS_NO_TRANS  111 /* CblasNoTrans */
+
+/* The CBLAS prototypes, declared here so that no BLAS header is needed to build. */
+typedef void (*sgemm_fn)(int order, int ta, int tb, int m, int n, int k, float alpha,
+                         const float *a, int lda, const float *b, int ldb, float beta, float *c,
+                         int ldc);
+typedef void (*dgemm_fn)(int order, int ta, int tb, int m, int n, int k, double alpha,
+                         const double *a, int lda, const double *b, int ldb, double beta, double *c,
+                         int ldc);
+typedef char *(*config_fn)(void);
+typedef void (*set_threads_fn)(int threads);
+
+static struct {
+    int tried;
+    void *handle;
+    sgemm_fn sgemm;
+    dgemm_fn dgemm;
+    set_threads_fn set_threads;
+    char version[128];
+    char why[256]; /* why no BLAS loaded */
+} blas;
+
+/* Libraries tried in order; $GPUPLAN_CPU_BLAS, when set, is tried first. */
+static const char *const blas_names[] = {"libopenblas.so.0", "libblas.so.3", "libcblas.so.3",
+                                         "libmkl_rt.so.2", NULL};
+
+/* ISO C has no conversion between object and function pointers: copy the bits. */
+static int resolve(void *handle, const char *name, void *fn_out, size_t fn_size)
+{
+    void *sym = dlsym(handle, name);
+    if (!sym)
+        return -1;
+    memcpy(fn_out, &sym, fn_size);
+    return 0;
+}
+
+static void blas_load(void)
+{
+    const char *names[8];
+    size_t count = 0;
+    const char *env = getenv("GPUPLAN_CPU_BLAS");
+
+    if (blas.tried)
+        return;
+    blas.tried = 1;
+    if (env && *env)
+        names[count++] = env;
+    for (size_t i = 0; blas_names[i]; i++)
+        names[count++] = blas_names[i];
+    for (size_t i = 0; i < count; i++) {
+        void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            snprintf(blas.why, sizeof(blas.why), "%s", dlerror());
+            continue;
+        }
+        if (resolve(h, "cblas_sgemm", &blas.sgemm, sizeof(blas.sgemm)) != 0 ||
+            resolve(h, "cblas_dgemm", &blas.dgemm, sizeof(blas.dgemm)) != 0) {
+            snprintf(blas.why, sizeof(blas.why), "%s: no cblas_sgemm/cblas_dgemm", names[i]);
+            dlclose(h);
+            continue;
+        }
+        blas.handle = h;
+        if (resolve(h, "openblas_set_num_threads", &blas.set_threads, sizeof(blas.set_threads)))
+            blas.set_threads = NULL;
+        config_fn config = NULL;
+        if (resolve(h, "openblas_get_config", &config, sizeof(config)) == 0 && config())
+            snprintf(blas.version, sizeof(blas.version), "%s", config());
+        else
+            snprintf(blas.version, sizeof(blas.version), "%s", names[i]);
+        return;
+    }
+}
+
+const char *gp_cpu__blas_version(void)
+{
+    blas_load();
+    return blas.version;
+}
+
+void gp_cpu__blas_unload(void)
+{
+    if (blas.handle)
+        dlclose(blas.handle);
+    memset(&blas, 0, sizeof(blas));
+}
+
+/* ---- own kernel ------------------------------------------------------------------------ */
+
+#define BLOCK_I 256
+#define BLOCK_P 128
+
+/* C (m x n) = A (m x k) * B (k x n), column-major, blocked so a panel of A stays in cache. */
+#define OWN_GEMM(NAME, T)                                                                          \
+    static void NAME(int m, int n, int k, const T *a, const T *b, T *c)                            \
+    {                                                                                              \
+        memset(c, 0, sizeof(T) * (size_t)m * (size_t)n);                                           \
+        for (int i0 = 0; i0 < m; i0 += BLOCK_I) {                                                  \
+            int i1 = i0 + BLOCK_I < m ? i0 + BLOCK_I : m;                                          \
+            for (int p0 = 0; p0 < k; p0 += BLOCK_P) {                                              \
+                int p1 = p0 + BLOCK_P < k ? p0 + BLOCK_P : k;                                      \
+                for (int j = 0; j < n; j++) {                                                      \
+                    T *restrict cj = c + (size_t)j * (size_t)m;                                    \
+                    for (int p = p0; p < p1; p++) {                                                \
+                        const T *restrict ap = a + (size_t)p * (size_t)m;                          \
+                        T bpj = b[(size_t)j * (size_t)k + (size_t)p];                              \
+                        for (int i = i0; i < i1; i++)                                              \
+                            cj[i] += ap[i] * bpj;                                                  \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+OWN_GEMM(own_sgemm, float)
+OWN_GEMM(own_dgemm, double)
+
+/* ---- benchmark ------------------------------------------------------------------------- */
+
+struct gemm_ctx {
+    const struct gp_bench_params *params;
+    int dbl;    /* fp64 rather than fp32 */
+    int vendor; /* through the BLAS rather than the own kernel */
+    int copies; /* rotating operand copies */
+    void **a;   /* copies of A, B (float or double) */
+    void **b;
+    void *c;
+    int runs;
+};
+
+static int run_once(void *arg, double *seconds)
+{
+    struct gemm_ctx *g = arg;
+    const struct gp_bench_params *p = g->params;
+    int r = g->runs % g->copies;
+    double t0 = gp_bench_wall();
+
+    if (g->vendor && g->dbl)
+        blas.dgemm(CBLAS_COL_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0, g->a[r],
+                   p->m, g->b[r], p->k, 0.0, g->c, p->m);
+    else if (g->vendor)
+        blas.sgemm(CBLAS_COL_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0f, g->a[r],
+                   p->m, g->b[r], p->k, 0.0f, g->c, p->m);
+    else if (g->dbl)
+        own_dgemm(p->m, p->n, p->k, g->a[r], g->b[r], g->c);
+    else
+        own_sgemm(p->m, p->n, p->k, g->a[r], g->b[r], g->c);
+    *seconds = gp_bench_wall() - t0;
+    g->runs++;
+    return GP_BACKEND_OK;
+}
+
+static void fill(void *dst, int dbl, uint64_t stream, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        float v = gp_bench_value(stream, i, 23);
+        if (dbl)
+            ((double *)dst)[i] = v;
+        else
+            ((float *)dst)[i] = v;
+    }
+}
+
+static int verify(const struct gemm_ctx *g, struct gp_bench_result *out)
+{
+    const struct gp_bench_params *p = g->params;
+    int copy = (g->runs - 1) % g->copies;
+
+    out->max_error = 0.0;
+    out->checked = 0;
+    for (int s = 0; s < VERIFY_SAMPLES; s++) {
+        uint64_t cell =
+            gp_bench_hash(p->seed ^ 0x5eedull, (uint64_t)s) % ((uint64_t)p->m * (uint64_t)p->n);
+        int i = (int)(cell % (uint64_t)p->m), j = (int)(cell / (uint64_t)p->m);
+        double mag;
+        double want = gp_bench_gemm_expect(p->seed, copy, 23, p->m, p->n, p->k, i, j, &mag);
+        size_t at = (size_t)j * (size_t)p->m + (size_t)i;
+        double got = g->dbl ? ((double *)g->c)[at] : ((float *)g->c)[at];
+        double err = (got > want ? got - want : want - got) /
+                     gp_bench_gemm_bound(g->dbl ? GP_BENCH_FP64 : GP_BENCH_FP32, p->k, mag);
+        if (err > out->max_error)
+            out->max_error = err;
+        out->checked++;
+    }
+    if (out->max_error > 1.0)
+        return gp_cpu__fail(GP_BACKEND_EVERIFY,
+                            "gemm %dx%dx%d: result off by %.3g times the error bound", p->m, p->n,
+                            p->k, out->max_error);
+    return GP_BACKEND_OK;
+}
+
+int gp_cpu__gemm_bench(const struct gp_bench_params *params, struct gp_bench_result *out)
+{
+    struct gemm_ctx g = {params, 0, 0, 1, NULL, NULL, NULL, 0};
+    int rc = GP_BACKEND_OK;
+
+    if (params->precision != GP_BENCH_FP32 && params->precision != GP_BENCH_FP64)
+        return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "the CPU backend runs fp32 and fp64 only");
+    if (params->m <= 0 || params->n <= 0 || params->k <= 0)
+        return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "gemm sizes must be positive");
+    g.dbl = params->precision == GP_BENCH_FP64;
+    blas_load();
+    if (params->impl == GP_BENCH_IMPL_VENDOR && !blas.handle)
+        return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "no BLAS library: %s", blas.why);
+    g.vendor = params->impl != GP_BENCH_IMPL_OWN && blas.handle;
+    if (g.vendor && blas.set_threads)
+        blas.set_threads(gp_cpu__threads(params->threads));
+
+    size_t elem = g.dbl ? sizeof(double) : sizeof(float);
+    size_t na = (size_t)params->m * (size_t)params->k, nb = (size_t)params->k * params->n;
+    size_t copy_bytes = (na + nb) * elem;
+    if (params->rotate_bytes > copy_bytes)
+        g.copies = (int)(params->rotate_bytes / copy_bytes) + 1;
+    if (g.copies > MAX_COPIES)
+        g.copies = MAX_COPIES;
+    g.a = calloc((size_t)g.copies, sizeof(void *));
+    g.b = calloc((size_t)g.copies, sizeof(void *));
+    g.c = malloc((size_t)params->m * (size_t)params->n * elem);
+    if (!g.a || !g.b || !g.c) {
+        rc = gp_cpu__fail(GP_BACKEND_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int r = 0; r < g.copies; r++) {
+        g.a[r] = malloc(na * elem);
+        g.b[r] = malloc(nb * elem);
+        if (!g.a[r] || !g.b[r]) {
+            rc = gp_cpu__fail(GP_BACKEND_ENOMEM, "out of memory for %d operand copies", g.copies);
+            goto done;
+        }
+        fill(g.a[r], g.dbl, gp_bench_stream_a(params->seed, r), na);
+        fill(g.b[r], g.dbl, gp_bench_stream_b(params->seed, r), nb);
+    }
+
+    out->work = 2.0 * params->m * (double)params->n * (double)params->k;
+    snprintf(out->impl, sizeof(out->impl), "%s", g.vendor ? "blas" : "own-blocked");
+    rc = gp_bench_drive(params, out, run_once, &g);
+    if (rc == GP_BACKEND_OK)
+        rc = verify(&g, out);
+
+done:
+    for (int r = 0; g.a && r < g.copies; r++)
+        free(g.a[r]);
+    for (int r = 0; g.b && r < g.copies; r++)
+        free(g.b[r]);
+    free(g.a);
+    free(g.b);
+    free(g.c);
+    return rc;
+}

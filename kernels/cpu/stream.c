@@ -1,0 +1,354 @@
+/* STREAM-style bandwidth kernels on the CPU: a pool of pthreads running 16-byte vector loops
+ * with non-temporal stores, timed with CLOCK_MONOTONIC around each parallel run. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "kernels/common/bench_common.h"
+#include "kernels/cpu/cpu_int.h"
+
+#define MAX_THREADS    256
+#define VERIFY_SAMPLES 4096
+#define CHUNK_ALIGN    8 /* elements: chunk borders fall on 64-byte lines */
+
+enum phase { PHASE_INIT, PHASE_RUN, PHASE_STOP };
+
+/* A per-thread partial sum on its own cache line. */
+struct partial {
+    double sum;
+    char pad[64 - sizeof(double)];
+};
+
+struct pool {
+    double *a, *b, *c; /* `total` elements each, 64-byte aligned, owned */
+    size_t total;      /* elements per array */
+    size_t window;     /* elements one run touches (multiple of CHUNK_ALIGN) */
+    size_t windows;    /* total / window */
+    size_t current;    /* window of the running run */
+    enum gp_bench_kind kind;
+    uint64_t seed;
+    int threads;
+    enum phase phase;
+    pthread_mutex_t lock;
+    pthread_cond_t go;       /* a new phase began: `generation` moved on */
+    pthread_cond_t finished; /* `pending` reached 0 */
+    unsigned generation;     /* phases begun so far */
+    int pending;             /* workers still busy with the current phase */
+    struct partial partial[MAX_THREADS];
+};
+
+struct worker {
+    struct pool *pool;
+    int index;
+};
+
+/* [lo, hi) of `n` elements for thread t of `threads`, on CHUNK_ALIGN borders. */
+static void chunk(size_t n, int t, int threads, size_t *lo, size_t *hi)
+{
+    size_t blocks = n / CHUNK_ALIGN;
+    *lo = blocks * (size_t)t / (size_t)threads * CHUNK_ALIGN;
+    *hi = t == threads - 1 ? n : blocks * (size_t)(t + 1) / (size_t)threads * CHUNK_ALIGN;
+}
+
+static void fill(struct pool *p, size_t lo, size_t hi)
+{
+    for (size_t i = lo; i < hi; i++) {
+        p->a[i] = gp_bench_value(p->seed, i, 23);
+        p->b[i] = gp_bench_value(p->seed + 1, i, 23);
+        p->c[i] = gp_bench_value(p->seed + 2, i, 23);
+    }
+}
+
+#if defined(__SSE2__)
+
+static double kernel(enum gp_bench_kind kind, double *restrict a, double *restrict b,
+                     double *restrict c, size_t lo, size_t hi)
+{
+    const __m128d s = _mm_set1_pd(GP_BENCH_SCALAR);
+    __m128d s0 = _mm_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+    size_t i;
+
+    switch (kind) {
+    case GP_BENCH_COPY:
+        for (i = lo; i < hi; i += 8) {
+            _mm_stream_pd(c + i, _mm_load_pd(a + i));
+            _mm_stream_pd(c + i + 2, _mm_load_pd(a + i + 2));
+            _mm_stream_pd(c + i + 4, _mm_load_pd(a + i + 4));
+            _mm_stream_pd(c + i + 6, _mm_load_pd(a + i + 6));
+        }
+        break;
+    case GP_BENCH_SCALE:
+        for (i = lo; i < hi; i += 8) {
+            _mm_stream_pd(b + i, _mm_mul_pd(s, _mm_load_pd(c + i)));
+            _mm_stream_pd(b + i + 2, _mm_mul_pd(s, _mm_load_pd(c + i + 2)));
+            _mm_stream_pd(b + i + 4, _mm_mul_pd(s, _mm_load_pd(c + i + 4)));
+            _mm_stream_pd(b + i + 6, _mm_mul_pd(s, _mm_load_pd(c + i + 6)));
+        }
+        break;
+    case GP_BENCH_ADD:
+        for (i = lo; i < hi; i += 8) {
+            _mm_stream_pd(c + i, _mm_add_pd(_mm_load_pd(a + i), _mm_load_pd(b + i)));
+            _mm_stream_pd(c + i + 2, _mm_add_pd(_mm_load_pd(a + i + 2), _mm_load_pd(b + i + 2)));
+            _mm_stream_pd(c + i + 4, _mm_add_pd(_mm_load_pd(a + i + 4), _mm_load_pd(b + i + 4)));
+            _mm_stream_pd(c + i + 6, _mm_add_pd(_mm_load_pd(a + i + 6), _mm_load_pd(b + i + 6)));
+        }
+        break;
+    case GP_BENCH_TRIAD:
+        for (i = lo; i < hi; i += 8) {
+            _mm_stream_pd(a + i, _mm_add_pd(_mm_load_pd(b + i), _mm_mul_pd(s, _mm_load_pd(c + i))));
+            _mm_stream_pd(a + i + 2, _mm_add_pd(_mm_load_pd(b + i + 2),
+                                                _mm_mul_pd(s, _mm_load_pd(c + i + 2))));
+            _mm_stream_pd(a + i + 4, _mm_add_pd(_mm_load_pd(b + i + 4),
+                                                _mm_mul_pd(s, _mm_load_pd(c + i + 4))));
+            _mm_stream_pd(a + i + 6, _mm_add_pd(_mm_load_pd(b + i + 6),
+                                                _mm_mul_pd(s, _mm_load_pd(c + i + 6))));
+        }
+        break;
+    default:
+        for (i = lo; i < hi; i += 8) {
+            s0 = _mm_add_pd(s0, _mm_load_pd(a + i));
+            s1 = _mm_add_pd(s1, _mm_load_pd(a + i + 2));
+            s2 = _mm_add_pd(s2, _mm_load_pd(a + i + 4));
+            s3 = _mm_add_pd(s3, _mm_load_pd(a + i + 6));
+        }
+        break;
+    }
+    _mm_sfence();
+    double lanes[2];
+    _mm_storeu_pd(lanes, _mm_add_pd(_mm_add_pd(s0, s1), _mm_add_pd(s2, s3)));
+    return lanes[0] + lanes[1];
+}
+
+#define KERNEL_NAME "sse2-nt"
+
+#else
+
+static double kernel(enum gp_bench_kind kind, double *restrict a, double *restrict b,
+                     double *restrict c, size_t lo, size_t hi)
+{
+    double sum = 0.0;
+
+    switch (kind) {
+    case GP_BENCH_COPY:
+        for (size_t i = lo; i < hi; i++)
+            c[i] = a[i];
+        break;
+    case GP_BENCH_SCALE:
+        for (size_t i = lo; i < hi; i++)
+            b[i] = GP_BENCH_SCALAR * c[i];
+        break;
+    case GP_BENCH_ADD:
+        for (size_t i = lo; i < hi; i++)
+            c[i] = a[i] + b[i];
+        break;
+    case GP_BENCH_TRIAD:
+        for (size_t i = lo; i < hi; i++)
+            a[i] = b[i] + GP_BENCH_SCALAR * c[i];
+        break;
+    default:
+        for (size_t i = lo; i < hi; i++)
+            sum += a[i];
+        break;
+    }
+    return sum;
+}
+
+#define KERNEL_NAME "scalar"
+
+#endif
+
+/* Thread t's share of the current phase. */
+static void work(struct pool *p, int t)
+{
+    size_t lo, hi;
+
+    if (p->phase == PHASE_INIT) {
+        chunk(p->total, t, p->threads, &lo, &hi);
+        fill(p, lo, hi);
+        return;
+    }
+    chunk(p->window, t, p->threads, &lo, &hi);
+    size_t base = p->current * p->window;
+    p->partial[t].sum = kernel(p->kind, p->a, p->b, p->c, base + lo, base + hi);
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct pool *p = w->pool;
+    unsigned seen = 0;
+
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (p->generation == seen)
+            pthread_cond_wait(&p->go, &p->lock);
+        seen = p->generation;
+        if (p->phase == PHASE_STOP)
+            break;
+        pthread_mutex_unlock(&p->lock);
+        work(p, w->index);
+        pthread_mutex_lock(&p->lock);
+        if (--p->pending == 0)
+            pthread_cond_signal(&p->finished);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* Run one phase on every thread, the calling thread doing share 0; returns when all are done. */
+static void run_phase(struct pool *p, enum phase phase)
+{
+    pthread_mutex_lock(&p->lock);
+    p->phase = phase;
+    p->pending = p->threads - 1;
+    p->generation++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->lock);
+    if (phase == PHASE_STOP)
+        return;
+    work(p, 0);
+    pthread_mutex_lock(&p->lock);
+    while (p->pending > 0)
+        pthread_cond_wait(&p->finished, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+struct run_ctx {
+    struct pool *pool;
+    double first_sum; /* read kernel: the sum of the very first run (window 0) */
+    int runs;
+};
+
+static int run_once(void *arg, double *seconds)
+{
+    struct run_ctx *ctx = arg;
+    struct pool *p = ctx->pool;
+
+    p->current = (size_t)ctx->runs % p->windows;
+    double t0 = gp_bench_wall();
+    run_phase(p, PHASE_RUN);
+    *seconds = gp_bench_wall() - t0;
+    if (ctx->runs == 0) {
+        double sum = 0.0;
+        for (int t = 0; t < p->threads; t++)
+            sum += p->partial[t].sum;
+        ctx->first_sum = sum;
+    }
+    ctx->runs++;
+    return GP_BACKEND_OK;
+}
+
+/* Compare window 0 of the written array (or the first read sum) with the host reference. */
+static int verify(const struct pool *p, const struct run_ctx *ctx, struct gp_bench_result *out)
+{
+    int which = gp_bench_stream_output(p->kind);
+
+    out->max_error = 0.0;
+    out->checked = 0;
+    if (which < 0) {
+        double want = gp_bench_stream_sum(p->seed, p->window);
+        double bound = (double)p->window * 0x1p-52 * (double)p->window + 1e-12;
+        double err = ctx->first_sum - want;
+        out->max_error = (err < 0 ? -err : err) / bound;
+        out->checked = 1;
+    } else {
+        const double *arr = which == 0 ? p->a : which == 1 ? p->b : p->c;
+        for (int s = 0; s < VERIFY_SAMPLES; s++) {
+            uint64_t i = gp_bench_sample_index(p->window, s, VERIFY_SAMPLES);
+            double want = gp_bench_stream_expect(p->kind, p->seed, which, i);
+            if (arr[i] != want)
+                out->max_error = 1e300; /* every operation is exact: any difference is wrong */
+            out->checked++;
+        }
+    }
+    if (out->max_error > 1.0)
+        return gp_cpu__fail(GP_BACKEND_EVERIFY, "%s: result differs from the reference",
+                            p->kind == GP_BENCH_READ ? "read" : "stream kernel");
+    return GP_BACKEND_OK;
+}
+
+int gp_cpu__stream_bench(const struct gp_bench_params *params, struct gp_bench_result *out)
+{
+    struct pool *p = NULL;
+    pthread_t tids[MAX_THREADS];
+    struct worker workers[MAX_THREADS];
+    int wanted, started = 0, synced = 0;
+    int rc = GP_BACKEND_OK;
+
+    p = calloc(1, sizeof(*p));
+    if (!p)
+        return gp_cpu__fail(GP_BACKEND_ENOMEM, "out of memory");
+    p->kind = params->kind;
+    p->seed = params->seed;
+    wanted = gp_cpu__threads(params->threads);
+    if (wanted > MAX_THREADS)
+        wanted = MAX_THREADS;
+    p->window = (size_t)(params->array_bytes / sizeof(double)) / CHUNK_ALIGN * CHUNK_ALIGN;
+    if (p->window < (size_t)CHUNK_ALIGN * (size_t)wanted) {
+        rc = gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "array of %llu bytes is too small",
+                          (unsigned long long)params->array_bytes);
+        goto done;
+    }
+    p->windows = 1;
+    if (params->rotate_bytes > 3 * params->array_bytes)
+        p->windows = (size_t)(params->rotate_bytes / (3 * params->array_bytes));
+    p->total = p->window * p->windows;
+
+    size_t bytes = p->total * sizeof(double);
+    p->a = aligned_alloc(64, bytes);
+    p->b = aligned_alloc(64, bytes);
+    p->c = aligned_alloc(64, bytes);
+    if (!p->a || !p->b || !p->c) {
+        rc = gp_cpu__fail(GP_BACKEND_ENOMEM, "cannot allocate 3 arrays of %zu bytes", bytes);
+        goto done;
+    }
+    if (pthread_mutex_init(&p->lock, NULL) != 0 || pthread_cond_init(&p->go, NULL) != 0 ||
+        pthread_cond_init(&p->finished, NULL) != 0) {
+        rc = gp_cpu__fail(GP_BACKEND_EFAIL, "cannot create the thread pool's locks");
+        goto done;
+    }
+    synced = 1;
+    /* Workers take their share from p->threads when a phase starts, so a pool that could not
+     * start every thread simply runs with fewer. */
+    p->threads = 1;
+    for (int t = 1; t < wanted; t++) {
+        workers[t].pool = p;
+        workers[t].index = t;
+        if (pthread_create(&tids[t], NULL, worker_main, &workers[t]) != 0)
+            break;
+        started++;
+        p->threads++;
+    }
+
+    run_phase(p, PHASE_INIT);
+    struct run_ctx ctx = {p, 0.0, 0};
+    out->work = (double)gp_bench_arrays_moved(p->kind) * (double)p->window * sizeof(double);
+    snprintf(out->impl, sizeof(out->impl), "%s x%d", KERNEL_NAME, p->threads);
+    rc = gp_bench_drive(params, out, run_once, &ctx);
+    if (rc == GP_BACKEND_OK)
+        rc = verify(p, &ctx, out);
+
+done:
+    if (started > 0)
+        run_phase(p, PHASE_STOP);
+    for (int t = 1; t <= started; t++)
+        pthread_join(tids[t], NULL);
+    if (synced) {
+        pthread_mutex_destroy(&p->lock);
+        pthread_cond_destroy(&p->go);
+        pthread_cond_destroy(&p->finished);
+    }
+    if (p) {
+        free(p->a);
+        free(p->b);
+        free(p->c);
+    }
+    free(p);
+    return rc;
+}
