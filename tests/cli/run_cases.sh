@@ -6,6 +6,7 @@
 #   setup    optional: gpuplan command lines run first against the same database
 #   stdout, stderr, status   the expected output and exit status
 # Every case gets a fresh database, GPUPLAN_NOW=2026-10-01T12:00:00Z and NO_COLOR=1.
+# GPUPLAN_WRAPPER (e.g. "valgrind -q --error-exitcode=99") runs each case's command under it.
 set -uo pipefail
 
 gpuplan=$1
@@ -26,7 +27,7 @@ run_case() {
         echo "setup failed: $line"; cat "$TMP/setup.err"; rm -rf "$TMP"; return 1; }
     done <"$dir/setup"
   fi
-  eval "\"$gpuplan\" $(cat "$dir/args")" >"$TMP/stdout" 2>"$TMP/stderr"
+  eval "${GPUPLAN_WRAPPER:-} \"$gpuplan\" $(cat "$dir/args")" >"$TMP/stdout" 2>"$TMP/stderr"
   echo $? >"$TMP/status"
   sed -i "s|$TMP|\$TMP|g; s|$FIXTURES|\$FIXTURES|g" "$TMP/stdout" "$TMP/stderr"
   local ok=0
