@@ -126,6 +126,9 @@ int gp_cli_output(struct gp_cli *cli, const struct gp_table *t, size_t highlight
 int gp_cmd_gpus(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_prices(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_quote(struct gp_cli *cli, int argc, char **argv);
+int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv);
+int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv);
+int gp_cmd_workloads(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_help(struct gp_cli *cli, int argc, char **argv);
 
 #endif

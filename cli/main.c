@@ -22,6 +22,14 @@ static const struct gp_command commands[] = {
      "[history] [--gpu ID] [--provider P] [--tier TIER] [--max-age DAYS]"},
     {"quote", gp_cmd_quote, "Keep negotiated prices: add, list or remove quotes.",
      "add|list|rm [options]"},
+    {"plan", gp_cmd_plan,
+     "Plan a fleet per GPU type for a workload: GPUs, power, cost; what-if with --set/--sweep.",
+     "--workload FILE|PRESET [--gpus ID,...] [--pricing MODE] [--set KEY=VALUE ...] "
+     "[--sweep KEY=SPEC]"},
+    {"workloads", gp_cmd_workloads, "List the workload presets.", ""},
+    {"refresh", gp_cmd_refresh,
+     "Fetch the price feeds into the database; a summary per feed on stderr.",
+     "[--feed NAME ...] [--dry-run] [--timeout S] [--url NAME=URL ...]"},
     {"help", gp_cmd_help, "Show help for a command.", "[COMMAND]"},
 };
 

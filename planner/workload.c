@@ -568,7 +568,9 @@ static void origin_stem(char *out, size_t size, const char *origin)
 {
     const char *base = strrchr(origin, '/');
     base = base ? base + 1 : origin;
-    size_t n = strcspn(base, ".");
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+        n -= 5;
     if (n >= size)
         n = size - 1;
     memcpy(out, base, n);

@@ -1,0 +1,647 @@
+/* `gpuplan plan`: fleet size, power and cost per GPU type for a workload, with what-if
+ * overrides (--set) and sensitivity sweeps (--sweep). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "catalog/data.h"
+#include "cli/cli.h"
+#include "cli/plan_input.h"
+#include "planner/efficiency.h"
+#include "planner/fleet.h"
+#include "planner/sweep.h"
+#include "store/calibrations.h"
+#include "util/error.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+enum { DEFAULT_MAX_AGE_DAYS = 7, MAX_COLUMNS = 48 };
+
+/* What the user asked for, as typed. */
+struct plan_args {
+    const char *workload, *gpus, *vendor, *max_gpus, *power_budget, *pue, *kwh_price, *pricing;
+    const char *capex, *years, *max_age, *sweep;
+    struct gp_strlist set;
+};
+
+enum pricing { PRICING_CHEAPEST, PRICING_ON_DEMAND, PRICING_SPOT, PRICING_QUOTE, PRICING_OWNED };
+static const char *const pricing_names[] = {"cheapest", "on-demand", "spot",
+                                            "quote",    "owned",     NULL};
+
+/* Everything resolved for one GPU type before the sweep runs. */
+struct gpu_plan {
+    const struct gp_gpu *gpu;
+    struct gp_efficiency eff;
+    struct gp_price price;
+};
+
+/* ---- prices ------------------------------------------------------------------------------ */
+
+static void price_from_offer(struct gp_price *p, const struct gp_offer *o, int64_t now,
+                             long max_age_days)
+{
+    p->known = true;
+    p->usd_per_gpu_hour = o->usd_per_gpu_hour;
+    gp_text_copy(p->tier, sizeof(p->tier), gp_tier_name(o->tier));
+    gp_text_copy(p->source, sizeof(p->source), o->provider);
+    gp_time_format_date(o->observed_at, p->date, sizeof(p->date));
+    p->stale = now - o->observed_at > (int64_t)max_age_days * 86400;
+}
+
+/* The cheapest valid quote for `gpu_id` among `quotes`, or NULL. */
+static const struct gp_quote *best_quote(const struct gp_quote *quotes, size_t n,
+                                         const char *gpu_id, int64_t now)
+{
+    const struct gp_quote *best = NULL;
+
+    for (size_t i = 0; i < n; i++) {
+        const struct gp_quote *q = &quotes[i];
+        if (strcmp(q->offer.gpu_id, gpu_id) || (q->valid_until && q->valid_until < now))
+            continue;
+        if (!best || q->offer.usd_per_gpu_hour < best->offer.usd_per_gpu_hour)
+            best = q;
+    }
+    return best;
+}
+
+/*
+ * The price of one GPU type under the chosen pricing. "cheapest" is the lowest current
+ * non-preemptible price: on-demand, reserved or a valid quote; spot only when asked for.
+ */
+static int resolve_price(struct gp_price *out, struct gp_store *store, enum pricing pricing,
+                         const char *gpu_id, const struct gp_quote *quotes, size_t nquotes,
+                         int64_t now, long max_age_days)
+{
+    static const int cheapest_tiers[] = {GP_TIER_ON_DEMAND, GP_TIER_RESERVED};
+    memset(out, 0, sizeof(*out));
+
+    if (pricing == PRICING_OWNED) {
+        out->owned = true;
+        gp_text_copy(out->tier, sizeof(out->tier), "owned");
+        gp_text_copy(out->source, sizeof(out->source), "capex");
+        return 0;
+    }
+    const struct gp_quote *q = pricing == PRICING_CHEAPEST || pricing == PRICING_QUOTE
+                                   ? best_quote(quotes, nquotes, gpu_id, now)
+                                   : NULL;
+    if (q) {
+        price_from_offer(out, &q->offer, now, max_age_days);
+        snprintf(out->source, sizeof(out->source), "quote:%lld", (long long)q->id);
+        out->stale = false; /* a quote holds until valid_until, whatever its age */
+    }
+    if (pricing == PRICING_QUOTE)
+        return 0;
+    int tiers[2], ntiers = 0;
+    if (pricing == PRICING_CHEAPEST) {
+        tiers[ntiers++] = cheapest_tiers[0];
+        tiers[ntiers++] = cheapest_tiers[1];
+    } else {
+        tiers[ntiers++] = pricing == PRICING_SPOT ? GP_TIER_SPOT : GP_TIER_ON_DEMAND;
+    }
+    for (int i = 0; i < ntiers; i++) {
+        struct gp_offer_filter filter = {gpu_id, NULL, tiers[i], 0};
+        struct gp_offer *offers = NULL;
+        size_t count = 0;
+        int rc = gp_store_offers_query(store, &filter, &offers, &count);
+        if (rc)
+            return rc;
+        if (count > 0 && (!out->known || offers[0].usd_per_gpu_hour < out->usd_per_gpu_hour))
+            price_from_offer(out, &offers[0], now, max_age_days);
+        free(offers);
+    }
+    return 0;
+}
+
+/* ---- calibration ------------------------------------------------------------------------- */
+
+/* Calibrated curves for `gpu_id`, applied over the defaults; the source names the newest run. */
+static int apply_calibration(struct gp_efficiency *eff, struct gp_store *store, const char *gpu_id)
+{
+    struct gp_calibration_curve *curves = NULL;
+    struct gp_eff_override ov;
+    size_t n = 0;
+    int64_t newest = 0;
+    const char *host = "";
+    int rc = gp_store_calibration_fits_for_gpu(store, gpu_id, &curves, &n);
+
+    if (rc)
+        return rc;
+    memset(&ov, 0, sizeof(ov));
+    for (size_t i = 0; i < n; i++) {
+        const struct gp_calibration_curve *c = &curves[i];
+        struct gp_eff_curve curve = {c->eff_max, c->s_half};
+        if (!(c->eff_max > 0 && c->eff_max <= 1.0) || !(c->s_half >= 0))
+            continue;
+        if (strcmp(c->kernel, "bandwidth") == 0) {
+            ov.bandwidth = curve;
+            ov.bandwidth_set = true;
+        } else {
+            int p = gp_precision_parse(c->precision);
+            if (strcmp(c->kernel, "gemm") || p < 0)
+                continue;
+            ov.gemm[p] = curve;
+            ov.gemm_set[p] = true;
+        }
+        if (c->started_at >= newest) {
+            newest = c->started_at;
+            host = c->host;
+        }
+    }
+    if (newest > 0) {
+        char date[11];
+        gp_time_format_date(newest, date, sizeof(date));
+        snprintf(ov.source, sizeof(ov.source), "calibrated:%.60s:%s", host, date);
+        gp_efficiency_apply(eff, &ov);
+    }
+    free(curves);
+    return 0;
+}
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+/* Append the row's cells to the table (money converted with `fx`). */
+static int add_row(struct gp_table *t, const struct gp_plan_row *r, const char *sweep_key,
+                   const char *sweep_value, double fx)
+{
+    char notes[160];
+    bool inference = r->kind == GP_WORKLOAD_INFERENCE, training = r->kind == GP_WORKLOAD_TRAINING;
+    bool sized = r->gpus > 0;
+    int rc = gp_table_add_row(t);
+
+    if (rc)
+        return rc;
+    if (sweep_key)
+        gp_table_set_text(t, sweep_key, "%s", sweep_value);
+    gp_table_set_text(t, "gpu", "%s", r->gpu);
+    gp_table_set_text(t, "vendor", "%s", gp_vendor_name(r->vendor));
+    gp_table_set_text(t, "precision", "%s", gp_precision_name(r->precision));
+    if (sized) {
+        gp_table_set_int(t, "tp", r->tp);
+        gp_table_set_int(t, "replicas", r->replicas);
+        gp_table_set_int(t, "gpus", r->gpus);
+        gp_table_set_int(t, "nodes", r->nodes);
+        if (r->kind != GP_WORKLOAD_GENERIC) {
+            gp_table_set_int(t, "batch", r->batch);
+            gp_table_set_number(t, "tokens_per_s", r->tokens_per_s);
+            gp_table_set_number(t, "tokens_per_s_per_gpu", r->tokens_per_s_per_gpu);
+        }
+        if (inference) {
+            gp_table_set_number(t, "ttft_ms", r->ttft_ms);
+            gp_table_set_number(t, "tpot_ms", r->tpot_ms);
+        }
+        gp_table_set_text(t, "bound", "%s", gp_bound_name(r->bound));
+        gp_table_set_number(t, "it_kw", r->it_kw);
+        gp_table_set_number(t, "facility_kw", r->facility_kw);
+        gp_table_set_number(t, "energy_cost_per_month", r->energy_cost_per_month * fx);
+        gp_table_set_number(t, "throughput_low", r->throughput_low);
+        gp_table_set_number(t, "throughput_high", r->throughput_high);
+    }
+    gp_table_set_text(t, "price_tier", "%s", r->price_tier);
+    if (r->price_source[0])
+        gp_table_set_text(t, "price_source", "%s", r->price_source);
+    if (r->price_date[0])
+        gp_table_set_text(t, "price_date", "%s", r->price_date);
+    if (r->price_known && sized) {
+        gp_table_set_number(t, "price_per_gpu_hour", r->price_per_gpu_hour * fx);
+        gp_table_set_number(t, "cost_per_hour", r->cost_per_hour * fx);
+        gp_table_set_number(t, "cost_per_month", r->cost_per_month * fx);
+        if (r->kind != GP_WORKLOAD_GENERIC)
+            gp_table_set_number(t, "cost_per_mtok", r->cost_per_mtok * fx);
+        gp_table_set_number(t, "cost_low", r->cost_low * fx);
+        gp_table_set_number(t, "cost_high", r->cost_high * fx);
+    }
+    gp_table_set_text(t, "efficiency_source", "%s", r->efficiency_source);
+    gp_notes_format(notes, sizeof(notes), r->notes);
+    gp_table_set_text(t, "notes", "%s", notes);
+    if (training && sized) {
+        gp_table_set_number(t, "train_hours", r->train_hours);
+        gp_table_set_number(t, "gpu_hours", r->gpu_hours);
+        gp_table_set_number(t, "mfu", r->mfu);
+        if (r->price_known)
+            gp_table_set_number(t, "total_cost", r->total_cost * fx);
+    }
+    if (r->kind == GP_WORKLOAD_GENERIC && sized) {
+        gp_table_set_number(t, "jobs_per_hour", r->jobs_per_hour);
+        if (r->price_known)
+            gp_table_set_number(t, "cost_per_job", r->total_cost * fx);
+    }
+    return 0;
+}
+
+/* The columns for a workload kind: DESIGN.md's row fields, the kind's extras, the ranges. */
+static size_t build_columns(struct gp_column *cols, enum gp_workload_kind kind,
+                            const char *sweep_key)
+{
+    static const struct gp_column base[] = {
+        {"gpu", GP_CELL_TEXT, 0},
+        {"vendor", GP_CELL_TEXT, 0},
+        {"precision", GP_CELL_TEXT, 0},
+        {"tp", GP_CELL_INT, 0},
+        {"replicas", GP_CELL_INT, 0},
+        {"gpus", GP_CELL_INT, 0},
+        {"nodes", GP_CELL_INT, 0},
+        {"batch", GP_CELL_INT, 0},
+        {"tokens_per_s", GP_CELL_NUMBER, 1},
+        {"tokens_per_s_per_gpu", GP_CELL_NUMBER, 1},
+        {"ttft_ms", GP_CELL_NUMBER, 1},
+        {"tpot_ms", GP_CELL_NUMBER, 1},
+        {"bound", GP_CELL_TEXT, 0},
+        {"it_kw", GP_CELL_NUMBER, 2},
+        {"facility_kw", GP_CELL_NUMBER, 2},
+        {"price_per_gpu_hour", GP_CELL_NUMBER, 3},
+        {"price_tier", GP_CELL_TEXT, 0},
+        {"price_source", GP_CELL_TEXT, 0},
+        {"price_date", GP_CELL_TEXT, 0},
+        {"cost_per_hour", GP_CELL_NUMBER, 2},
+        {"cost_per_month", GP_CELL_NUMBER, 0},
+        {"cost_per_mtok", GP_CELL_NUMBER, 4},
+        {"energy_cost_per_month", GP_CELL_NUMBER, 0},
+        {"efficiency_source", GP_CELL_TEXT, 0},
+        {"notes", GP_CELL_TEXT, 0},
+    };
+    static const struct gp_column training[] = {
+        {"train_hours", GP_CELL_NUMBER, 1},
+        {"gpu_hours", GP_CELL_NUMBER, 0},
+        {"total_cost", GP_CELL_NUMBER, 0},
+        {"mfu", GP_CELL_NUMBER, 3},
+    };
+    static const struct gp_column generic[] = {
+        {"jobs_per_hour", GP_CELL_NUMBER, 1},
+        {"cost_per_job", GP_CELL_NUMBER, 6},
+    };
+    static const struct gp_column ranges[] = {
+        {"cost_low", GP_CELL_NUMBER, 4},
+        {"cost_high", GP_CELL_NUMBER, 4},
+        {"throughput_low", GP_CELL_NUMBER, 1},
+        {"throughput_high", GP_CELL_NUMBER, 1},
+    };
+    size_t n = 0;
+
+    if (sweep_key)
+        cols[n++] = (struct gp_column){sweep_key, GP_CELL_TEXT, 0};
+    for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
+        cols[n++] = base[i];
+    if (kind == GP_WORKLOAD_TRAINING)
+        for (size_t i = 0; i < sizeof(training) / sizeof(training[0]); i++)
+            cols[n++] = training[i];
+    if (kind == GP_WORKLOAD_GENERIC)
+        for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+            cols[n++] = generic[i];
+    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+        cols[n++] = ranges[i];
+    return n;
+}
+
+static cJSON *workload_json(const struct gp_workload *w)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "name", w->name);
+    cJSON_AddStringToObject(o, "kind", gp_workload_kind_name(w->kind));
+    cJSON_AddStringToObject(o, "description", w->description);
+    if (w->kind != GP_WORKLOAD_GENERIC) {
+        cJSON_AddStringToObject(o, "model", w->model.name);
+        cJSON_AddNumberToObject(o, "params", w->model.params);
+        cJSON_AddNumberToObject(o, "active_params", gp_model_active_params(&w->model));
+    }
+    if (w->kind == GP_WORKLOAD_INFERENCE) {
+        const struct gp_inference *in = &w->inference;
+        cJSON_AddStringToObject(o, "precision", gp_precision_name(in->precision));
+        cJSON_AddStringToObject(o, "kv_precision", gp_precision_name(in->kv_precision));
+        cJSON_AddNumberToObject(o, "input_tokens", in->input_tokens);
+        cJSON_AddNumberToObject(o, "output_tokens", in->output_tokens);
+        if (in->load == GP_LOAD_MAX)
+            cJSON_AddStringToObject(o, "target", "max");
+        else
+            cJSON_AddNumberToObject(
+                o, in->load == GP_LOAD_REQUESTS ? "requests_per_s" : "output_tokens_per_s",
+                in->rate);
+        cJSON_AddNumberToObject(o, "ttft_ms", in->ttft_ms);
+        cJSON_AddNumberToObject(o, "tpot_ms", in->tpot_ms);
+        cJSON_AddNumberToObject(o, "memory_fraction", in->memory_fraction);
+    } else if (w->kind == GP_WORKLOAD_TRAINING) {
+        const struct gp_training *t = &w->training;
+        cJSON_AddStringToObject(o, "precision", gp_precision_name(t->precision));
+        cJSON_AddNumberToObject(o, "tokens", t->tokens);
+        cJSON_AddNumberToObject(o, "deadline_hours", t->deadline_hours);
+        cJSON_AddNumberToObject(o, "gpus", t->gpus);
+        cJSON_AddBoolToObject(o, "recompute", t->recompute);
+        cJSON_AddNumberToObject(o, "zero_stage", t->zero_stage);
+    } else {
+        const struct gp_generic *g = &w->generic;
+        cJSON_AddStringToObject(o, "precision", gp_precision_name(g->precision));
+        cJSON_AddNumberToObject(o, "flops", g->flops);
+        cJSON_AddNumberToObject(o, "bytes", g->bytes);
+        cJSON_AddNumberToObject(o, "jobs_per_hour", g->jobs_per_hour);
+    }
+    return o;
+}
+
+static cJSON *assumptions_json(const struct gp_assumptions *a, const char *currency,
+                               const char *pricing, long max_age, const struct gp_sweep *sweep)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "currency", currency);
+    cJSON_AddStringToObject(o, "pricing", pricing);
+    cJSON_AddNumberToObject(o, "pue", a->pue);
+    cJSON_AddNumberToObject(o, "kwh_price", a->kwh_price);
+    cJSON_AddNumberToObject(o, "years", a->years);
+    cJSON_AddNumberToObject(o, "capex", a->capex);
+    cJSON_AddNumberToObject(o, "server_overhead", a->server_overhead);
+    cJSON_AddNumberToObject(o, "max_age_days", (double)max_age);
+    cJSON_AddNumberToObject(o, "max_gpus", a->max_gpus);
+    cJSON_AddNumberToObject(o, "power_budget_kw", a->power_budget_kw);
+    cJSON_AddNumberToObject(o, "hours_per_month", 730);
+    if (sweep->count)
+        cJSON_AddStringToObject(o, "sweep", sweep->key);
+    return o;
+}
+
+/* ---- the command ------------------------------------------------------------------------- */
+
+/* Apply one "key=value" to the input; usage errors name the flag. */
+static int apply_set(struct gp_cli *cli, struct gp_plan_input *in, const char *flag, const char *kv)
+{
+    char key[64];
+    const char *eq = strchr(kv, '=');
+
+    if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
+        return gp_cli_usage_error(cli, "%s '%s': expected key=value", flag, kv);
+    memcpy(key, kv, (size_t)(eq - kv));
+    key[eq - kv] = '\0';
+    if (gp_plan_set(in, key, eq + 1) || gp_workload_validate(&in->workload))
+        return gp_cli_usage_error(cli, "%s: %s", flag, gp_error_last());
+    return GP_EXIT_OK;
+}
+
+/* Numeric flag values go through the same key table as --set. */
+static int apply_flag(struct gp_cli *cli, struct gp_plan_input *in, const char *flag,
+                      const char *key, const char *value)
+{
+    if (!value)
+        return GP_EXIT_OK;
+    if (gp_plan_set(in, key, value))
+        return gp_cli_usage_error(cli, "%s: %s", flag, gp_error_last());
+    return GP_EXIT_OK;
+}
+
+static int select_gpus(struct gp_cli *cli, const struct plan_args *a, const struct gp_catalog *cat,
+                       const struct gp_gpu **out, size_t *n)
+{
+    *n = 0;
+    if (a->vendor && strcmp(a->vendor, "nvidia") && strcmp(a->vendor, "amd"))
+        return gp_cli_usage_error(cli, "--vendor '%s' is not nvidia or amd", a->vendor);
+    if (a->gpus) {
+        const char *p = a->gpus;
+        while (*p) {
+            char id[GP_GPU_ID_MAX + 8];
+            size_t len = strcspn(p, ",");
+            const struct gp_gpu *gpu;
+            if (len == 0 || len >= sizeof(id))
+                return gp_cli_usage_error(cli, "--gpus '%s': expected ID,ID,...", a->gpus);
+            memcpy(id, p, len);
+            id[len] = '\0';
+            if (gp_catalog_require(cat, id, &gpu))
+                return gp_cli_usage_error(cli, "--gpus: %s", gp_error_last());
+            if (!a->vendor || strcmp(gp_vendor_name(gpu->vendor), a->vendor) == 0)
+                out[(*n)++] = gpu;
+            p += len + (p[len] == ',');
+            if (*n == cat->count)
+                break;
+        }
+    } else {
+        for (size_t i = 0; i < cat->count; i++)
+            if (!a->vendor || strcmp(gp_vendor_name(cat->gpus[i].vendor), a->vendor) == 0)
+                out[(*n)++] = &cat->gpus[i];
+    }
+    if (*n == 0)
+        return gp_cli_usage_error(cli, "no GPU type left after --gpus and --vendor");
+    return GP_EXIT_OK;
+}
+
+/* Say why no row could be planned, with the nearest miss. Returns GP_EXIT_USAGE. */
+static int explain_infeasible(const struct gp_plan_row *rows, size_t n,
+                              const struct gp_assumptions *a)
+{
+    const struct gp_plan_row *smallest = NULL;
+    unsigned all = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        all |= rows[i].notes;
+        if (rows[i].gpus > 0 && (!smallest || rows[i].gpus < smallest->gpus))
+            smallest = &rows[i];
+    }
+    if ((all & GP_NOTE_OVER_MAX_GPUS) && smallest)
+        gp_msg_error("no GPU type reaches the target within --max-gpus %d: the smallest fleet "
+                     "needs %d x %s",
+                     a->max_gpus, smallest->gpus, smallest->gpu);
+    else if (all & GP_NOTE_OVER_POWER_BUDGET)
+        gp_msg_error("no fleet fits the power budget of %.1f kW", a->power_budget_kw);
+    else if (all & GP_NOTE_LATENCY_UNMET)
+        gp_msg_error("no GPU type meets the TTFT/TPOT targets; relax ttft_ms or tpot_ms");
+    else
+        gp_msg_error("the workload does not fit any selected GPU type within one node");
+    return GP_EXIT_USAGE;
+}
+
+int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
+{
+    struct plan_args a = {0};
+    const struct gp_opt opts[] = {
+        {"workload", 'w', GP_OPT_STRING, &a.workload, "FILE|PRESET",
+         "workload file or preset name (see 'gpuplan workloads')"},
+        {"gpus", 0, GP_OPT_STRING, &a.gpus, "ID,...", "GPU types to plan (default: all)"},
+        {"vendor", 0, GP_OPT_STRING, &a.vendor, "VENDOR", "nvidia or amd"},
+        {"max-gpus", 0, GP_OPT_STRING, &a.max_gpus, "N", "largest fleet considered"},
+        {"power-budget-kw", 0, GP_OPT_STRING, &a.power_budget, "KW",
+         "facility power available; larger fleets say over-power-budget"},
+        {"pue", 0, GP_OPT_STRING, &a.pue, "X", "facility power / IT power (default 1.3)"},
+        {"kwh-price", 0, GP_OPT_STRING, &a.kwh_price, "PRICE",
+         "energy price per kWh in --currency (default 0.083 USD)"},
+        {"pricing", 0, GP_OPT_STRING, &a.pricing, "MODE",
+         "cheapest (default; on-demand, reserved or quote), on-demand, spot, quote, owned"},
+        {"capex", 0, GP_OPT_STRING, &a.capex, "PRICE",
+         "purchase price per GPU in --currency, for --pricing owned"},
+        {"years", 0, GP_OPT_STRING, &a.years, "N", "amortisation period for owned (default 3)"},
+        {"max-age", 0, GP_OPT_STRING, &a.max_age, "DAYS",
+         "offers older than this say stale-price (default 7)"},
+        {"set", 0, GP_OPT_LIST, &a.set, "KEY=VALUE", "override a workload or assumption field"},
+        {"sweep", 0, GP_OPT_STRING, &a.sweep, "KEY=FROM:TO:STEP|KEY=A,B,C",
+         "one row per value and GPU type"},
+        GP_OPT_END,
+    };
+    const struct gp_command *self = gp_cli_find_command("plan");
+    const struct gp_catalog *cat = NULL;
+    struct gp_store *store = NULL;
+    struct gp_efficiency_table effs = {0};
+    struct gp_model_table models = {0};
+    struct gp_plan_input base;
+    struct gp_sweep sweep = {0};
+    struct gp_quote *quotes = NULL;
+    struct gpu_plan *plans = NULL;
+    struct gp_plan_row *rows = NULL;
+    const struct gp_gpu **gpus = NULL;
+    struct gp_table table = {0};
+    struct gp_column columns[MAX_COLUMNS];
+    size_t ngpus = 0, nquotes = 0, nrows = 0;
+    long max_age = DEFAULT_MAX_AGE_DAYS;
+    int pricing = PRICING_CHEAPEST, npos = 0;
+    double fx = 1.0;
+    int64_t now = gp_time_now();
+    int rc = gp_cli_parse(cli, self, opts, argc, argv, &npos);
+
+    if (rc) {
+        if (rc < 0)
+            gp_cli_plan_keys_print(stdout);
+        return rc < 0 ? GP_EXIT_OK : rc;
+    }
+    if (npos > 0)
+        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
+    if (!a.workload)
+        return gp_cli_usage_error(cli, "--workload is required (a file or a preset; see "
+                                       "'gpuplan workloads')");
+    if (a.pricing) {
+        for (pricing = 0; pricing_names[pricing]; pricing++)
+            if (strcmp(pricing_names[pricing], a.pricing) == 0)
+                break;
+        if (!pricing_names[pricing])
+            return gp_cli_usage_error(cli,
+                                      "--pricing '%s' is not one of cheapest, on-demand, "
+                                      "spot, quote, owned",
+                                      a.pricing);
+    }
+    if (a.max_age && gp_text_to_int(a.max_age, 0, 36500, &max_age))
+        return gp_cli_usage_error(cli, "--max-age '%s' is not a number of days", a.max_age);
+
+    rc = gp_cli_catalog(cli, &cat);
+    if (!rc)
+        rc = gp_cli_currency_rate(cli, &fx);
+    if (!rc)
+        rc = gp_cli_plan_inputs(cli, &effs, &models);
+    if (!rc)
+        rc = gp_cli_workload_load(cli, a.workload, &models, &base.workload);
+    if (rc)
+        goto done;
+
+    gp_assumptions_init(&base.assumptions);
+    base.assumptions.fx_per_usd = fx;
+    base.assumptions.kwh_price *= fx;
+    if ((rc = apply_flag(cli, &base, "--pue", "pue", a.pue)) ||
+        (rc = apply_flag(cli, &base, "--kwh-price", "kwh_price", a.kwh_price)) ||
+        (rc = apply_flag(cli, &base, "--capex", "capex", a.capex)) ||
+        (rc = apply_flag(cli, &base, "--years", "years", a.years)) ||
+        (rc = apply_flag(cli, &base, "--max-gpus", "max_gpus", a.max_gpus)) ||
+        (rc = apply_flag(cli, &base, "--power-budget-kw", "power_budget_kw", a.power_budget)))
+        goto done;
+    for (size_t i = 0; i < a.set.count; i++)
+        if ((rc = apply_set(cli, &base, "--set", a.set.items[i])))
+            goto done;
+    if (a.sweep) {
+        if (gp_sweep_parse(&sweep, a.sweep)) {
+            rc = gp_cli_usage_error(cli, "%s", gp_error_last());
+            goto done;
+        }
+        /* Check every value up front, so a bad one fails before any output. */
+        for (size_t v = 0; v < sweep.count; v++) {
+            struct gp_plan_input probe = base;
+            char kv[128];
+            snprintf(kv, sizeof(kv), "%s=%s", sweep.key, sweep.values[v]);
+            if ((rc = apply_set(cli, &probe, "--sweep", kv)))
+                goto done;
+        }
+    }
+
+    gpus = calloc(cat->count + 1, sizeof(*gpus));
+    plans = calloc(cat->count + 1, sizeof(*plans));
+    if (!gpus || !plans) {
+        gp_error_set(GP_ENOMEM, "out of memory");
+        rc = gp_cli_fail();
+        goto done;
+    }
+    if ((rc = select_gpus(cli, &a, cat, gpus, &ngpus)))
+        goto done;
+    if ((rc = gp_cli_store(cli, &store)))
+        goto done;
+    if (pricing != PRICING_OWNED && gp_store_quotes_list(store, &quotes, &nquotes)) {
+        rc = gp_cli_fail();
+        goto done;
+    }
+    for (size_t g = 0; g < ngpus; g++) {
+        struct gpu_plan *p = &plans[g];
+        p->gpu = gpus[g];
+        gp_efficiency_resolve(&p->eff, &effs, p->gpu->id);
+        if (apply_calibration(&p->eff, store, p->gpu->id) ||
+            resolve_price(&p->price, store, pricing, p->gpu->id, quotes, nquotes, now, max_age)) {
+            rc = gp_cli_fail();
+            goto done;
+        }
+        if (pricing == PRICING_OWNED && !(base.assumptions.capex > 0) && !(p->gpu->capex_usd > 0))
+            gp_msg_warn("%s: no purchase price in the catalog; give --capex for owned pricing",
+                        p->gpu->id);
+    }
+
+    size_t points = sweep.count ? sweep.count : 1;
+    rows = calloc(points * ngpus + 1, sizeof(*rows));
+    if (!rows) {
+        gp_error_set(GP_ENOMEM, "out of memory");
+        rc = gp_cli_fail();
+        goto done;
+    }
+    for (size_t v = 0; v < points; v++) {
+        struct gp_plan_input in = base;
+        if (sweep.count) {
+            char kv[128];
+            snprintf(kv, sizeof(kv), "%s=%s", sweep.key, sweep.values[v]);
+            if ((rc = apply_set(cli, &in, "--sweep", kv)))
+                goto done;
+        }
+        for (size_t g = 0; g < ngpus; g++)
+            gp_plan_evaluate(&rows[nrows++], &in.workload, &in.assumptions, plans[g].gpu,
+                             &plans[g].eff, &plans[g].price);
+    }
+    gp_plan_rank(rows, nrows, ngpus);
+
+    size_t ncols = build_columns(columns, base.workload.kind, sweep.count ? sweep.key : NULL);
+    size_t best = SIZE_MAX;
+    bool feasible = false;
+    gp_table_init(&table, columns, ncols);
+    table.meta = cJSON_CreateObject();
+    if (table.meta) {
+        cJSON_AddItemToObject(table.meta, "workload", workload_json(&base.workload));
+        cJSON_AddItemToObject(table.meta, "assumptions",
+                              assumptions_json(&base.assumptions, cli->currency,
+                                               pricing_names[pricing], max_age, &sweep));
+    }
+    for (size_t i = 0; i < nrows; i++) {
+        if (add_row(&table, &rows[i], sweep.count ? sweep.key : NULL,
+                    sweep.count ? sweep.values[i / ngpus] : NULL, fx)) {
+            rc = gp_cli_fail();
+            goto done;
+        }
+        feasible |= rows[i].feasible;
+        if (best == SIZE_MAX && (rows[i].notes & GP_NOTE_BEST))
+            best = i;
+    }
+    rc = gp_cli_output(cli, &table, best);
+    if (!rc && !feasible)
+        rc = explain_infeasible(rows, nrows, &base.assumptions);
+done:
+    gp_table_release(&table);
+    gp_sweep_release(&sweep);
+    gp_efficiency_table_release(&effs);
+    gp_model_table_release(&models);
+    free(quotes);
+    free(plans);
+    free(gpus);
+    free(rows);
+    return rc;
+}

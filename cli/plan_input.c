@@ -1,0 +1,123 @@
+/* Loading the planner's data files and workloads for the plan and workloads commands. */
+#include "cli/plan_input.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/data.h"
+#include "planner/sweep.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/msg.h"
+#include "util/text.h"
+
+/* Data and workload files are small; anything larger is a mistake. */
+#define INPUT_LIMIT ((size_t)1 << 20)
+
+static int read_data(struct gp_buf *buf, const char *rel, char *origin, size_t size)
+{
+    gp_buf_init(buf, INPUT_LIMIT);
+    return gp_data_read(buf, rel, origin, size);
+}
+
+int gp_cli_plan_inputs(struct gp_cli *cli, struct gp_efficiency_table *effs,
+                       struct gp_model_table *models)
+{
+    struct gp_buf buf;
+    char origin[512];
+    int rc;
+
+    (void)cli;
+    rc = read_data(&buf, "efficiency.json", origin, sizeof(origin));
+    if (!rc)
+        rc = gp_efficiency_table_parse(effs, buf.data, buf.len, origin);
+    gp_buf_release(&buf);
+    if (rc)
+        return gp_cli_fail();
+    rc = read_data(&buf, "models.json", origin, sizeof(origin));
+    if (!rc)
+        rc = gp_model_table_parse(models, buf.data, buf.len, origin);
+    gp_buf_release(&buf);
+    if (rc) {
+        gp_efficiency_table_release(effs);
+        return gp_cli_fail();
+    }
+    return GP_EXIT_OK;
+}
+
+/* "unknown workload" with the nearest preset and the list of presets. */
+static int unknown_preset(struct gp_cli *cli, const char *name)
+{
+    char **list = NULL, names_text[1024] = "";
+    const char *names[65];
+    size_t count = 0, n = 0, used = 0;
+
+    if (gp_data_list(&list, &count, "workloads", ".json") == 0) {
+        for (size_t i = 0; i < count && n < 64; i++) {
+            char *base = strrchr(list[i], '/');
+            base = base ? base + 1 : list[i];
+            char *dot = strstr(base, ".json");
+            if (dot)
+                *dot = '\0';
+            names[n++] = base;
+            int w = snprintf(names_text + used, sizeof(names_text) - used, "%s%s", used ? ", " : "",
+                             base);
+            if (w > 0 && (size_t)w < sizeof(names_text) - used)
+                used += (size_t)w;
+        }
+    }
+    names[n] = NULL;
+    const char *hint = gp_text_nearest(name, names);
+    int rc = hint
+                 ? gp_cli_usage_error(cli, "unknown workload '%s' (did you mean '%s'?)", name, hint)
+                 : gp_cli_usage_error(cli, "unknown workload '%s'; presets: %s", name, names_text);
+    gp_data_list_free(list, count);
+    return rc;
+}
+
+int gp_cli_workload_load(struct gp_cli *cli, const char *name, const struct gp_model_table *models,
+                         struct gp_workload *out)
+{
+    struct gp_buf buf;
+    char origin[512], rel[256];
+    size_t len = strlen(name);
+    bool is_file = strchr(name, '/') || (len > 5 && strcmp(name + len - 5, ".json") == 0);
+    int rc;
+
+    gp_buf_init(&buf, INPUT_LIMIT);
+    if (is_file) {
+        gp_text_copy(origin, sizeof(origin), name);
+        if (gp_buf_read_file(&buf, name)) {
+            gp_buf_release(&buf);
+            return gp_cli_usage_error(cli, "--workload: %s", gp_error_last());
+        }
+        rc = 0;
+    } else {
+        if (len == 0 || len > 100 ||
+            strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-._") != len) {
+            gp_buf_release(&buf);
+            return unknown_preset(cli, name);
+        }
+        snprintf(rel, sizeof(rel), "workloads/%s.json", name);
+        rc = gp_data_read(&buf, rel, origin, sizeof(origin));
+        if (rc == GP_ENOTFOUND) {
+            gp_buf_release(&buf);
+            return unknown_preset(cli, name);
+        }
+    }
+    if (!rc)
+        rc = gp_workload_parse(out, buf.data ? buf.data : "", buf.len, origin, models);
+    gp_buf_release(&buf);
+    return rc ? gp_cli_fail() : GP_EXIT_OK;
+}
+
+void gp_cli_plan_keys_print(FILE *out)
+{
+    size_t n = 0;
+    const struct gp_plan_key *keys = gp_plan_keys(&n);
+
+    fputs("\nkeys for --set and --sweep:\n", out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "  %-22s %-10s %-18s %s\n", keys[i].name, keys[i].applies_to, keys[i].unit,
+                keys[i].description);
+}
