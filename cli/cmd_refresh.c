@@ -1,0 +1,220 @@
+/* `gpuplan refresh`: fetch the price feeds into the store and say, per feed, what happened. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "pricing/feed.h"
+#include "pricing/feeds.h"
+#include "pricing/http.h"
+#include "pricing/refresh.h"
+#include "util/error.h"
+#include "util/msg.h"
+#include "util/text.h"
+
+#ifndef GPUPLAN_VERSION
+#define GPUPLAN_VERSION "0.0.0"
+#endif
+
+struct refresh_args {
+    struct gp_strlist feeds;
+    struct gp_strlist urls;
+    bool dry_run;
+    bool insecure;
+    bool list;
+    const char *timeout;
+    const char *lock_wait;
+};
+
+static int parse_seconds(struct gp_cli *cli, const char *flag, const char *text, long max,
+                         long *out)
+{
+    if (gp_text_to_int(text, 1, max, out) != 0)
+        return gp_cli_usage_error(cli, "--%s '%s': expected whole seconds from 1 to %ld", flag,
+                                  text, max);
+    return 0;
+}
+
+/* One summary line per feed, then detail lines under -v. */
+static void print_summary(const struct gp_refresh_report *report, bool dry_run)
+{
+    gp_msg_info("%-14s %-9s %7s %8s %9s %9s %8s", "feed", "status", "offers", "changed", "unmapped",
+                "rejected", "time");
+    for (size_t i = 0; i < report->count; i++) {
+        const struct gp_refresh_result *f = &report->feeds[i];
+        char changed[24];
+
+        if (f->status == GP_REFRESH_SKIPPED) {
+            gp_msg_info("%-14s %-9s %s", f->feed, "skipped", f->reason);
+            continue;
+        }
+        if (dry_run)
+            gp_text_copy(changed, sizeof(changed), "-");
+        else
+            snprintf(changed, sizeof(changed), "%zu", f->counts.changed);
+        gp_msg_info("%-14s %-9s %7zu %8s %9zu %9zu %7.1fs", f->feed,
+                    gp_refresh_status_name(f->status), f->counts.offers, changed,
+                    f->counts.unmapped, f->counts.rejected, f->seconds);
+    }
+    for (size_t i = 0; i < report->count; i++) {
+        const struct gp_refresh_result *f = &report->feeds[i];
+        char tiers[64];
+
+        if (f->status == GP_REFRESH_FAILED)
+            gp_msg_error("feed %s failed, its last good offers are kept: %s", f->feed, f->reason);
+        if (f->status == GP_REFRESH_SKIPPED)
+            continue;
+        gp_feed_tiers_describe(tiers, sizeof(tiers), f->tiers);
+        gp_msg_note("%s: adapter %s (tiers: %s), %zu responses, %llu bytes, %zu rows out of "
+                    "scope",
+                    f->feed, f->adapter, tiers, f->pages, (unsigned long long)f->bytes,
+                    f->out_of_scope);
+        if (f->unmapped_name_count) {
+            char names[GP_FEED_MAX_NAMES * 66] = "";
+            size_t used = 0;
+            for (size_t k = 0; k < f->unmapped_name_count; k++) {
+                int n = snprintf(names + used, sizeof(names) - used, "%s'%s'", k ? ", " : "",
+                                 f->unmapped_names[k]);
+                if (n < 0 || (size_t)n >= sizeof(names) - used)
+                    break;
+                used += (size_t)n;
+            }
+            gp_msg_note("%s: unmapped GPU names (%zu rows)%s: %s", f->feed, f->counts.unmapped,
+                        f->unmapped_name_count == GP_FEED_MAX_NAMES ? ", the first ones" : "",
+                        names);
+        }
+        if (f->counts.rejected)
+            gp_msg_note("%s: first rejected row: %s", f->feed, f->first_rejection);
+    }
+    if (dry_run)
+        gp_msg_info("dry run: nothing was written to the database");
+}
+
+/* `refresh --list`: the configured feeds, to stdout. */
+static int list_feeds(struct gp_cli *cli, const struct gp_feed_configs *cfg)
+{
+    static const struct gp_column columns[] = {
+        {"feed", GP_CELL_TEXT, 0},  {"enabled", GP_CELL_TEXT, 0}, {"adapter", GP_CELL_TEXT, 0},
+        {"tiers", GP_CELL_TEXT, 0}, {"key", GP_CELL_TEXT, 0},     {"base_url", GP_CELL_TEXT, 0},
+    };
+    struct gp_table t;
+    int rc = 0;
+
+    gp_table_init(&t, columns, sizeof(columns) / sizeof(columns[0]));
+
+    for (size_t i = 0; i < cfg->count && !rc; i++) {
+        const struct gp_feed_config *f = &cfg->feeds[i];
+        const struct gp_feed_adapter *a = gp_feed_adapter_find(f->source.adapter);
+        char tiers[64], key[1200];
+        gp_feed_tiers_describe(tiers, sizeof(tiers), a ? a->tiers : 0);
+        if (!*f->key_env && !*f->key_file)
+            gp_text_copy(key, sizeof(key), "none");
+        else
+            snprintf(key, sizeof(key), "%s%s%s%s", f->key_env,
+                     *f->key_env && *f->key_file ? " or " : "", f->key_file,
+                     a && a->key_required ? " (required)" : " (optional)");
+        rc = gp_table_add_row(&t);
+        if (!rc)
+            rc = gp_table_set_text(&t, "feed", "%s", f->name);
+        if (!rc)
+            rc = gp_table_set_text(&t, "enabled", "%s", f->enabled ? "yes" : "no");
+        if (!rc)
+            rc = gp_table_set_text(&t, "adapter", "%s", f->source.adapter);
+        if (!rc)
+            rc = gp_table_set_text(&t, "tiers", "%s", tiers);
+        if (!rc)
+            rc = gp_table_set_text(&t, "key", "%s", key);
+        if (!rc)
+            rc = gp_table_set_text(&t, "base_url", "%s", f->source.base_url);
+    }
+    rc = rc ? gp_cli_fail() : gp_cli_output(cli, &t, SIZE_MAX);
+    gp_table_release(&t);
+    return rc;
+}
+
+int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
+{
+    struct refresh_args a;
+    struct gp_feed_configs cfg = {0};
+    struct gp_refresh_report report = {0};
+    struct gp_refresh_options ropts;
+    const struct gp_catalog *catalog = NULL;
+    const struct gp_fx_table *fx = NULL;
+    struct gp_store *store = NULL;
+    long timeout = 120, lock_wait = 300;
+    int npos = 0, rc;
+
+    memset(&a, 0, sizeof(a));
+    const struct gp_opt opts[] = {
+        {"feed", 0, GP_OPT_LIST, &a.feeds, "NAME", "fetch only this feed (even if disabled)"},
+        {"dry-run", 0, GP_OPT_FLAG, &a.dry_run, NULL, "fetch and parse, write nothing"},
+        {"timeout", 0, GP_OPT_STRING, &a.timeout, "S",
+         "give up on a transfer after S seconds (default 120)"},
+        {"url", 0, GP_OPT_LIST, &a.urls, "NAME=URL", "use another base URL for feed NAME"},
+        {"allow-insecure-http", 0, GP_OPT_FLAG, &a.insecure, NULL,
+         "allow plain http to hosts other than loopback"},
+        {"lock-wait", 0, GP_OPT_STRING, &a.lock_wait, "S",
+         "wait up to S seconds for another refresh to finish (default 300)"},
+        {"list", 0, GP_OPT_FLAG, &a.list, NULL, "list the configured feeds and exit"},
+        GP_OPT_END,
+    };
+
+    rc = gp_cli_parse(cli, gp_cli_find_command("refresh"), opts, argc, argv, &npos);
+    if (rc)
+        return rc < 0 ? GP_EXIT_OK : rc;
+    if (npos > 0)
+        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
+    if (a.timeout && (rc = parse_seconds(cli, "timeout", a.timeout, 86400, &timeout)))
+        return rc;
+    if (a.lock_wait && (rc = parse_seconds(cli, "lock-wait", a.lock_wait, 86400, &lock_wait)))
+        return rc;
+
+    if (gp_feed_configs_load(&cfg, NULL) != 0)
+        return gp_cli_fail();
+    for (size_t i = 0; i < a.urls.count; i++) {
+        if (gp_feed_configs_override(&cfg, a.urls.items[i]) != 0) {
+            rc = gp_cli_usage_error(cli, "%s", gp_error_last());
+            goto done;
+        }
+    }
+    if (a.list) {
+        rc = list_feeds(cli, &cfg);
+        goto done;
+    }
+
+    rc = gp_cli_catalog(cli, &catalog);
+    if (!rc && !a.dry_run)
+        rc = gp_cli_store(cli, &store);
+    if (!rc)
+        rc = gp_cli_fx(cli, &fx);
+    if (rc)
+        goto done;
+    if (gp_http_global_init() != 0) {
+        rc = gp_cli_fail();
+        goto done;
+    }
+
+    memset(&ropts, 0, sizeof(ropts));
+    ropts.only = a.feeds.items;
+    ropts.only_count = a.feeds.count;
+    ropts.dry_run = a.dry_run;
+    ropts.lock_wait_s = (double)lock_wait;
+    gp_http_options_init(&ropts.http, "gpuplan/" GPUPLAN_VERSION);
+    ropts.http.timeout_s = timeout;
+    ropts.http.connect_timeout_s = timeout < 10 ? timeout : 10;
+    ropts.http.allow_insecure_http = a.insecure;
+
+    if (gp_refresh_run(&report, store, &cfg, catalog, fx, &ropts) != 0) {
+        rc = gp_error_code() == GP_EINVALID ? gp_cli_usage_error(cli, "%s", gp_error_last())
+                                            : gp_cli_fail();
+    } else {
+        print_summary(&report, a.dry_run);
+        rc = report.failed ? GP_EXIT_NETWORK : GP_EXIT_OK;
+    }
+    gp_http_global_cleanup();
+
+done:
+    gp_refresh_report_release(&report);
+    gp_feed_configs_release(&cfg);
+    return rc;
+}

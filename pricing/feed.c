@@ -1,0 +1,349 @@
+/* What every adapter shares: the registry, offer accumulation with mapping and rejection,
+ * next-page links, and small JSON and CSV helpers. */
+#include "pricing/feed.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "pricing/feeds/adapters.h"
+#include "pricing/normalize.h"
+#include "util/error.h"
+#include "util/text.h"
+
+static const struct gp_feed_adapter *const adapters[] = {
+    &gp_feed_azure,          &gp_feed_aws,           &gp_feed_aws_query,
+    &gp_feed_lambda,         &gp_feed_runpod,        &gp_feed_oci,
+    &gp_feed_vultr,          &gp_feed_digitalocean,  &gp_feed_vast,
+    &gp_feed_pricelist_json, &gp_feed_pricelist_csv,
+};
+
+#define ADAPTER_COUNT (sizeof(adapters) / sizeof(adapters[0]))
+
+const struct gp_feed_adapter *gp_feed_adapter_find(const char *name)
+{
+    for (size_t i = 0; i < ADAPTER_COUNT; i++)
+        if (strcmp(adapters[i]->name, name) == 0)
+            return adapters[i];
+    return NULL;
+}
+
+const char *const *gp_feed_adapter_names(void)
+{
+    static const char *names[ADAPTER_COUNT + 1];
+    for (size_t i = 0; i < ADAPTER_COUNT; i++)
+        names[i] = adapters[i]->name;
+    names[ADAPTER_COUNT] = NULL;
+    return names;
+}
+
+void gp_feed_tiers_describe(char *out, size_t size, unsigned mask)
+{
+    size_t used = 0;
+
+    out[0] = '\0';
+    for (int t = 0; t < GP_TIER_COUNT; t++) {
+        if (!(mask & GP_FEED_TIER(t)))
+            continue;
+        int n = snprintf(out + used, size - used, "%s%s", used ? ", " : "",
+                         gp_tier_name((enum gp_tier)t));
+        if (n < 0 || (size_t)n >= size - used)
+            return;
+        used += (size_t)n;
+    }
+}
+
+void gp_feed_ctx_init(struct gp_feed_ctx *ctx, const char *feed, const char *provider,
+                      int64_t observed_at, const struct gp_fx_table *fx,
+                      const struct gp_catalog *catalog)
+{
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->feed = feed;
+    ctx->provider = provider;
+    ctx->observed_at = observed_at;
+    ctx->fx = fx;
+    ctx->catalog = catalog;
+}
+
+void gp_feed_ctx_release(struct gp_feed_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    free(ctx->offers);
+    ctx->offers = NULL;
+    ctx->count = ctx->cap = 0;
+}
+
+void gp_feed_ctx_reset(struct gp_feed_ctx *ctx)
+{
+    ctx->count = 0;
+    ctx->rows = ctx->rejected = ctx->unmapped = ctx->out_of_scope = 0;
+    ctx->unmapped_name_count = 0;
+    ctx->first_rejection[0] = '\0';
+    ctx->next_url[0] = '\0';
+    ctx->next_token[0] = '\0';
+}
+
+void gp_feed_reject(struct gp_feed_ctx *ctx, const char *why)
+{
+    if (ctx->rejected++ == 0)
+        gp_text_copy(ctx->first_rejection, sizeof(ctx->first_rejection), why);
+}
+
+static void note_unmapped(struct gp_feed_ctx *ctx, const char *name)
+{
+    ctx->unmapped++;
+    for (size_t i = 0; i < ctx->unmapped_name_count; i++)
+        if (strcmp(ctx->unmapped_names[i], name) == 0)
+            return;
+    if (ctx->unmapped_name_count < GP_FEED_MAX_NAMES)
+        gp_text_copy(ctx->unmapped_names[ctx->unmapped_name_count++], 64, name);
+}
+
+/* The page URL without credentials, cut back to its endpoint when the query does not fit. */
+static void source_url(char *out, size_t size, const char *url)
+{
+    char clean[GP_FEED_URL_MAX];
+
+    if (!url) {
+        out[0] = '\0';
+        return;
+    }
+    gp_http_redact_url(clean, sizeof(clean), url);
+    if (gp_text_copy(out, size, clean) != 0) {
+        clean[strcspn(clean, "?")] = '\0';
+        gp_text_copy(out, size, clean);
+    }
+}
+
+static int grow(struct gp_feed_ctx *ctx)
+{
+    if (ctx->count < ctx->cap)
+        return 0;
+    size_t cap = ctx->cap ? ctx->cap * 2 : 64;
+    struct gp_offer *grown = realloc(ctx->offers, cap * sizeof(*grown));
+    if (!grown)
+        return gp_error_set(GP_ENOMEM, "out of memory holding %zu offers", cap);
+    ctx->offers = grown;
+    ctx->cap = cap;
+    return 0;
+}
+
+int gp_feed_add_offer(struct gp_feed_ctx *ctx, const struct gp_offer *offer)
+{
+    if (grow(ctx) != 0)
+        return GP_ENOMEM;
+    ctx->offers[ctx->count++] = *offer;
+    return 0;
+}
+
+int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
+{
+    struct gp_gpu_name mapped;
+    struct gp_offer *o;
+    char why[320];
+
+    ctx->rows++;
+    if (ctx->catalog && gp_catalog_find(ctx->catalog, row->gpu_name)) {
+        gp_text_copy(mapped.gpu_id, sizeof(mapped.gpu_id), row->gpu_name);
+        mapped.gpu_count = 0;
+    } else {
+        switch (gp_normalize_gpu_name(&mapped, row->provider ? row->provider : ctx->provider,
+                                      row->gpu_name)) {
+        case GP_NAME_MAPPED:
+            break;
+        case GP_NAME_OUT_OF_SCOPE:
+            ctx->out_of_scope++;
+            return 0;
+        case GP_NAME_UNKNOWN:
+        default:
+            note_unmapped(ctx, row->gpu_name);
+            return 0;
+        }
+    }
+    if (ctx->catalog && !gp_catalog_find(ctx->catalog, mapped.gpu_id)) {
+        note_unmapped(ctx, row->gpu_name);
+        return 0;
+    }
+
+    if (grow(ctx) != 0)
+        return GP_ENOMEM;
+    o = &ctx->offers[ctx->count];
+    memset(o, 0, sizeof(*o));
+    gp_text_copy(o->feed, sizeof(o->feed), ctx->feed);
+    gp_text_copy(o->provider, sizeof(o->provider),
+                 row->provider && *row->provider ? row->provider : ctx->provider);
+    gp_text_copy(o->region, sizeof(o->region), row->region ? row->region : "");
+    gp_text_copy(o->instance_type, sizeof(o->instance_type),
+                 row->instance_type ? row->instance_type : "");
+    gp_text_copy(o->gpu_id, sizeof(o->gpu_id), mapped.gpu_id);
+    o->gpus_per_instance = row->gpus > 0 ? row->gpus : mapped.gpu_count > 0 ? mapped.gpu_count : 1;
+    o->tier = row->tier;
+    o->amount = row->amount;
+    gp_text_copy(o->currency, sizeof(o->currency), row->currency ? row->currency : "");
+    o->unit = row->unit;
+    o->observed_at = row->observed_at ? row->observed_at : ctx->observed_at;
+    source_url(o->source_url, sizeof(o->source_url), ctx->url);
+
+    if (row->unit == GP_UNIT_INSTANCE_HOUR && row->gpus <= 0 && mapped.gpu_count <= 0) {
+        snprintf(why, sizeof(why), "%s: per-instance price but the GPU count is unknown",
+                 row->gpu_name);
+        gp_feed_reject(ctx, why);
+        return 0;
+    }
+    if (!row->currency || strlen(row->currency) != 3) {
+        snprintf(why, sizeof(why), "%s: missing or malformed currency", row->gpu_name);
+        gp_feed_reject(ctx, why);
+        return 0;
+    }
+    if (gp_normalize_price(o, ctx->fx) != 0) {
+        snprintf(why, sizeof(why), "%s: %s", row->gpu_name, gp_error_last());
+        gp_error_clear();
+        gp_feed_reject(ctx, why);
+        return 0;
+    }
+    ctx->count++;
+    return 0;
+}
+
+/* Length of "scheme://authority" at the start of `url`, or 0 when it has none. */
+static size_t origin_length(const char *url)
+{
+    const char *sep = strstr(url, "://");
+    if (!sep || strcspn(url, ":/?#") != (size_t)(sep - url))
+        return 0;
+    return (size_t)(sep + 3 - url) + strcspn(sep + 3, "/?#");
+}
+
+int gp_feed_set_next(struct gp_feed_ctx *ctx, const char *link)
+{
+    const char *base = ctx->base_url ? ctx->base_url : "";
+    size_t base_len = strlen(base);
+    const char *rest = link;
+    int n;
+
+    ctx->next_url[0] = '\0';
+    if (!link || !*link)
+        return 0;
+    if (origin_length(link))
+        rest = link + origin_length(link);
+    while (base_len && base[base_len - 1] == '/')
+        base_len--;
+    n = snprintf(ctx->next_url, sizeof(ctx->next_url), "%.*s%s%s", (int)base_len, base,
+                 *rest == '/' || *rest == '?' ? "" : "/", rest);
+    if (n < 0 || (size_t)n >= sizeof(ctx->next_url)) {
+        ctx->next_url[0] = '\0';
+        return gp_error_set(GP_EINVALID, "next-page link longer than %zu bytes",
+                            sizeof(ctx->next_url) - 1);
+    }
+    return 0;
+}
+
+int gp_feed_set_next_param(struct gp_feed_ctx *ctx, const char *param, const char *value)
+{
+    struct gp_buf out = GP_BUF_INIT;
+    const char *url = ctx->url;
+    const char *q = strchr(url, '?');
+    size_t plen = strlen(param);
+    int rc;
+
+    gp_buf_init(&out, sizeof(ctx->next_url) - 1);
+    rc = gp_buf_append(&out, url, q ? (size_t)(q - url) : strlen(url));
+    if (!rc)
+        rc = gp_buf_putc(&out, '?');
+    /* keep every other parameter, in order */
+    for (const char *p = q ? q + 1 : NULL; p && *p && !rc;) {
+        size_t len = strcspn(p, "&");
+        if (!(len > plen && strncmp(p, param, plen) == 0 && p[plen] == '=') &&
+            !(len == plen && strncmp(p, param, plen) == 0)) {
+            rc = gp_buf_append(&out, p, len);
+            if (!rc)
+                rc = gp_buf_putc(&out, '&');
+        }
+        p += len + (p[len] == '&');
+    }
+    if (!rc)
+        rc = gp_buf_printf(&out, "%s=", param);
+    if (!rc)
+        rc = gp_http_escape(&out, value);
+    if (!rc)
+        gp_text_copy(ctx->next_url, sizeof(ctx->next_url), out.data);
+    else
+        ctx->next_url[0] = '\0';
+    gp_buf_release(&out);
+    return rc ? gp_error_set(GP_EINVALID, "next-page URL too long") : 0;
+}
+
+int gp_feed_json_price(const cJSON *item, double *out)
+{
+    if (cJSON_IsNumber(item)) {
+        *out = item->valuedouble;
+        return isfinite(*out) ? 0 : -1;
+    }
+    if (cJSON_IsString(item) && item->valuestring) {
+        char *end = NULL;
+        const char *s = item->valuestring;
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            return -1;
+        *out = strtod(s, &end);
+        while (end && *end == ' ')
+            end++;
+        return end && !*end && isfinite(*out) ? 0 : -1;
+    }
+    return -1;
+}
+
+const char *gp_feed_json_str(const cJSON *obj, const char *key)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+int gp_feed_csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+
+    for (;;) {
+        char *out = p;
+        if (n == max)
+            return n;
+        fields[n++] = p;
+        if (*p == '"') {
+            char *r = p + 1;
+            for (;;) {
+                if (!*r)
+                    return -1;
+                if (*r == '"') {
+                    if (r[1] == '"') {
+                        *out++ = '"';
+                        r += 2;
+                        continue;
+                    }
+                    r++;
+                    break;
+                }
+                *out++ = *r++;
+            }
+            /* anything between the closing quote and the comma is kept verbatim */
+            while (*r && *r != ',')
+                *out++ = *r++;
+            if (!*r) {
+                *out = '\0';
+                return n;
+            }
+            *out = '\0';
+            p = r + 1;
+        } else {
+            char *comma = strchr(p, ',');
+            if (!comma)
+                return n;
+            *comma = '\0';
+            p = comma + 1;
+        }
+    }
+}

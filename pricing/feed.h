@@ -1,0 +1,142 @@
+/* The price-feed adapter interface: pure parsers from the bytes of one response page to offers,
+ * the next page and counts of what was dropped. No adapter does I/O. */
+#ifndef GP_PRICING_FEED_H
+#define GP_PRICING_FEED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "catalog/fx.h"
+#include "gpuplan/gpu.h"
+#include "gpuplan/offer.h"
+#include "pricing/http.h"
+#include "util/buf.h"
+
+#define GP_FEED_TIER(t)   (1u << (t))
+#define GP_FEED_MAX_NAMES 32 /* distinct unmapped names kept for -v */
+#define GP_FEED_URL_MAX   2048
+
+/*
+ * What an adapter parses with and into. The caller fills the inputs once per feed (and `url`
+ * per page); the outputs accumulate over every page of the feed, except the next-page fields,
+ * which each page sets afresh.
+ */
+struct gp_feed_ctx {
+    /* inputs */
+    const char *feed;                 /* feed name, written into each offer */
+    const char *provider;             /* provider name, written into each offer */
+    const char *url;                  /* URL of the page being parsed */
+    const char *base_url;             /* the feed's base URL; absolute next links re-root on it */
+    int64_t observed_at;              /* Unix seconds UTC */
+    const struct gp_fx_table *fx;     /* rates for non-USD amounts (borrowed) */
+    const struct gp_catalog *catalog; /* canonical GPUs (borrowed) */
+
+    /* outputs, accumulated */
+    struct gp_offer *offers; /* owned (free with gp_feed_ctx_release); `count` entries */
+    size_t count;
+    size_t cap;
+    size_t rows;         /* rows seen that priced something */
+    size_t rejected;     /* rows dropped because their price or unit made no sense */
+    size_t unmapped;     /* rows whose GPU name matched nothing */
+    size_t out_of_scope; /* rows for accelerators gpuplan does not plan for */
+    char unmapped_names[GP_FEED_MAX_NAMES][64]; /* distinct unmapped names, first seen first */
+    size_t unmapped_name_count;
+    char first_rejection[256]; /* why the first rejected row was dropped, for -v */
+
+    /* outputs, per page */
+    char next_url[GP_FEED_URL_MAX]; /* the next page, "" on the last */
+    char next_token[1024];          /* continuation token for POST-paged APIs, "" on the last */
+};
+
+/* Streaming parser state, for responses too large to hold (the AWS offer file). */
+struct gp_feed_stream;
+
+struct gp_feed_adapter {
+    const char *name;       /* adapter name used in feeds.json */
+    unsigned tiers;         /* GP_FEED_TIER bits the adapter can yield */
+    enum gp_http_auth auth; /* how a key is sent when the feed has one */
+    bool key_required;      /* a feed without a key is skipped */
+    bool allow_file;        /* file:// URLs accepted (generic price lists) */
+    size_t max_page_bytes;  /* response cap per page, bytes */
+    /* Whole-page parser; NULL for streaming adapters. */
+    int (*parse)(struct gp_feed_ctx *ctx, const char *body, size_t len);
+    /* Streaming parser; NULL for whole-page adapters. push may be called with any split of
+     * the body; end flushes what is left. */
+    int (*stream_open)(struct gp_feed_stream **out, struct gp_feed_ctx *ctx);
+    int (*stream_push)(struct gp_feed_stream *s, const char *data, size_t len);
+    int (*stream_end)(struct gp_feed_stream *s);
+    void (*stream_free)(struct gp_feed_stream *s);
+    /* After the last page: combine per-row observations (the Vast median). May be NULL. */
+    int (*finish)(struct gp_feed_ctx *ctx);
+    /* POST body for a page of a token-paged API (token "" for the first); NULL for GET. */
+    int (*request_body)(struct gp_buf *out, const char *token);
+    const char *content_type;   /* of request_body */
+    const char *const *headers; /* extra request headers */
+    const char *sigv4;          /* SigV4 scope when auth is GP_HTTP_AUTH_SIGV4 */
+};
+
+/* Every adapter, by name; NULL when none has that name. */
+const struct gp_feed_adapter *gp_feed_adapter_find(const char *name);
+/* The NULL-terminated list of adapter names (for messages). */
+const char *const *gp_feed_adapter_names(void);
+/* "on-demand, spot" for the tiers in `mask`, into out[size]. */
+void gp_feed_tiers_describe(char *out, size_t size, unsigned mask);
+
+void gp_feed_ctx_init(struct gp_feed_ctx *ctx, const char *feed, const char *provider,
+                      int64_t observed_at, const struct gp_fx_table *fx,
+                      const struct gp_catalog *catalog);
+void gp_feed_ctx_release(struct gp_feed_ctx *ctx);
+/* Forget the offers and counts (a streamed transfer restarting from the first byte). */
+void gp_feed_ctx_reset(struct gp_feed_ctx *ctx);
+
+/* ---- helpers for adapters --------------------------------------------------------------- */
+
+/* One priced row as a feed states it, before mapping and normalisation. */
+struct gp_feed_row {
+    const char *provider;      /* NULL: the feed's provider (generic lists name their own) */
+    const char *gpu_name;      /* the spelling to map: instance type, GPU model, ... */
+    const char *instance_type; /* provider SKU kept in the offer; NULL or "" when per GPU */
+    const char *region;        /* provider region code; NULL or "" when global */
+    int gpus;                  /* GPUs per instance as the feed states it; 0 = from the name */
+    enum gp_tier tier;
+    double amount;        /* in `currency` per `unit` */
+    const char *currency; /* ISO 4217 */
+    enum gp_price_unit unit;
+    int64_t observed_at; /* when the list says it was observed; 0 = the fetch time */
+};
+
+/*
+ * Map the row's GPU name and add the normalised offer. An unknown name is counted (and
+ * listed), an out-of-scope accelerator counted, a nonsensical price rejected and counted; none
+ * of those is an error. Returns 0 or GP_ENOMEM.
+ */
+int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row);
+
+/* Add an offer already mapped and normalised (a parsed generic price list). GP_ENOMEM. */
+int gp_feed_add_offer(struct gp_feed_ctx *ctx, const struct gp_offer *offer);
+
+/* Count a row dropped for a reason the adapter found itself (unknown unit, wrong type). */
+void gp_feed_reject(struct gp_feed_ctx *ctx, const char *why);
+
+/* Set ctx->next_url to `link` re-rooted on ctx->base_url: an absolute link keeps only its
+ * path and query, a relative one is appended to the base. "" clears it. */
+int gp_feed_set_next(struct gp_feed_ctx *ctx, const char *link);
+
+/* The URL of the current page with `param`=`value` set in its query (replacing any value it
+ * had), written to ctx->next_url: cursor and page-number paging. */
+int gp_feed_set_next_param(struct gp_feed_ctx *ctx, const char *param, const char *value);
+
+/* A JSON price that may be a number or a numeric string ("55.0400000000"). Returns 0 and the
+ * value, or -1 when it is neither (null included). */
+int gp_feed_json_price(const cJSON *item, double *out);
+/* The string member `key` of `obj`, or NULL when absent or not a string. Borrowed. */
+const char *gp_feed_json_str(const cJSON *obj, const char *key);
+
+/* Split one CSV record (RFC 4180 quoting; no embedded newlines) in place into at most `max`
+ * fields. Returns the number of fields, or -1 on an unterminated quote. */
+int gp_feed_csv_split(char *line, char **fields, int max);
+
+#endif

@@ -1,0 +1,120 @@
+/* Azure Retail Prices API: {Items[], NextPageLink} pages of VM meters; yields on-demand and spot
+ * per VM-hour (Linux, pay-as-you-go; reservations, Windows and low-priority meters skipped). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pricing/feeds/adapters.h"
+#include "util/error.h"
+#include "util/json.h"
+#include "util/text.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && gp_text_ieq(s + n - m, suffix);
+}
+
+/* Hours covered by `unit` ("1 Hour", "10 Hours", "100 Hours"); 0 when it is not hour-based. */
+static double unit_hours(const char *unit)
+{
+    char *end = NULL;
+    double n = strtod(unit, &end);
+
+    if (end == unit || !(n >= 1))
+        return 0;
+    while (*end == ' ')
+        end++;
+    return gp_text_ieq(end, "Hour") || gp_text_ieq(end, "Hours") ? n : 0;
+}
+
+static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
+{
+    const char *sku = gp_feed_json_str(item, "armSkuName");
+    const char *region = gp_feed_json_str(item, "armRegionName");
+    const char *type = gp_feed_json_str(item, "type");
+    const char *product = gp_feed_json_str(item, "productName");
+    const char *meter = gp_feed_json_str(item, "meterName");
+    const char *sku_name = gp_feed_json_str(item, "skuName");
+    const char *unit = gp_feed_json_str(item, "unitOfMeasure");
+    const char *currency = gp_feed_json_str(item, "currencyCode");
+    struct gp_feed_row row = {0};
+    char why[256];
+    double price, hours;
+
+    if (!cJSON_IsObject(item) || !sku || !*sku) {
+        gp_feed_reject(ctx, "an item without armSkuName");
+        return 0;
+    }
+    /* Only pay-as-you-go Linux meters are hourly prices; the rest are other products. */
+    if (!type || strcmp(type, "Consumption") != 0)
+        return 0;
+    if (!product || strstr(product, "Windows") || ends_with(product, " Win"))
+        return 0;
+    if ((meter && ends_with(meter, "Low Priority")) ||
+        (sku_name && ends_with(sku_name, "Low Priority")))
+        return 0;
+
+    if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(item, "retailPrice"), &price) != 0) {
+        snprintf(why, sizeof(why), "%s: retailPrice is not a number", sku);
+        gp_feed_reject(ctx, why);
+        return 0;
+    }
+    hours = unit ? unit_hours(unit) : 0;
+    if (hours == 0) {
+        snprintf(why, sizeof(why), "%s: unknown unit of measure '%s'", sku, unit ? unit : "");
+        gp_feed_reject(ctx, why);
+        return 0;
+    }
+
+    row.gpu_name = sku;
+    row.instance_type = sku;
+    row.region = region;
+    row.tier = (meter && ends_with(meter, " Spot")) || (sku_name && ends_with(sku_name, " Spot"))
+                   ? GP_TIER_SPOT
+                   : GP_TIER_ON_DEMAND;
+    row.amount = price / hours;
+    row.currency = currency;
+    row.unit = GP_UNIT_INSTANCE_HOUR;
+    return gp_feed_add(ctx, &row);
+}
+
+static int azure_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
+{
+    cJSON *root = NULL;
+    const cJSON *items, *item, *next;
+    int rc = gp_json_parse(&root, body, len, ctx->url);
+
+    ctx->next_url[0] = '\0';
+    if (rc)
+        return rc;
+    items = cJSON_GetObjectItemCaseSensitive(root, "Items");
+    if (!cJSON_IsArray(items)) {
+        rc = gp_error_set(GP_EINVALID, "%s: no Items array: the response format changed", ctx->url);
+        goto done;
+    }
+    cJSON_ArrayForEach(item, items)
+    {
+        rc = parse_item(ctx, item);
+        if (rc)
+            goto done;
+    }
+    /* An empty page ends the walk even if a link follows: $skip paging can drift. */
+    next = cJSON_GetObjectItemCaseSensitive(root, "NextPageLink");
+    if (cJSON_IsString(next) && cJSON_GetArraySize(items) > 0)
+        rc = gp_feed_set_next(ctx, next->valuestring);
+    else if (next && !cJSON_IsNull(next) && !cJSON_IsString(next))
+        rc = gp_error_set(GP_EINVALID, "%s: NextPageLink is neither a string nor null", ctx->url);
+
+done:
+    cJSON_Delete(root);
+    return rc;
+}
+
+const struct gp_feed_adapter gp_feed_azure = {
+    .name = "azure",
+    .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND) | GP_FEED_TIER(GP_TIER_SPOT),
+    .auth = GP_HTTP_AUTH_NONE,
+    .max_page_bytes = (size_t)32 << 20,
+    .parse = azure_parse,
+};

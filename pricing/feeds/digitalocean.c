@@ -1,0 +1,90 @@
+/* DigitalOcean sizes: {sizes: [{slug, price_hourly, gpu_info}], links{pages{next}}}; yields
+ * on-demand, spot ("-spot" slugs) and reserved ("-contracted" slugs) per Droplet-hour. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pricing/feeds/adapters.h"
+#include "util/error.h"
+#include "util/json.h"
+
+static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
+{
+    const char *slug = gp_feed_json_str(size, "slug");
+    const cJSON *info = cJSON_GetObjectItemCaseSensitive(size, "gpu_info");
+    const cJSON *count = cJSON_GetObjectItemCaseSensitive(info, "count");
+    struct gp_feed_row row = {0};
+    char why[256];
+    double hourly;
+
+    if (!slug) {
+        gp_feed_reject(ctx, "a size without a slug");
+        return 0;
+    }
+    /* Sizes without GPUs are plain Droplets. */
+    if (!cJSON_IsObject(info))
+        return 0;
+    if (!cJSON_IsNumber(count) || count->valuedouble < 1 ||
+        count->valuedouble != (int)count->valuedouble) {
+        snprintf(why, sizeof(why), "%s: gpu_info.count is not a positive whole number", slug);
+        gp_feed_reject(ctx, why);
+        return 0;
+    }
+    if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(size, "price_hourly"), &hourly) != 0) {
+        snprintf(why, sizeof(why), "%s: price_hourly is not a number", slug);
+        gp_feed_reject(ctx, why);
+        return 0;
+    }
+    row.gpu_name = slug;
+    row.instance_type = slug;
+    row.gpus = count->valueint;
+    row.tier = strstr(slug, "-spot")         ? GP_TIER_SPOT
+               : strstr(slug, "-contracted") ? GP_TIER_RESERVED
+                                             : GP_TIER_ON_DEMAND;
+    row.amount = hourly;
+    row.currency = "USD";
+    row.unit = GP_UNIT_INSTANCE_HOUR;
+    return gp_feed_add(ctx, &row);
+}
+
+static int digitalocean_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
+{
+    cJSON *root = NULL;
+    const cJSON *sizes, *size, *next;
+    int rc = gp_json_parse(&root, body, len, ctx->url);
+
+    ctx->next_url[0] = '\0';
+    if (rc)
+        return rc;
+    sizes = cJSON_GetObjectItemCaseSensitive(root, "sizes");
+    if (!cJSON_IsArray(sizes)) {
+        const char *msg = gp_feed_json_str(root, "message");
+        rc = msg ? gp_error_set(GP_EINVALID, "%s: the API answered: %.200s", ctx->url, msg)
+                 : gp_error_set(GP_EINVALID, "%s: no sizes array: the response format changed",
+                                ctx->url);
+        goto done;
+    }
+    cJSON_ArrayForEach(size, sizes)
+    {
+        rc = parse_size(ctx, size);
+        if (rc)
+            goto done;
+    }
+    next = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "links"), "pages"),
+        "next");
+    if (cJSON_IsString(next) && cJSON_GetArraySize(sizes) > 0)
+        rc = gp_feed_set_next(ctx, next->valuestring);
+done:
+    cJSON_Delete(root);
+    return rc;
+}
+
+const struct gp_feed_adapter gp_feed_digitalocean = {
+    .name = "digitalocean",
+    .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND) | GP_FEED_TIER(GP_TIER_SPOT) |
+             GP_FEED_TIER(GP_TIER_RESERVED),
+    .auth = GP_HTTP_AUTH_BEARER,
+    .key_required = true,
+    .max_page_bytes = (size_t)8 << 20,
+    .parse = digitalocean_parse,
+};

@@ -1,0 +1,79 @@
+/* RunPod REST v2 GPU catalog: {gpus: [{id, price{secure, community}}]}; yields on-demand per
+ * GPU-hour, one offer per cloud (secure, community) the card is sold in. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pricing/feeds/adapters.h"
+#include "util/error.h"
+#include "util/json.h"
+
+static int add_cloud(struct gp_feed_ctx *ctx, const cJSON *gpu, const char *id, const char *cloud)
+{
+    const cJSON *offered = cJSON_GetObjectItemCaseSensitive(gpu, cloud);
+    const cJSON *price =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(gpu, "price"), cloud);
+    struct gp_feed_row row = {0};
+    char why[256];
+    double amount;
+
+    /* Not sold in this cloud, or no price: a community figure on a secure-only card means
+     * nothing. */
+    if (cJSON_IsFalse(offered) || !price || cJSON_IsNull(price))
+        return 0;
+    if (gp_feed_json_price(price, &amount) != 0) {
+        snprintf(why, sizeof(why), "%s: price.%s is not a number", id, cloud);
+        gp_feed_reject(ctx, why);
+        return 0;
+    }
+    if (amount == 0)
+        return 0; /* RunPod's way of saying "not offered" */
+    row.gpu_name = id;
+    row.instance_type = cloud;
+    row.tier = GP_TIER_ON_DEMAND;
+    row.amount = amount;
+    row.currency = "USD";
+    row.unit = GP_UNIT_GPU_HOUR;
+    row.gpus = 1;
+    return gp_feed_add(ctx, &row);
+}
+
+static int runpod_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
+{
+    cJSON *root = NULL;
+    const cJSON *gpus, *gpu;
+    int rc = gp_json_parse(&root, body, len, ctx->url);
+
+    ctx->next_url[0] = '\0';
+    if (rc)
+        return rc;
+    gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus");
+    if (!cJSON_IsArray(gpus)) {
+        rc = gp_error_set(GP_EINVALID, "%s: no gpus array: the response format changed", ctx->url);
+        goto done;
+    }
+    cJSON_ArrayForEach(gpu, gpus)
+    {
+        const char *id = gp_feed_json_str(gpu, "id");
+        if (!id) {
+            gp_feed_reject(ctx, "a GPU without an id");
+            continue;
+        }
+        rc = add_cloud(ctx, gpu, id, "secure");
+        if (!rc)
+            rc = add_cloud(ctx, gpu, id, "community");
+        if (rc)
+            break;
+    }
+done:
+    cJSON_Delete(root);
+    return rc;
+}
+
+const struct gp_feed_adapter gp_feed_runpod = {
+    .name = "runpod",
+    .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND),
+    .auth = GP_HTTP_AUTH_BEARER,
+    .key_required = true,
+    .max_page_bytes = (size_t)4 << 20,
+    .parse = runpod_parse,
+};

@@ -1,0 +1,688 @@
+/* libcurl behind the price feeds: a multi-handle loop with retries, backoff, validators and
+ * caps, so adapters and the refresh never see a transfer. */
+#include "pricing/http.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "util/error.h"
+#include "util/text.h"
+
+void gp_http_options_init(struct gp_http_options *opts, const char *user_agent)
+{
+    opts->user_agent = user_agent;
+    opts->connect_timeout_s = 10;
+    opts->timeout_s = 120;
+    opts->low_speed_time_s = 30;
+    opts->low_speed_bps = 1024;
+    opts->max_attempts = 4;
+    opts->backoff_s = 1.0;
+    opts->max_retry_after_s = 120.0;
+    opts->max_parallel = 4;
+    opts->allow_insecure_http = false;
+}
+
+void gp_http_response_init(struct gp_http_response *resp)
+{
+    memset(resp, 0, sizeof(*resp));
+    gp_buf_init(&resp->body, 0);
+}
+
+void gp_http_response_release(struct gp_http_response *resp)
+{
+    if (!resp)
+        return;
+    gp_buf_release(&resp->body);
+}
+
+int gp_http_global_init(void)
+{
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return gp_error_set(GP_ERROR, "cannot initialise libcurl");
+    return 0;
+}
+
+void gp_http_global_cleanup(void)
+{
+    curl_global_cleanup();
+}
+
+/* ---- URLs ---------------------------------------------------------------------------- */
+
+bool gp_http_is_loopback(const char *url)
+{
+    CURLU *u = curl_url();
+    char *host = NULL;
+    bool loopback = false;
+
+    if (!u)
+        return false;
+    if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+        loopback = gp_text_ieq(host, "localhost") || strcmp(host, "[::1]") == 0 ||
+                   strncmp(host, "127.", 4) == 0;
+        if (strncmp(host, "127.", 4) == 0)
+            for (const char *p = host + 4; *p; p++)
+                if (!isdigit((unsigned char)*p) && *p != '.')
+                    loopback = false;
+    }
+    curl_free(host);
+    curl_url_cleanup(u);
+    return loopback;
+}
+
+void gp_http_redact_url(char *out, size_t size, const char *url)
+{
+    CURLU *u = curl_url();
+    char *clean = NULL;
+
+    if (u && curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
+        curl_url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+        curl_url_set(u, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_URL, &clean, 0) == CURLUE_OK) {
+        gp_text_copy(out, size, clean);
+    } else {
+        /* Not a URL curl understands: keep it only if it cannot hold credentials. */
+        gp_text_copy(out, size, strchr(url, '@') ? "(unparseable URL)" : url);
+    }
+    curl_free(clean);
+    curl_url_cleanup(u);
+}
+
+int gp_http_escape(struct gp_buf *out, const char *text)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    int rc = 0;
+
+    for (const unsigned char *p = (const unsigned char *)text; *p && !rc; p++) {
+        if (isalnum(*p) || strchr("-._~", *p)) {
+            rc = gp_buf_putc(out, (char)*p);
+        } else {
+            char esc[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+            rc = gp_buf_append(out, esc, 3);
+        }
+    }
+    return rc;
+}
+
+/* The scheme of `url` in lower case into out[size]; "" when there is none. */
+static void url_scheme(char *out, size_t size, const char *url)
+{
+    size_t n = strcspn(url, ":");
+    out[0] = '\0';
+    if (url[n] != ':' || n == 0 || n >= size)
+        return;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (char)tolower((unsigned char)url[i]);
+    out[n] = '\0';
+}
+
+/* ---- transfers ----------------------------------------------------------------------- */
+
+enum xfer_state { XFER_WAITING, XFER_RUNNING, XFER_DONE };
+
+struct xfer {
+    struct xfer *next;
+    struct gp_http_client *client;
+    const struct gp_http_request *req;
+    struct gp_http_response *resp;
+    gp_http_done_fn done;
+    void *ctx;
+    enum xfer_state state;
+    double not_before; /* monotonic seconds when a waiting transfer may start */
+    double submitted;  /* monotonic seconds */
+    CURL *easy;
+    struct curl_slist *headers;
+    char errbuf[CURL_ERROR_SIZE];
+    char shown_url[256]; /* the URL without credentials, for messages */
+    int abort_code;      /* set by the write callback: why it stopped the transfer */
+    char abort_msg[640];
+    bool streamed_data; /* on_data has been given bytes in this attempt */
+    bool insecure_ok;   /* plain http allowed for this transfer */
+};
+
+struct gp_http_client {
+    struct gp_http_options opts;
+    CURLM *multi;
+    struct xfer *xfers; /* every transfer not yet reported done */
+    int running;
+    uint64_t rng;
+};
+
+static double monotonic_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Uniform in [0, 1): xorshift64*, seeded per client; jitter needs no more. */
+static double next_random(struct gp_http_client *c)
+{
+    c->rng ^= c->rng >> 12;
+    c->rng ^= c->rng << 25;
+    c->rng ^= c->rng >> 27;
+    return (double)((c->rng * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0;
+}
+
+int gp_http_client_new(struct gp_http_client **out, const struct gp_http_options *opts)
+{
+    struct gp_http_client *c = calloc(1, sizeof(*c));
+
+    *out = NULL;
+    if (!c)
+        return gp_error_set(GP_ENOMEM, "out of memory creating an HTTP client");
+    c->opts = *opts;
+    if (c->opts.max_attempts < 1)
+        c->opts.max_attempts = 1;
+    if (c->opts.max_parallel < 1)
+        c->opts.max_parallel = 1;
+    c->multi = curl_multi_init();
+    if (!c->multi) {
+        free(c);
+        return gp_error_set(GP_ERROR, "cannot create a libcurl multi handle");
+    }
+    c->rng = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ 0x9E3779B97F4A7C15ULL;
+    *out = c;
+    return 0;
+}
+
+static void xfer_cleanup_easy(struct xfer *x)
+{
+    if (x->easy) {
+        curl_multi_remove_handle(x->client->multi, x->easy);
+        curl_easy_cleanup(x->easy);
+        x->easy = NULL;
+    }
+    curl_slist_free_all(x->headers);
+    x->headers = NULL;
+}
+
+void gp_http_client_free(struct gp_http_client *client)
+{
+    if (!client)
+        return;
+    while (client->xfers) {
+        struct xfer *x = client->xfers;
+        client->xfers = x->next;
+        xfer_cleanup_easy(x);
+        free(x);
+    }
+    curl_multi_cleanup(client->multi);
+    free(client);
+}
+
+static size_t body_limit(const struct gp_http_request *req)
+{
+    return req->max_bytes ? req->max_bytes : GP_BUF_DEFAULT_LIMIT;
+}
+
+static size_t on_write(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct xfer *x = userp;
+    struct gp_http_response *resp = x->resp;
+    size_t len = size * nmemb;
+
+    if (len > body_limit(x->req) - (size_t)resp->bytes) {
+        x->abort_code = GP_EINVALID;
+        snprintf(x->abort_msg, sizeof(x->abort_msg), "response from %s exceeds the %zu-byte cap",
+                 x->shown_url, body_limit(x->req));
+        return 0;
+    }
+    resp->bytes += len;
+    if (x->req->on_data) {
+        long status = 0;
+        /* an error page is not the document: it is not given to the parser */
+        curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+        if (status >= 300)
+            return len;
+        x->streamed_data = true;
+        if (x->req->on_data(x->req->ctx, data, len) != 0) {
+            x->abort_code = gp_error_code() ? gp_error_code() : GP_EINVALID;
+            gp_text_copy(x->abort_msg, sizeof(x->abort_msg), gp_error_last());
+            return 0;
+        }
+        return len;
+    }
+    if (gp_buf_append(&resp->body, data, len) != 0) {
+        x->abort_code = gp_error_code();
+        snprintf(x->abort_msg, sizeof(x->abort_msg), "response from %s: %s", x->shown_url,
+                 gp_error_last());
+        return 0;
+    }
+    return len;
+}
+
+/* Keep ETag and Last-Modified of the final response (a redirect's headers are overwritten). */
+static size_t on_header(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct xfer *x = userp;
+    size_t len = size * nmemb;
+    char line[320];
+    size_t n = len < sizeof(line) - 1 ? len : sizeof(line) - 1;
+    char *value;
+    char *dst = NULL;
+    size_t dst_size = 0;
+
+    memcpy(line, data, n);
+    line[n] = '\0';
+    if (strncmp(line, "HTTP/", 5) == 0) {
+        x->resp->etag[0] = '\0';
+        x->resp->last_modified[0] = '\0';
+        return len;
+    }
+    value = strchr(line, ':');
+    if (!value)
+        return len;
+    *value++ = '\0';
+    if (gp_text_ieq(line, "ETag")) {
+        dst = x->resp->etag;
+        dst_size = sizeof(x->resp->etag);
+    } else if (gp_text_ieq(line, "Last-Modified")) {
+        dst = x->resp->last_modified;
+        dst_size = sizeof(x->resp->last_modified);
+    }
+    if (dst) {
+        while (*value == ' ' || *value == '\t')
+            value++;
+        value[strcspn(value, "\r\n")] = '\0';
+        if (gp_text_copy(dst, dst_size, value) != 0)
+            dst[0] = '\0'; /* a validator cut short would never match; drop it */
+    }
+    return len;
+}
+
+/* Refuse what the policy forbids before any connection is made. */
+static int check_url(struct xfer *x)
+{
+    const struct gp_http_request *req = x->req;
+    char scheme[16];
+
+    url_scheme(scheme, sizeof(scheme), req->url);
+    if (strcmp(scheme, "https") == 0)
+        return 0;
+    if (strcmp(scheme, "file") == 0) {
+        if (req->allow_file)
+            return 0;
+        return gp_error_set(GP_EINVALID, "%s: file:// is only allowed for generic price lists",
+                            x->shown_url);
+    }
+    if (strcmp(scheme, "http") == 0) {
+        if (x->client->opts.allow_insecure_http || gp_http_is_loopback(req->url))
+            return 0;
+        return gp_error_set(GP_EINVALID,
+                            "%s: refusing plain http to a non-loopback host "
+                            "(use https, or --allow-insecure-http)",
+                            x->shown_url);
+    }
+    return gp_error_set(GP_EINVALID, "%s: unsupported URL scheme (use https)", x->shown_url);
+}
+
+#define SETOPT(easy, opt, val)                                                                     \
+    do {                                                                                           \
+        if (curl_easy_setopt(easy, opt, val) != CURLE_OK)                                          \
+            goto fail;                                                                             \
+    } while (0)
+
+static int xfer_start(struct xfer *x)
+{
+    const struct gp_http_request *req = x->req;
+    const struct gp_http_options *o = &x->client->opts;
+    bool insecure = o->allow_insecure_http;
+    char scheme[16];
+    CURL *e;
+
+    xfer_cleanup_easy(x);
+    x->errbuf[0] = '\0';
+    x->abort_code = 0;
+    x->abort_msg[0] = '\0';
+    x->streamed_data = false;
+    x->resp->bytes = 0;
+    x->resp->status = 0;
+    x->resp->etag[0] = '\0';
+    x->resp->last_modified[0] = '\0';
+    gp_buf_release(&x->resp->body);
+    gp_buf_init(&x->resp->body, body_limit(req));
+
+    e = x->easy = curl_easy_init();
+    if (!e)
+        return gp_error_set(GP_ENOMEM, "cannot create a libcurl handle");
+    url_scheme(scheme, sizeof(scheme), req->url);
+
+    SETOPT(e, CURLOPT_URL, req->url);
+    SETOPT(e, CURLOPT_PRIVATE, x);
+    SETOPT(e, CURLOPT_ERRORBUFFER, x->errbuf);
+    SETOPT(e, CURLOPT_NOSIGNAL, 1L);
+    SETOPT(e, CURLOPT_WRITEFUNCTION, on_write);
+    SETOPT(e, CURLOPT_WRITEDATA, x);
+    SETOPT(e, CURLOPT_HEADERFUNCTION, on_header);
+    SETOPT(e, CURLOPT_HEADERDATA, x);
+    SETOPT(e, CURLOPT_USERAGENT, o->user_agent);
+    SETOPT(e, CURLOPT_SSL_VERIFYPEER, 1L);
+    SETOPT(e, CURLOPT_SSL_VERIFYHOST, 2L);
+    SETOPT(e, CURLOPT_CONNECTTIMEOUT, o->connect_timeout_s);
+    SETOPT(e, CURLOPT_TIMEOUT, o->timeout_s);
+    SETOPT(e, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_bps);
+    SETOPT(e, CURLOPT_LOW_SPEED_TIME, o->low_speed_time_s);
+    SETOPT(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)body_limit(req));
+    SETOPT(e, CURLOPT_ACCEPT_ENCODING, "");
+    SETOPT(e, CURLOPT_FOLLOWLOCATION, 1L);
+    SETOPT(e, CURLOPT_MAXREDIRS, 5L);
+    SETOPT(e, CURLOPT_PROTOCOLS_STR, req->allow_file ? "http,https,file" : "http,https");
+    SETOPT(e, CURLOPT_REDIR_PROTOCOLS_STR, insecure ? "http,https" : "https");
+    if (strcmp(scheme, "http") == 0 && gp_http_is_loopback(req->url))
+        SETOPT(e, CURLOPT_NOPROXY, "*");
+
+    if (req->body) {
+        SETOPT(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
+        SETOPT(e, CURLOPT_POSTFIELDS, req->body);
+    }
+    if (req->method)
+        SETOPT(e, CURLOPT_CUSTOMREQUEST, req->method);
+
+    switch (req->auth) {
+    case GP_HTTP_AUTH_NONE:
+        break;
+    case GP_HTTP_AUTH_BEARER:
+        SETOPT(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BEARER);
+        SETOPT(e, CURLOPT_XOAUTH2_BEARER, req->token);
+        break;
+    case GP_HTTP_AUTH_BASIC:
+        SETOPT(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        SETOPT(e, CURLOPT_USERNAME, req->token);
+        SETOPT(e, CURLOPT_PASSWORD, "");
+        break;
+    case GP_HTTP_AUTH_SIGV4:
+        SETOPT(e, CURLOPT_AWS_SIGV4, req->sigv4);
+        SETOPT(e, CURLOPT_USERNAME, req->user);
+        SETOPT(e, CURLOPT_PASSWORD, req->token);
+        break;
+    }
+
+    for (const char *const *h = req->headers; h && *h; h++) {
+        struct curl_slist *l = curl_slist_append(x->headers, *h);
+        if (!l)
+            goto fail;
+        x->headers = l;
+    }
+    if (req->content_type) {
+        char line[128];
+        snprintf(line, sizeof(line), "Content-Type: %s", req->content_type);
+        struct curl_slist *l = curl_slist_append(x->headers, line);
+        if (!l)
+            goto fail;
+        x->headers = l;
+    }
+    if (req->session_token) {
+        struct gp_buf line = GP_BUF_INIT;
+        struct curl_slist *l = NULL;
+        if (gp_buf_printf(&line, "X-Amz-Security-Token: %s", req->session_token) == 0)
+            l = curl_slist_append(x->headers, line.data);
+        gp_buf_release(&line);
+        if (!l)
+            goto fail;
+        x->headers = l;
+    }
+    if (req->etag && *req->etag) {
+        char line[300];
+        snprintf(line, sizeof(line), "If-None-Match: %s", req->etag);
+        struct curl_slist *l = curl_slist_append(x->headers, line);
+        if (!l)
+            goto fail;
+        x->headers = l;
+    }
+    if (req->last_modified && *req->last_modified) {
+        char line[128];
+        snprintf(line, sizeof(line), "If-Modified-Since: %s", req->last_modified);
+        struct curl_slist *l = curl_slist_append(x->headers, line);
+        if (!l)
+            goto fail;
+        x->headers = l;
+    }
+    if (x->headers)
+        SETOPT(e, CURLOPT_HTTPHEADER, x->headers);
+
+    if (curl_multi_add_handle(x->client->multi, e) != CURLM_OK)
+        goto fail;
+    x->state = XFER_RUNNING;
+    x->resp->attempts++;
+    x->client->running++;
+    return 0;
+
+fail:
+    xfer_cleanup_easy(x);
+    return gp_error_set(GP_ERROR, "%s: cannot set up the transfer", x->shown_url);
+}
+
+int gp_http_submit(struct gp_http_client *client, const struct gp_http_request *req,
+                   struct gp_http_response *resp, gp_http_done_fn done, void *ctx)
+{
+    struct xfer *x = calloc(1, sizeof(*x));
+
+    if (!x)
+        return gp_error_set(GP_ENOMEM, "out of memory queueing a request");
+    x->client = client;
+    x->req = req;
+    x->resp = resp;
+    x->done = done;
+    x->ctx = ctx;
+    x->submitted = monotonic_now();
+    x->not_before = x->submitted;
+    x->state = XFER_WAITING;
+    gp_http_redact_url(x->shown_url, sizeof(x->shown_url), req->url);
+    resp->error = 0;
+    resp->message[0] = '\0';
+    resp->attempts = 0;
+    if (check_url(x) != 0) {
+        resp->error = gp_error_code();
+        gp_text_copy(resp->message, sizeof(resp->message), gp_error_last());
+        x->state = XFER_DONE;
+    }
+    x->next = client->xfers;
+    client->xfers = x;
+    return 0;
+}
+
+static bool retryable_curl(CURLcode rc)
+{
+    switch (rc) {
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_GOT_NOTHING:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool retryable_status(long status)
+{
+    return status == 429 || (status >= 500 && status <= 599);
+}
+
+static void fail(struct xfer *x, int code, const char *fmt, const char *what)
+{
+    x->resp->error = code;
+    snprintf(x->resp->message, sizeof(x->resp->message), fmt, x->shown_url, what);
+    x->state = XFER_DONE;
+}
+
+/* Decide what a finished attempt means: done, failed, or another attempt later. */
+static void xfer_finished(struct xfer *x, CURLcode rc)
+{
+    struct gp_http_client *c = x->client;
+    struct gp_http_response *resp = x->resp;
+    curl_off_t retry_after = 0;
+    char why[400];
+    bool retry = false;
+    long status = 0;
+
+    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &retry_after);
+    resp->status = status;
+    c->running--;
+
+    if (x->abort_code) {
+        x->resp->error = x->abort_code;
+        gp_text_copy(resp->message, sizeof(resp->message), x->abort_msg);
+        x->state = XFER_DONE;
+        goto out;
+    }
+    if (rc == CURLE_FILESIZE_EXCEEDED) {
+        snprintf(why, sizeof(why), "the response exceeds the %zu-byte cap", body_limit(x->req));
+        fail(x, GP_EINVALID, "%s: %s", why);
+        goto out;
+    }
+    if (rc != CURLE_OK) {
+        snprintf(why, sizeof(why), "%s", x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
+        retry = retryable_curl(rc);
+    } else if (status == 304 || (status >= 200 && status <= 299) || status == 0) {
+        /* status 0: a file:// transfer, which has no HTTP status */
+        x->state = XFER_DONE;
+        goto out;
+    } else {
+        snprintf(why, sizeof(why), "HTTP %ld", status);
+        retry = retryable_status(status);
+    }
+
+    if (retry && x->streamed_data && !x->req->on_restart)
+        retry = false;
+    if (retry && resp->attempts < c->opts.max_attempts) {
+        double delay =
+            c->opts.backoff_s * (double)(1u << (resp->attempts - 1)) * (0.5 + next_random(c));
+        if (retry_after > 0) {
+            if ((double)retry_after > c->opts.max_retry_after_s) {
+                snprintf(why + strlen(why), sizeof(why) - strlen(why),
+                         ", and the server asks to wait %ld s", (long)retry_after);
+                fail(x, GP_ENET, "%s: %s", why);
+                goto out;
+            }
+            delay = (double)retry_after;
+        }
+        if (x->streamed_data && x->req->on_restart(x->req->ctx) != 0) {
+            fail(x, gp_error_code(), "%s: %s", gp_error_last());
+            goto out;
+        }
+        x->state = XFER_WAITING;
+        x->not_before = monotonic_now() + delay;
+        goto out;
+    }
+    if (resp->attempts > 1) {
+        snprintf(why + strlen(why), sizeof(why) - strlen(why), " (after %d attempts)",
+                 resp->attempts);
+    }
+    fail(x, GP_ENET, "%s: %s", why);
+
+out:
+    xfer_cleanup_easy(x);
+}
+
+/* Report finished transfers; their callbacks may queue more. */
+static void report_done(struct gp_http_client *c)
+{
+    struct xfer **link = &c->xfers;
+
+    while (*link) {
+        struct xfer *x = *link;
+        if (x->state != XFER_DONE) {
+            link = &x->next;
+            continue;
+        }
+        *link = x->next;
+        x->resp->seconds = monotonic_now() - x->submitted;
+        if (x->done)
+            x->done(x->ctx, x->req, x->resp);
+        free(x);
+        link = &c->xfers; /* the callback may have prepended new transfers */
+    }
+}
+
+int gp_http_run(struct gp_http_client *c)
+{
+    for (;;) {
+        double now, wake = 0.0;
+        int still = 0, queued;
+        CURLMsg *msg;
+
+        report_done(c);
+        if (!c->xfers)
+            return 0;
+
+        now = monotonic_now();
+        for (struct xfer *x = c->xfers; x; x = x->next) {
+            if (x->state != XFER_WAITING)
+                continue;
+            if (x->not_before <= now && c->running < c->opts.max_parallel) {
+                if (xfer_start(x) != 0) {
+                    x->resp->error = gp_error_code();
+                    gp_text_copy(x->resp->message, sizeof(x->resp->message), gp_error_last());
+                    x->state = XFER_DONE;
+                }
+            } else if (x->not_before > now && (wake == 0.0 || x->not_before < wake)) {
+                wake = x->not_before;
+            }
+        }
+
+        if (curl_multi_perform(c->multi, &still) != CURLM_OK)
+            return gp_error_set(GP_ENET, "libcurl multi interface failed");
+        while ((msg = curl_multi_info_read(c->multi, &queued))) {
+            struct xfer *x = NULL;
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+            xfer_finished(x, msg->data.result);
+        }
+
+        bool pending_done = false;
+        for (struct xfer *x = c->xfers; x; x = x->next)
+            pending_done |= x->state == XFER_DONE;
+        if (pending_done)
+            continue;
+
+        int timeout_ms = 1000;
+        if (wake > 0.0) {
+            double ms = (wake - monotonic_now()) * 1000.0;
+            timeout_ms = ms < 0 ? 0 : ms < timeout_ms ? (int)ms + 1 : timeout_ms;
+        }
+        if (c->running == 0 && wake == 0.0)
+            timeout_ms = 0;
+        if (curl_multi_poll(c->multi, NULL, 0, timeout_ms, NULL) != CURLM_OK)
+            return gp_error_set(GP_ENET, "libcurl multi interface failed");
+    }
+}
+
+static void store_done(void *ctx, const struct gp_http_request *req, struct gp_http_response *resp)
+{
+    (void)ctx;
+    (void)req;
+    (void)resp;
+}
+
+int gp_http_fetch(const struct gp_http_options *opts, const struct gp_http_request *req,
+                  struct gp_http_response *resp)
+{
+    struct gp_http_client *client = NULL;
+    int rc = gp_http_client_new(&client, opts);
+
+    if (rc == 0)
+        rc = gp_http_submit(client, req, resp, store_done, NULL);
+    if (rc == 0)
+        rc = gp_http_run(client);
+    gp_http_client_free(client);
+    if (rc)
+        return rc;
+    if (resp->error)
+        gp_error_set(resp->error, "%s", resp->message);
+    return resp->error;
+}

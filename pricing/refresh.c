@@ -1,0 +1,543 @@
+/* The refresh: one state machine per feed (document, page, next page) driven by the HTTP
+ * client's completion callbacks, so every feed downloads at once while each is written to the
+ * store in its own transaction the moment it is complete. */
+#include "pricing/refresh.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/error.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+#define MAX_PAGES 10000 /* per feed: a link loop ends here */
+
+const char *gp_refresh_status_name(enum gp_refresh_status s)
+{
+    switch (s) {
+    case GP_REFRESH_OK:
+        return "ok";
+    case GP_REFRESH_UNCHANGED:
+        return "unchanged";
+    case GP_REFRESH_FAILED:
+        return "failed";
+    case GP_REFRESH_SKIPPED:
+        return "skipped";
+    }
+    return "?";
+}
+
+struct refresh;
+
+struct feed_run {
+    struct refresh *r;
+    const struct gp_feed_config *cfg;
+    const struct gp_feed_source *src;
+    const struct gp_feed_adapter *adapter;
+    struct gp_refresh_result *result;
+    struct gp_feed_key key;
+    struct gp_feed_ctx ctx;
+    int64_t run_id;            /* refresh_runs row; 0 in a dry run */
+    size_t doc;                /* index into src->paths */
+    size_t doc_pages;          /* pages fetched of the current document */
+    char url[GP_FEED_URL_MAX]; /* the page being fetched */
+    struct gp_buf post;        /* request body of token-paged APIs */
+    struct gp_http_request req;
+    struct gp_http_response resp;
+    struct gp_feed_stream *stream;
+    struct gp_http_validator validator; /* of the single document, when it is one page */
+    bool conditional;                   /* the feed is one document and may answer 304 */
+    double started;                     /* monotonic seconds */
+    bool done;
+};
+
+struct refresh {
+    struct gp_store *store;
+    const struct gp_refresh_options *opts;
+    struct gp_http_client *http;
+    struct feed_run *runs;
+    size_t count;
+    int fatal; /* a store error: stop writing, report it */
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static size_t source_paths(const struct gp_feed_source *src)
+{
+    return src->path_count ? src->path_count : 1;
+}
+
+/* ---- completion ---------------------------------------------------------------------- */
+
+static void copy_counts(struct feed_run *fr)
+{
+    struct gp_refresh_result *res = fr->result;
+
+    res->counts.unmapped = fr->ctx.unmapped;
+    res->counts.rejected = fr->ctx.rejected;
+    res->out_of_scope = fr->ctx.out_of_scope;
+    res->unmapped_name_count = fr->ctx.unmapped_name_count;
+    memcpy(res->unmapped_names, fr->ctx.unmapped_names, sizeof(res->unmapped_names));
+    gp_text_copy(res->first_rejection, sizeof(res->first_rejection), fr->ctx.first_rejection);
+    res->seconds = now_s() - fr->started;
+}
+
+static void release_run(struct feed_run *fr)
+{
+    if (fr->stream)
+        fr->adapter->stream_free(fr->stream);
+    fr->stream = NULL;
+    gp_feed_key_wipe(&fr->key);
+    gp_feed_ctx_release(&fr->ctx);
+    gp_buf_release(&fr->post);
+    gp_http_response_release(&fr->resp);
+    fr->done = true;
+}
+
+static void feed_failed(struct feed_run *fr, const char *why)
+{
+    struct gp_refresh_result *res = fr->result;
+
+    res->status = GP_REFRESH_FAILED;
+    gp_text_copy(res->reason, sizeof(res->reason), why);
+    copy_counts(fr);
+    if (fr->run_id && !fr->r->fatal &&
+        gp_store_refresh_finish(fr->r->store, fr->run_id, fr->cfg->name, "failed", gp_time_now(),
+                                &res->counts, res->reason) != 0)
+        fr->r->fatal = gp_error_code();
+    release_run(fr);
+}
+
+static int by_offer_key(const void *a, const void *b)
+{
+    const struct gp_offer *x = a, *y = b;
+    int c;
+
+    if ((c = strcmp(x->provider, y->provider)) || (c = strcmp(x->region, y->region)) ||
+        (c = strcmp(x->instance_type, y->instance_type)) || (c = strcmp(x->gpu_id, y->gpu_id)))
+        return c;
+    if (x->tier != y->tier)
+        return x->tier < y->tier ? -1 : 1;
+    return (x->usd_per_gpu_hour > y->usd_per_gpu_hour) -
+           (x->usd_per_gpu_hour < y->usd_per_gpu_hour);
+}
+
+/* One offer per store key: a feed listing the same SKU twice keeps its cheapest price. */
+static void dedupe(struct gp_feed_ctx *ctx)
+{
+    size_t out = 0;
+
+    qsort(ctx->offers, ctx->count, sizeof(*ctx->offers), by_offer_key);
+    for (size_t i = 0; i < ctx->count; i++) {
+        const struct gp_offer *o = &ctx->offers[i];
+        if (out > 0) {
+            const struct gp_offer *k = &ctx->offers[out - 1];
+            if (!strcmp(o->provider, k->provider) && !strcmp(o->region, k->region) &&
+                !strcmp(o->instance_type, k->instance_type) && !strcmp(o->gpu_id, k->gpu_id) &&
+                o->tier == k->tier)
+                continue;
+        }
+        ctx->offers[out++] = *o;
+    }
+    ctx->count = out;
+}
+
+static void feed_complete(struct feed_run *fr)
+{
+    struct gp_refresh_result *res = fr->result;
+    char why[512];
+
+    if (fr->adapter->finish && fr->adapter->finish(&fr->ctx) != 0) {
+        feed_failed(fr, gp_error_last());
+        return;
+    }
+    dedupe(&fr->ctx);
+    if (fr->ctx.count == 0) {
+        snprintf(why, sizeof(why),
+                 "no usable offers (%zu rows: %zu rejected, %zu unmapped, %zu out of scope); "
+                 "keeping the last good ones",
+                 fr->ctx.rows, fr->ctx.rejected, fr->ctx.unmapped, fr->ctx.out_of_scope);
+        feed_failed(fr, why);
+        return;
+    }
+    copy_counts(fr);
+    res->status = GP_REFRESH_OK;
+    res->counts.offers = fr->ctx.count;
+    if (fr->run_id && !fr->r->fatal) {
+        size_t nv = fr->conditional && fr->doc_pages == 1 &&
+                            (fr->validator.etag[0] || fr->validator.last_modified[0])
+                        ? 1
+                        : 0;
+        if (gp_store_refresh_commit(fr->r->store, fr->run_id, fr->cfg->name, fr->ctx.offers,
+                                    fr->ctx.count, &fr->validator, nv, gp_time_now(),
+                                    &res->counts) != 0) {
+            fr->r->fatal = gp_error_code();
+            res->status = GP_REFRESH_FAILED;
+            gp_text_copy(res->reason, sizeof(res->reason), gp_error_last());
+        }
+    }
+    release_run(fr);
+}
+
+static void feed_unchanged(struct feed_run *fr)
+{
+    struct gp_refresh_result *res = fr->result;
+
+    copy_counts(fr);
+    res->status = GP_REFRESH_UNCHANGED;
+    if (fr->run_id && !fr->r->fatal &&
+        gp_store_refresh_finish(fr->r->store, fr->run_id, fr->cfg->name, "unchanged", gp_time_now(),
+                                &res->counts, NULL) != 0) {
+        fr->r->fatal = gp_error_code();
+        res->status = GP_REFRESH_FAILED;
+        gp_text_copy(res->reason, sizeof(res->reason), gp_error_last());
+    }
+    release_run(fr);
+}
+
+/* ---- requests ------------------------------------------------------------------------ */
+
+static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http_response *resp);
+
+static int stream_data(void *ctx, const char *data, size_t len)
+{
+    struct feed_run *fr = ctx;
+    return fr->adapter->stream_push(fr->stream, data, len);
+}
+
+static int stream_restart(void *ctx)
+{
+    struct feed_run *fr = ctx;
+
+    fr->adapter->stream_free(fr->stream);
+    fr->stream = NULL;
+    gp_feed_ctx_reset(&fr->ctx);
+    return fr->adapter->stream_open(&fr->stream, &fr->ctx);
+}
+
+/* Submit the page at fr->url (and, for POST-paged APIs, the token in ctx.next_token). */
+static int submit_page(struct feed_run *fr, bool conditional)
+{
+    const struct gp_feed_adapter *a = fr->adapter;
+    struct gp_http_request *req = &fr->req;
+    int rc;
+
+    memset(req, 0, sizeof(*req));
+    req->url = fr->url;
+    req->max_bytes = a->max_page_bytes;
+    req->allow_file = a->allow_file;
+    req->headers = a->headers;
+    if (a->request_body) {
+        gp_buf_reset(&fr->post);
+        rc = a->request_body(&fr->post, fr->ctx.next_token);
+        if (rc)
+            return rc;
+        req->method = "POST";
+        req->body = fr->post.data;
+        req->body_len = fr->post.len;
+        req->content_type = a->content_type;
+    }
+    if (fr->key.present) {
+        req->auth = a->auth;
+        req->token = fr->key.token;
+        if (a->auth == GP_HTTP_AUTH_SIGV4) {
+            req->user = fr->key.user;
+            req->session_token = fr->key.session[0] ? fr->key.session : NULL;
+            req->sigv4 = a->sigv4;
+        }
+    }
+    if (conditional) {
+        req->etag = fr->validator.etag;
+        req->last_modified = fr->validator.last_modified;
+    }
+    if (a->stream_open) {
+        if (fr->stream)
+            a->stream_free(fr->stream);
+        fr->stream = NULL;
+        rc = a->stream_open(&fr->stream, &fr->ctx);
+        if (rc)
+            return rc;
+        req->on_data = stream_data;
+        req->on_restart = stream_restart;
+        req->ctx = fr;
+    }
+    fr->ctx.url = fr->url;
+    gp_http_response_release(&fr->resp);
+    gp_http_response_init(&fr->resp);
+    if (gp_msg_level() >= GP_MSG_VERBOSE) {
+        char shown[GP_FEED_URL_MAX];
+        gp_http_redact_url(shown, sizeof(shown), fr->url);
+        gp_msg_note("%s: %s %s%s", fr->cfg->name, req->method ? req->method : "GET", shown,
+                    conditional && (fr->validator.etag[0] || fr->validator.last_modified[0])
+                        ? " (conditional)"
+                        : "");
+    }
+    return gp_http_submit(fr->r->http, req, &fr->resp, on_page, fr);
+}
+
+/* Start document fr->doc: base URL joined with its path. */
+static int start_document(struct feed_run *fr)
+{
+    const char *base = fr->src->base_url;
+    const char *path = fr->src->path_count ? fr->src->paths[fr->doc] : "";
+    size_t blen = strlen(base);
+    int n;
+
+    while (blen && base[blen - 1] == '/' && *path == '/')
+        blen--;
+    n = snprintf(fr->url, sizeof(fr->url), "%.*s%s%s", (int)blen, base,
+                 *path && *path != '/' && *path != '?' && (blen == 0 || base[blen - 1] != '/') ? "/"
+                                                                                               : "",
+                 path);
+    if (n < 0 || (size_t)n >= sizeof(fr->url))
+        return gp_error_set(GP_EINVALID, "feed %s: URL longer than %zu bytes", fr->cfg->name,
+                            sizeof(fr->url) - 1);
+    fr->doc_pages = 0;
+    fr->ctx.next_token[0] = '\0';
+    fr->ctx.next_url[0] = '\0';
+    if (fr->conditional && fr->r->store && !fr->r->opts->dry_run) {
+        int rc = gp_store_http_state_get(fr->r->store, fr->cfg->name, fr->url, &fr->validator);
+        if (rc)
+            return rc;
+    } else {
+        gp_text_copy(fr->validator.url, sizeof(fr->validator.url), fr->url);
+        fr->validator.etag[0] = fr->validator.last_modified[0] = '\0';
+    }
+    return submit_page(fr, fr->conditional && !fr->r->opts->dry_run);
+}
+
+static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http_response *resp)
+{
+    struct feed_run *fr = ctx;
+    int rc = 0;
+
+    (void)req;
+    fr->result->pages++;
+    fr->result->bytes += resp->bytes;
+    fr->doc_pages++;
+    if (gp_msg_level() >= GP_MSG_VERBOSE)
+        gp_msg_note("%s: HTTP %ld, %llu bytes, %.2f s%s", fr->cfg->name, resp->status,
+                    (unsigned long long)resp->bytes, resp->seconds,
+                    resp->attempts > 1 ? " (retried)" : "");
+    if (resp->error) {
+        feed_failed(fr, resp->message);
+        return;
+    }
+    if (resp->status == 304) {
+        if (fr->conditional) {
+            feed_unchanged(fr);
+            return;
+        }
+        feed_failed(fr, "the server answered 304 Not Modified to an unconditional request");
+        return;
+    }
+    if (fr->doc_pages == 1) {
+        gp_text_copy(fr->validator.etag, sizeof(fr->validator.etag), resp->etag);
+        gp_text_copy(fr->validator.last_modified, sizeof(fr->validator.last_modified),
+                     resp->last_modified);
+    }
+    rc = fr->adapter->stream_open
+             ? fr->adapter->stream_end(fr->stream)
+             : fr->adapter->parse(&fr->ctx, resp->body.data ? resp->body.data : "", resp->body.len);
+    if (rc) {
+        feed_failed(fr, gp_error_last());
+        return;
+    }
+    gp_buf_release(&resp->body);
+
+    if (fr->ctx.next_url[0] || fr->ctx.next_token[0]) {
+        if (fr->result->pages >= MAX_PAGES) {
+            feed_failed(fr, "more than 10000 pages: the next-page links loop");
+            return;
+        }
+        if (fr->ctx.next_url[0]) {
+            if (strcmp(fr->ctx.next_url, fr->url) == 0) {
+                feed_failed(fr, "the next-page link points at the same page");
+                return;
+            }
+            gp_text_copy(fr->url, sizeof(fr->url), fr->ctx.next_url);
+        }
+        rc = submit_page(fr, false);
+    } else if (++fr->doc < source_paths(fr->src)) {
+        rc = start_document(fr);
+    } else {
+        feed_complete(fr);
+        return;
+    }
+    if (rc)
+        feed_failed(fr, gp_error_last());
+}
+
+/* ---- set-up -------------------------------------------------------------------------- */
+
+static int select_feeds(struct gp_feed_configs *cfg, const struct gp_refresh_options *opts,
+                        bool *chosen)
+{
+    for (size_t i = 0; i < cfg->count; i++)
+        chosen[i] = opts->only_count == 0 && cfg->feeds[i].enabled;
+    for (size_t k = 0; k < opts->only_count; k++) {
+        struct gp_feed_config *f = gp_feed_configs_find(cfg, opts->only[k]);
+        if (!f) {
+            const char *names[65];
+            size_t n = 0;
+            for (; n < cfg->count && n < 64; n++)
+                names[n] = cfg->feeds[n].name;
+            names[n] = NULL;
+            const char *near = gp_text_nearest(opts->only[k], names);
+            return gp_error_set(GP_EINVALID, "--feed: no feed named '%s'%s%s%s", opts->only[k],
+                                near ? " (did you mean '" : "", near ? near : "",
+                                near ? "'?)" : "");
+        }
+        chosen[f - cfg->feeds] = true;
+    }
+    return 0;
+}
+
+/* Prepare one feed; returns 0 with the run started, skipped or failed, or a fatal error. */
+static int start_feed(struct refresh *r, struct feed_run *fr, const struct gp_catalog *catalog,
+                      const struct gp_fx_table *fx)
+{
+    const struct gp_feed_config *f = fr->cfg;
+    struct gp_refresh_result *res = fr->result;
+    char shown[GP_FEED_URL_MAX];
+    int rc;
+
+    gp_text_copy(res->feed, sizeof(res->feed), f->name);
+    fr->r = r;
+    fr->started = now_s();
+    gp_buf_init(&fr->post, (size_t)64 << 10);
+    gp_http_response_init(&fr->resp);
+    gp_feed_ctx_init(&fr->ctx, f->name, f->provider, gp_time_now(), fx, catalog);
+
+    rc = gp_feed_key_load(&fr->key, f);
+    if (rc) {
+        /* a refused key file: this feed fails, the others go on */
+        fr->run_id = 0;
+        fr->adapter = gp_feed_adapter_find(f->source.adapter);
+        gp_text_copy(res->adapter, sizeof(res->adapter), f->source.adapter);
+        res->status = GP_REFRESH_FAILED;
+        gp_text_copy(res->reason, sizeof(res->reason), gp_error_last());
+        gp_error_clear();
+        release_run(fr);
+        return 0;
+    }
+    fr->src = fr->key.present && *f->keyed.adapter ? &f->keyed : &f->source;
+    fr->adapter = gp_feed_adapter_find(fr->src->adapter);
+    gp_text_copy(res->adapter, sizeof(res->adapter), fr->src->adapter);
+    res->tiers = fr->adapter->tiers;
+    fr->ctx.base_url = fr->src->base_url;
+    fr->conditional = source_paths(fr->src) == 1 && !fr->adapter->request_body;
+
+    if (fr->adapter->key_required && !fr->key.present) {
+        res->status = GP_REFRESH_SKIPPED;
+        if (*f->key_file)
+            snprintf(res->reason, sizeof(res->reason), "needs a key: set %s or create %.400s",
+                     *f->key_env ? f->key_env : "its key variable", f->key_file);
+        else
+            snprintf(res->reason, sizeof(res->reason), "needs a key: set %s",
+                     *f->key_env ? f->key_env : "its key variable");
+        release_run(fr);
+        return 0;
+    }
+    gp_http_redact_url(shown, sizeof(shown), fr->src->base_url);
+    if (strcmp(shown, fr->src->base_url) != 0) {
+        res->status = GP_REFRESH_FAILED;
+        snprintf(res->reason, sizeof(res->reason),
+                 "the base URL carries credentials; put the key in key_env or key_file instead");
+        release_run(fr);
+        return 0;
+    }
+
+    if (!r->opts->dry_run) {
+        rc = gp_store_refresh_begin(r->store, f->name, gp_time_now(), &fr->run_id);
+        if (rc)
+            return rc;
+    }
+    rc = start_document(fr);
+    if (rc == GP_ENOMEM || rc == GP_EDB)
+        return rc;
+    if (rc)
+        feed_failed(fr, gp_error_last());
+    return 0;
+}
+
+int gp_refresh_run(struct gp_refresh_report *out, struct gp_store *store,
+                   struct gp_feed_configs *cfg, const struct gp_catalog *catalog,
+                   const struct gp_fx_table *fx, const struct gp_refresh_options *opts)
+{
+    struct refresh r = {.store = store, .opts = opts};
+    bool *chosen = calloc(cfg->count ? cfg->count : 1, sizeof(*chosen));
+    int lock = -1;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (!chosen)
+        return gp_error_set(GP_ENOMEM, "out of memory");
+    rc = select_feeds(cfg, opts, chosen);
+    if (rc)
+        goto done;
+    for (size_t i = 0; i < cfg->count; i++)
+        r.count += chosen[i];
+    r.runs = calloc(r.count ? r.count : 1, sizeof(*r.runs));
+    out->feeds = calloc(r.count ? r.count : 1, sizeof(*out->feeds));
+    if (!r.runs || !out->feeds) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory");
+        goto done;
+    }
+    out->count = r.count;
+
+    if (!opts->dry_run) {
+        rc = gp_store_refresh_lock(store, opts->lock_wait_s, &lock);
+        if (!rc)
+            rc = gp_store_refresh_recover(store, gp_time_now());
+        if (rc)
+            goto done;
+    }
+    rc = gp_http_client_new(&r.http, &opts->http);
+    if (rc)
+        goto done;
+
+    for (size_t i = 0, k = 0; i < cfg->count && !rc; i++) {
+        if (!chosen[i])
+            continue;
+        r.runs[k].cfg = &cfg->feeds[i];
+        r.runs[k].result = &out->feeds[k];
+        rc = start_feed(&r, &r.runs[k], catalog, fx);
+        k++;
+    }
+    if (!rc)
+        rc = gp_http_run(r.http);
+    if (!rc && r.fatal)
+        rc = r.fatal;
+    for (size_t k = 0; k < out->count; k++)
+        out->failed += out->feeds[k].status == GP_REFRESH_FAILED;
+
+done:
+    gp_http_client_free(r.http);
+    for (size_t k = 0; r.runs && k < r.count; k++)
+        if (!r.runs[k].done && r.runs[k].result)
+            release_run(&r.runs[k]);
+    free(r.runs);
+    free(chosen);
+    gp_store_refresh_unlock(lock);
+    if (rc)
+        gp_refresh_report_release(out);
+    return rc;
+}
+
+void gp_refresh_report_release(struct gp_refresh_report *report)
+{
+    if (!report)
+        return;
+    free(report->feeds);
+    report->feeds = NULL;
+    report->count = report->failed = 0;
+}

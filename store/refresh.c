@@ -1,0 +1,303 @@
+/* The refresh log, HTTP validators, the one-transaction feed write and the refresh lock. */
+#include "store/refresh.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/store_int.h"
+#include "util/error.h"
+#include "util/text.h"
+
+int gp_store_refresh_lock(struct gp_store *store, double wait_s, int *fd_out)
+{
+    char path[sizeof(store->path) + 16];
+    struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    double waited = 0;
+    char pid[32];
+    int fd, n;
+
+    *fd_out = -1;
+    snprintf(path, sizeof(path), "%s.refresh.lock", store->path);
+    fd = open(path, O_RDWR | O_CREAT, 0600);
+    if (fd < 0)
+        return gp_error_set(GP_EDB, "cannot open the refresh lock %s: %s", path, strerror(errno));
+    while (fcntl(fd, F_SETLK, &lk) != 0) {
+        if (errno != EACCES && errno != EAGAIN) {
+            int err = errno;
+            close(fd);
+            return gp_error_set(GP_EDB, "cannot lock %s: %s", path, strerror(err));
+        }
+        if (waited >= wait_s) {
+            struct flock who = lk;
+            close(fd);
+            fd = open(path, O_RDWR);
+            if (fd >= 0 && fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK) {
+                close(fd);
+                return gp_error_set(GP_ERROR,
+                                    "another refresh of %s is running (pid %ld); try again later",
+                                    store->path, (long)who.l_pid);
+            }
+            if (fd >= 0)
+                close(fd);
+            return gp_error_set(GP_ERROR, "another refresh of %s is running; try again later",
+                                store->path);
+        }
+        nanosleep(&pause, NULL);
+        waited += 0.1;
+    }
+    n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n) {
+        /* the pid is only a courtesy to whoever reads the file; the lock holds regardless */
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+void gp_store_refresh_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* closing drops the fcntl lock */
+}
+
+static int step_done(struct gp_store *store, sqlite3_stmt *stmt, const char *what)
+{
+    int rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : gp_store__fail(store, what);
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+int gp_store_refresh_recover(struct gp_store *store, int64_t now)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = gp_store__prepare(store, &stmt,
+                               "UPDATE refresh_runs SET status = 'failed', finished_at = ?1, "
+                               "error = 'interrupted before it finished' "
+                               "WHERE status = 'running'");
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(stmt, 1, now);
+    return step_done(store, stmt, "cannot close interrupted refresh runs");
+}
+
+int gp_store_refresh_begin(struct gp_store *store, const char *feed, int64_t started_at,
+                           int64_t *id_out)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = gp_store__prepare(store, &stmt,
+                               "INSERT INTO refresh_runs (feed, started_at, status) "
+                               "VALUES (?1, ?2, 'running')");
+    if (rc)
+        return rc;
+    gp_store__bind_text(stmt, 1, feed);
+    sqlite3_bind_int64(stmt, 2, started_at);
+    rc = step_done(store, stmt, "cannot record a refresh run");
+    if (!rc)
+        *id_out = sqlite3_last_insert_rowid(store->db);
+    return rc;
+}
+
+static int close_run(struct gp_store *store, int64_t id, const char *status, int64_t finished_at,
+                     const struct gp_refresh_counts *c, const char *error)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = gp_store__prepare(store, &stmt,
+                               "UPDATE refresh_runs SET status = ?2, finished_at = ?3, "
+                               "offers = ?4, changed = ?5, unmapped = ?6, rejected = ?7, "
+                               "error = ?8 WHERE id = ?1");
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(stmt, 1, id);
+    gp_store__bind_text(stmt, 2, status);
+    sqlite3_bind_int64(stmt, 3, finished_at);
+    sqlite3_bind_int64(stmt, 4, c ? (sqlite3_int64)c->offers : 0);
+    sqlite3_bind_int64(stmt, 5, c ? (sqlite3_int64)c->changed : 0);
+    sqlite3_bind_int64(stmt, 6, c ? (sqlite3_int64)c->unmapped : 0);
+    sqlite3_bind_int64(stmt, 7, c ? (sqlite3_int64)c->rejected : 0);
+    gp_store__bind_text(stmt, 8, error && *error ? error : NULL);
+    return step_done(store, stmt, "cannot record the end of a refresh run");
+}
+
+static int count_offers(struct gp_store *store, const char *feed, size_t *out)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = gp_store__prepare(store, &stmt, "SELECT count(*) FROM offers WHERE feed = ?1");
+    if (rc)
+        return rc;
+    gp_store__bind_text(stmt, 1, feed);
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        *out = (size_t)sqlite3_column_int64(stmt, 0);
+    else
+        rc = gp_store__fail(store, "cannot count a feed's offers");
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+int gp_store_refresh_finish(struct gp_store *store, int64_t id, const char *feed,
+                            const char *status, int64_t finished_at,
+                            const struct gp_refresh_counts *counts, const char *error)
+{
+    struct gp_refresh_counts c = counts ? *counts : (struct gp_refresh_counts){0};
+    sqlite3_stmt *stmt = NULL;
+    int rc = gp_store_begin(store);
+
+    if (rc)
+        return rc;
+    if (strcmp(status, "unchanged") == 0) {
+        rc = gp_store__prepare(store, &stmt, "UPDATE offers SET observed_at = ?2 WHERE feed = ?1");
+        if (!rc) {
+            gp_store__bind_text(stmt, 1, feed);
+            sqlite3_bind_int64(stmt, 2, finished_at);
+            rc = step_done(store, stmt, "cannot confirm a feed's offers");
+        }
+        c.changed = 0;
+    }
+    /* a failed feed keeps its last good offers: report how many it still holds */
+    if (!rc)
+        rc = count_offers(store, feed, &c.offers);
+    if (!rc)
+        rc = close_run(store, id, status, finished_at, &c, error);
+    if (!rc)
+        rc = gp_store_commit(store);
+    if (rc)
+        gp_store_rollback(store);
+    return rc;
+}
+
+static int save_validator(struct gp_store *store, const char *feed,
+                          const struct gp_http_validator *v)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = gp_store__prepare(store, &stmt,
+                               "INSERT INTO feed_http_state (feed, url, etag, last_modified) "
+                               "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (feed, url) DO UPDATE SET "
+                               "etag = excluded.etag, last_modified = excluded.last_modified");
+    if (rc)
+        return rc;
+    gp_store__bind_text(stmt, 1, feed);
+    gp_store__bind_text(stmt, 2, v->url);
+    gp_store__bind_text(stmt, 3, *v->etag ? v->etag : NULL);
+    gp_store__bind_text(stmt, 4, *v->last_modified ? v->last_modified : NULL);
+    return step_done(store, stmt, "cannot save HTTP validators");
+}
+
+int gp_store_refresh_commit(struct gp_store *store, int64_t id, const char *feed,
+                            const struct gp_offer *offers, size_t count,
+                            const struct gp_http_validator *validators, size_t nvalidators,
+                            int64_t finished_at, struct gp_refresh_counts *counts)
+{
+    struct gp_feed_write_stats stats;
+    sqlite3_stmt *clear = NULL;
+    int rc = gp_store_begin(store);
+
+    if (rc)
+        return rc;
+    rc = gp_store__feed_write(store, feed, offers, count, &stats);
+    /* validators from an earlier run that this one did not renew are stale */
+    if (!rc)
+        rc = gp_store__prepare(store, &clear, "DELETE FROM feed_http_state WHERE feed = ?1");
+    if (!rc) {
+        gp_store__bind_text(clear, 1, feed);
+        rc = step_done(store, clear, "cannot clear HTTP validators");
+    }
+    for (size_t i = 0; !rc && i < nvalidators; i++)
+        rc = save_validator(store, feed, &validators[i]);
+    if (!rc) {
+        counts->offers = stats.offers;
+        counts->changed = stats.new_prices;
+        rc = close_run(store, id, "ok", finished_at, counts, NULL);
+    }
+    if (!rc)
+        rc = gp_store_commit(store);
+    if (rc)
+        gp_store_rollback(store);
+    return rc;
+}
+
+int gp_store_http_state_get(struct gp_store *store, const char *feed, const char *url,
+                            struct gp_http_validator *out)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = gp_store__prepare(store, &stmt,
+                               "SELECT etag, last_modified FROM feed_http_state "
+                               "WHERE feed = ?1 AND url = ?2");
+
+    gp_text_copy(out->url, sizeof(out->url), url);
+    out->etag[0] = out->last_modified[0] = '\0';
+    if (rc)
+        return rc;
+    gp_store__bind_text(stmt, 1, feed);
+    gp_store__bind_text(stmt, 2, url);
+    switch (sqlite3_step(stmt)) {
+    case SQLITE_ROW:
+        gp_store__column_text(stmt, 0, out->etag, sizeof(out->etag));
+        gp_store__column_text(stmt, 1, out->last_modified, sizeof(out->last_modified));
+        break;
+    case SQLITE_DONE:
+        break;
+    default:
+        rc = gp_store__fail(store, "cannot read HTTP validators");
+    }
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+int gp_store_refresh_latest(struct gp_store *store, struct gp_refresh_run **out, size_t *count)
+{
+    sqlite3_stmt *stmt = NULL;
+    struct gp_refresh_run *runs = NULL;
+    size_t n = 0, cap = 0;
+    int rc = gp_store__prepare(store, &stmt,
+                               "SELECT id, feed, started_at, coalesce(finished_at, 0), status, "
+                               "offers, changed, unmapped, rejected, coalesce(error, '') "
+                               "FROM refresh_runs r WHERE id = (SELECT max(id) FROM "
+                               "refresh_runs WHERE feed = r.feed) ORDER BY feed");
+
+    *out = NULL;
+    *count = 0;
+    if (rc)
+        return rc;
+    for (;;) {
+        int step = sqlite3_step(stmt);
+        if (step == SQLITE_DONE)
+            break;
+        if (step != SQLITE_ROW) {
+            rc = gp_store__fail(store, "cannot read refresh runs");
+            break;
+        }
+        if (n == cap) {
+            size_t grown_cap = cap ? cap * 2 : 16;
+            struct gp_refresh_run *grown = realloc(runs, grown_cap * sizeof(*grown));
+            if (!grown) {
+                rc = gp_error_set(GP_ENOMEM, "out of memory reading refresh runs");
+                break;
+            }
+            runs = grown;
+            cap = grown_cap;
+        }
+        struct gp_refresh_run *r = &runs[n++];
+        r->id = sqlite3_column_int64(stmt, 0);
+        gp_store__column_text(stmt, 1, r->feed, sizeof(r->feed));
+        r->started_at = sqlite3_column_int64(stmt, 2);
+        r->finished_at = sqlite3_column_int64(stmt, 3);
+        gp_store__column_text(stmt, 4, r->status, sizeof(r->status));
+        r->counts.offers = (size_t)sqlite3_column_int64(stmt, 5);
+        r->counts.changed = (size_t)sqlite3_column_int64(stmt, 6);
+        r->counts.unmapped = (size_t)sqlite3_column_int64(stmt, 7);
+        r->counts.rejected = (size_t)sqlite3_column_int64(stmt, 8);
+        gp_store__column_text(stmt, 9, r->error, sizeof(r->error));
+    }
+    sqlite3_finalize(stmt);
+    if (rc) {
+        free(runs);
+        return rc;
+    }
+    *out = runs;
+    *count = n;
+    return 0;
+}
