@@ -17,10 +17,11 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
-# The main job on the embedded data.
+# The main job on the embedded data: a plan for the chat-service preset on every GPU type,
+# priced in US dollars and in Danish kroner.
 run: build
-	$(GPUPLAN) gpus
-	$(GPUPLAN) prices --tier all
+	$(GPUPLAN) plan --workload chat-llama-3.1-70b
+	$(GPUPLAN) plan --workload chat-llama-3.1-70b --currency DKK
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
