@@ -5,9 +5,9 @@
 #include <stddef.h>
 
 struct gp_embedded_file {
-    const char *path;            /* relative to data/, e.g. "prices/runpod.json" */
-    const unsigned char *bytes;  /* `len` bytes followed by a NUL */
-    size_t len;                  /* bytes, not counting the NUL */
+    const char *path;           /* relative to data/, e.g. "prices/runpod.json" */
+    const unsigned char *bytes; /* `len` bytes followed by a NUL */
+    size_t len;                 /* bytes, not counting the NUL */
 };
 
 /* Sorted by path, ended by an entry whose path is NULL. */

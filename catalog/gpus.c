@@ -10,9 +10,9 @@
 #include "util/text.h"
 
 static const char *const entry_keys[] = {
-    "id",          "name",   "vendor",    "arch",          "peak_tflops",     "hbm_gb",
-    "hbm_tbs",     "tdp_w",  "scaleup_gbs", "gpus_per_node", "node_overhead_w", "llc_mb",
-    "capex_usd",   "source", NULL,
+    "id",        "name",   "vendor",      "arch",          "peak_tflops",     "hbm_gb",
+    "hbm_tbs",   "tdp_w",  "scaleup_gbs", "gpus_per_node", "node_overhead_w", "llc_mb",
+    "capex_usd", "source", NULL,
 };
 
 static int parse_peaks(struct gp_json_reader *r, const cJSON *entry, struct gp_gpu *gpu)
@@ -59,8 +59,8 @@ static int parse_entry(struct gp_json_reader *r, const cJSON *entry, struct gp_g
     rc = gp_json_check_keys(r, entry, entry_keys);
     if (!rc)
         rc = gp_json_string(r, entry, "id", gpu->id, sizeof(gpu->id), GP_JSON_REQUIRED);
-    if (!rc && (!gpu->id[0] || strspn(gpu->id, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
-                                   strlen(gpu->id)))
+    if (!rc && (!gpu->id[0] ||
+                strspn(gpu->id, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(gpu->id)))
         rc = gp_json_fail(r, "id", "must be lower-case letters, digits and '-'");
     if (!rc)
         rc = gp_json_string(r, entry, "name", gpu->name, sizeof(gpu->name), GP_JSON_REQUIRED);
@@ -97,8 +97,7 @@ static int parse_entry(struct gp_json_reader *r, const cJSON *entry, struct gp_g
     if (!rc && gpu->capex_usd < 0)
         rc = gp_json_fail(r, "capex_usd", "must not be negative");
     if (!rc)
-        rc = gp_json_string(r, entry, "source", gpu->source, sizeof(gpu->source),
-                            GP_JSON_REQUIRED);
+        rc = gp_json_string(r, entry, "source", gpu->source, sizeof(gpu->source), GP_JSON_REQUIRED);
     return rc;
 }
 

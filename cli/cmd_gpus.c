@@ -4,16 +4,26 @@
 #include "cli/cli.h"
 
 static const struct gp_column gpu_columns[] = {
-    {"gpu", GP_CELL_TEXT, 0},        {"vendor", GP_CELL_TEXT, 0},
-    {"name", GP_CELL_TEXT, 0},       {"arch", GP_CELL_TEXT, 0},
-    {"hbm_gb", GP_CELL_NUMBER, 0},   {"hbm_tbs", GP_CELL_NUMBER, 2},
-    {"fp64", GP_CELL_NUMBER, 1},     {"fp32", GP_CELL_NUMBER, 1},
-    {"tf32", GP_CELL_NUMBER, 1},     {"bf16", GP_CELL_NUMBER, 1},
-    {"fp16", GP_CELL_NUMBER, 1},     {"fp8", GP_CELL_NUMBER, 1},
-    {"fp6", GP_CELL_NUMBER, 1},      {"fp4", GP_CELL_NUMBER, 1},
-    {"int8", GP_CELL_NUMBER, 1},     {"tdp_w", GP_CELL_INT, 0},
-    {"scaleup_gbs", GP_CELL_INT, 0}, {"gpus_per_node", GP_CELL_INT, 0},
-    {"node_overhead_w", GP_CELL_INT, 0}, {"llc_mb", GP_CELL_NUMBER, 1},
+    {"gpu", GP_CELL_TEXT, 0},
+    {"vendor", GP_CELL_TEXT, 0},
+    {"name", GP_CELL_TEXT, 0},
+    {"arch", GP_CELL_TEXT, 0},
+    {"hbm_gb", GP_CELL_NUMBER, 0},
+    {"hbm_tbs", GP_CELL_NUMBER, 2},
+    {"fp64", GP_CELL_NUMBER, 1},
+    {"fp32", GP_CELL_NUMBER, 1},
+    {"tf32", GP_CELL_NUMBER, 1},
+    {"bf16", GP_CELL_NUMBER, 1},
+    {"fp16", GP_CELL_NUMBER, 1},
+    {"fp8", GP_CELL_NUMBER, 1},
+    {"fp6", GP_CELL_NUMBER, 1},
+    {"fp4", GP_CELL_NUMBER, 1},
+    {"int8", GP_CELL_NUMBER, 1},
+    {"tdp_w", GP_CELL_INT, 0},
+    {"scaleup_gbs", GP_CELL_INT, 0},
+    {"gpus_per_node", GP_CELL_INT, 0},
+    {"node_overhead_w", GP_CELL_INT, 0},
+    {"llc_mb", GP_CELL_NUMBER, 1},
     {"source", GP_CELL_TEXT, 0},
 };
 
@@ -35,8 +45,7 @@ static int add_gpu_row(struct gp_table *t, const struct gp_gpu *g)
         rc = gp_table_set_number(t, "hbm_tbs", g->hbm_tbs);
     for (int p = 0; rc == 0 && p < GP_PRECISION_COUNT; p++)
         if (g->peak_tflops[p] > 0) /* a precision without a path stays empty (null in JSON) */
-            rc = gp_table_set_number(t, gp_precision_name((enum gp_precision)p),
-                                     g->peak_tflops[p]);
+            rc = gp_table_set_number(t, gp_precision_name((enum gp_precision)p), g->peak_tflops[p]);
     if (!rc)
         rc = gp_table_set_int(t, "tdp_w", (long long)g->tdp_w);
     if (!rc)

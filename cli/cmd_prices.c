@@ -86,7 +86,8 @@ static int add_quotes(struct gp_store *store, const struct price_args *a,
     *list = grown;
     for (size_t i = 0; i < count; i++) {
         const struct gp_offer *o = &quotes[i].offer;
-        if ((a->gpu && strcmp(o->gpu_id, a->gpu)) || (a->provider && strcmp(o->provider, a->provider)))
+        if ((a->gpu && strcmp(o->gpu_id, a->gpu)) ||
+            (a->provider && strcmp(o->provider, a->provider)))
             continue;
         bool expired = quotes[i].valid_until && quotes[i].valid_until < a->rows.now;
         (*list)[(*n)++] = (struct listed_offer){*o, expired ? "expired" : NULL};

@@ -205,8 +205,8 @@ static void print_options(const struct gp_opt *opts, FILE *out)
     }
 }
 
-void gp_cli_print_help(struct gp_cli *cli, const struct gp_command *cmd,
-                       const struct gp_opt *opts, FILE *out)
+void gp_cli_print_help(struct gp_cli *cli, const struct gp_command *cmd, const struct gp_opt *opts,
+                       FILE *out)
 {
     struct gp_opt glob[GLOBAL_OPTION_COUNT];
 

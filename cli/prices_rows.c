@@ -35,8 +35,8 @@ int gp_price_row_add(struct gp_table *t, const struct gp_price_row_context *ctx,
     if (age > ctx->max_age_days)
         snprintf(notes, sizeof(notes), "stale-price");
     if (extra_note && *extra_note)
-        snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes), "%s%s",
-                 notes[0] ? " " : "", extra_note);
+        snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes), "%s%s", notes[0] ? " " : "",
+                 extra_note);
     gp_time_format_date(o->observed_at, observed, sizeof(observed));
     if (!rc)
         rc = gp_table_set_text(t, "gpu", "%s", o->gpu_id);

@@ -47,7 +47,7 @@ struct token_rule {
     const char *all[3];  /* tokens that must all occur */
     const char *none[2]; /* tokens that must not occur */
     const char *gpu_id;
-    const char *model;   /* token after which a GPU count may follow (h100x8, mi300x8) */
+    const char *model; /* token after which a GPU count may follow (h100x8, mi300x8) */
     enum gp_name_match match;
 };
 
@@ -128,7 +128,8 @@ static int gpu_count(const char *name, const char *model)
         const char *start = p;
         while (start > name && isdigit((unsigned char)start[-1]))
             start--;
-        if ((p[1] == 'x' || p[1] == '-' || p[1] == '_') && (start == name || !isalnum((unsigned char)start[-1])))
+        if ((p[1] == 'x' || p[1] == '-' || p[1] == '_') &&
+            (start == name || !isalnum((unsigned char)start[-1])))
             return count_at(start);
         break;
     }
@@ -177,8 +178,7 @@ int gp_normalize_price(struct gp_offer *offer, const struct gp_fx_table *fx)
     if (!isfinite(offer->amount) || offer->amount <= 0)
         return gp_error_set(GP_EINVALID, "price %g is not a positive amount", offer->amount);
     if (offer->gpus_per_instance < 1 || offer->gpus_per_instance > 72)
-        return gp_error_set(GP_EINVALID, "GPU count %d is outside 1..72",
-                            offer->gpus_per_instance);
+        return gp_error_set(GP_EINVALID, "GPU count %d is outside 1..72", offer->gpus_per_instance);
     if (gp_fx_per_usd(fx, offer->currency, offer->observed_at, &per_usd))
         return gp_error_set(GP_EINVALID, "unknown currency '%s'", offer->currency);
     usd = offer->amount / per_usd;

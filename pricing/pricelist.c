@@ -24,8 +24,9 @@ static const char *const document_keys[] = {
     "schema_version", "provider", "currency", "source_url", "observed", "notes", "offers", NULL,
 };
 static const char *const offer_keys[] = {
-    "gpu",      "tier",          "price",  "unit",       "gpus_per_instance", "instance_type",
-    "region",   "currency",      "source_url", "observed", "provider",        "note", NULL,
+    "gpu",           "tier",   "price",    "unit",       "gpus_per_instance",
+    "instance_type", "region", "currency", "source_url", "observed",
+    "provider",      "note",   NULL,
 };
 
 static int read_date(const struct gp_json_reader *r, const cJSON *obj, const char *key,
@@ -80,9 +81,9 @@ static enum gp_name_match read_gpu(const struct gp_json_reader *r, const cJSON *
     return result == GP_NAME_OUT_OF_SCOPE ? GP_NAME_OUT_OF_SCOPE : GP_NAME_UNKNOWN;
 }
 
-static int read_row(const struct gp_json_reader *r, const cJSON *row,
-                    const struct list_defaults *d, const struct gp_catalog *catalog,
-                    const struct gp_fx_table *fx, struct gp_offer *o, enum gp_name_match *match)
+static int read_row(const struct gp_json_reader *r, const cJSON *row, const struct list_defaults *d,
+                    const struct gp_catalog *catalog, const struct gp_fx_table *fx,
+                    struct gp_offer *o, enum gp_name_match *match)
 {
     int tier = GP_TIER_ON_DEMAND, unit = GP_UNIT_GPU_HOUR, rc;
 
@@ -135,17 +136,18 @@ static int read_row(const struct gp_json_reader *r, const cJSON *row,
     return 0;
 }
 
-static int read_defaults(const struct gp_json_reader *r, const cJSON *root,
-                         struct list_defaults *d)
+static int read_defaults(const struct gp_json_reader *r, const cJSON *root, struct list_defaults *d)
 {
     int rc;
 
     memset(d, 0, sizeof(*d));
     rc = gp_json_check_keys(r, root, document_keys);
     if (!rc)
-        rc = gp_json_string(r, root, "provider", d->provider, sizeof(d->provider), GP_JSON_OPTIONAL);
+        rc =
+            gp_json_string(r, root, "provider", d->provider, sizeof(d->provider), GP_JSON_OPTIONAL);
     if (!rc)
-        rc = gp_json_string(r, root, "currency", d->currency, sizeof(d->currency), GP_JSON_OPTIONAL);
+        rc =
+            gp_json_string(r, root, "currency", d->currency, sizeof(d->currency), GP_JSON_OPTIONAL);
     if (!rc)
         rc = gp_json_string(r, root, "source_url", d->source_url, sizeof(d->source_url),
                             GP_JSON_OPTIONAL);

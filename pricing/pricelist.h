@@ -12,9 +12,9 @@
 struct gp_pricelist {
     struct gp_offer *offers; /* owned; `count` accepted offers */
     size_t count;
-    size_t rejected;         /* rows dropped as nonsensical (lenient mode only) */
-    size_t unmapped;         /* rows whose GPU name matched nothing (lenient mode only) */
-    size_t out_of_scope;     /* rows for accelerators outside the catalog */
+    size_t rejected;     /* rows dropped as nonsensical (lenient mode only) */
+    size_t unmapped;     /* rows whose GPU name matched nothing (lenient mode only) */
+    size_t out_of_scope; /* rows for accelerators outside the catalog */
 };
 
 enum gp_pricelist_mode {

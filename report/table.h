@@ -13,7 +13,7 @@ enum gp_cell_kind { GP_CELL_EMPTY, GP_CELL_TEXT, GP_CELL_NUMBER, GP_CELL_INT };
 struct gp_column {
     const char *name; /* header and JSON key (borrowed; static strings) */
     enum gp_cell_kind kind;
-    int decimals;     /* digits after the point for GP_CELL_NUMBER in table and CSV output */
+    int decimals; /* digits after the point for GP_CELL_NUMBER in table and CSV output */
 };
 
 struct gp_cell {
@@ -25,12 +25,12 @@ struct gp_cell {
 struct gp_table {
     const struct gp_column *columns; /* borrowed, `ncols` entries */
     size_t ncols;
-    struct gp_cell *cells;           /* owned, row-major, nrows * ncols */
+    struct gp_cell *cells; /* owned, row-major, nrows * ncols */
     size_t nrows;
     size_t cap_rows;
-    cJSON *meta;                     /* owned object; its members are added to the JSON output's
-                                        top level before "rows" (NULL = none) */
-    const char *rows_key;            /* JSON key of the rows array; default "rows" */
+    cJSON *meta;          /* owned object; its members are added to the JSON output's
+                             top level before "rows" (NULL = none) */
+    const char *rows_key; /* JSON key of the rows array; default "rows" */
 };
 
 enum gp_format { GP_FORMAT_TABLE, GP_FORMAT_CSV, GP_FORMAT_JSON };
@@ -55,8 +55,8 @@ int gp_table_set_number(struct gp_table *t, const char *column, double value);
 int gp_table_set_int(struct gp_table *t, const char *column, long long value);
 
 struct gp_render_options {
-    bool color;        /* ANSI emphasis in table output (only when stdout is a terminal) */
-    int schema_version;/* for JSON; 0 means 1 */
+    bool color;           /* ANSI emphasis in table output (only when stdout is a terminal) */
+    int schema_version;   /* for JSON; 0 means 1 */
     size_t highlight_row; /* table output emphasises this row when color is on; SIZE_MAX = none */
 };
 

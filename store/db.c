@@ -158,8 +158,8 @@ static int check_version(struct gp_store *store, int *version)
         return gp_error_set(GP_EDB, "cannot open database %s: %s", store->path,
                             sqlite3_errmsg(store->db));
     if (rc)
-        return gp_error_set(GP_EDB, "%s is not a gpuplan database or is damaged (%s)",
-                            store->path, sqlite3_errmsg(store->db));
+        return gp_error_set(GP_EDB, "%s is not a gpuplan database or is damaged (%s)", store->path,
+                            sqlite3_errmsg(store->db));
     if (*version > gp_store_schema_version())
         return gp_error_set(GP_EDB,
                             "%s was written by a newer gpuplan (schema %d; this one knows up to "
@@ -172,8 +172,8 @@ int gp_store_open(struct gp_store **out, const char *path, int flags)
 {
     struct gp_store *store = NULL;
     int read_only = flags & GP_STORE_READ_ONLY;
-    int sqlite_flags = read_only ? SQLITE_OPEN_READONLY
-                                 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    int sqlite_flags =
+        read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     int version = 0, rc;
 
     *out = NULL;
@@ -195,8 +195,7 @@ int gp_store_open(struct gp_store **out, const char *path, int flags)
     if (rc)
         goto done;
     if (!read_only && sqlite3_db_readonly(store->db, "main") == 1) {
-        rc = gp_error_set(GP_EDB, "database %s is read-only (check the file's permissions)",
-                          path);
+        rc = gp_error_set(GP_EDB, "database %s is read-only (check the file's permissions)", path);
         goto done;
     }
     if (read_only && version < gp_store_schema_version()) {

@@ -5,8 +5,8 @@
 #include "store/store_int.h"
 #include "util/error.h"
 
-#define OFFER_COLUMNS                                                                             \
-    "feed, provider, region, instance_type, gpu_id, gpus_per_instance, tier, amount, currency, "  \
+#define OFFER_COLUMNS                                                                              \
+    "feed, provider, region, instance_type, gpu_id, gpus_per_instance, tier, amount, currency, "   \
     "unit, usd_per_gpu_hour, observed_at, source_url"
 
 static void bind_offer(sqlite3_stmt *stmt, const char *feed, const struct gp_offer *o)
@@ -73,7 +73,8 @@ static int writer_open(struct gp_store *store, struct offer_writer *w)
                                  ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)";
     /* Two rows of one feed with the same key keep the cheaper price. */
     static const char upsert[] =
-        "INSERT INTO offers (" OFFER_COLUMNS ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13) "
+        "INSERT INTO offers (" OFFER_COLUMNS
+        ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13) "
         "ON CONFLICT (feed, provider, region, instance_type, gpu_id, tier) DO UPDATE SET "
         "gpus_per_instance = excluded.gpus_per_instance, amount = excluded.amount, "
         "currency = excluded.currency, unit = excluded.unit, "
@@ -202,8 +203,7 @@ int gp_store_feed_replace(struct gp_store *store, const char *feed, const struct
 
 /* Run a SELECT of OFFER_COLUMNS filtered by ?1 gpu, ?2 provider, ?3 tier, ?4 since. */
 static int query_offers(struct gp_store *store, const char *sql,
-                        const struct gp_offer_filter *filter, struct gp_offer **out,
-                        size_t *count)
+                        const struct gp_offer_filter *filter, struct gp_offer **out, size_t *count)
 {
     sqlite3_stmt *stmt = NULL;
     struct gp_offer *list = NULL;
@@ -244,8 +244,8 @@ done:
     return rc;
 }
 
-#define FILTER_WHERE                                                                              \
-    " WHERE (?1 IS NULL OR gpu_id = ?1) AND (?2 IS NULL OR provider = ?2) "                       \
+#define FILTER_WHERE                                                                               \
+    " WHERE (?1 IS NULL OR gpu_id = ?1) AND (?2 IS NULL OR provider = ?2) "                        \
     "AND (?3 IS NULL OR tier = ?3) AND observed_at >= ?4 "
 
 int gp_store_offers_query(struct gp_store *store, const struct gp_offer_filter *filter,

@@ -116,8 +116,8 @@ static int seed_fx(struct gp_store *store, const struct gp_fx_table *fx)
 static int set_seed_hash(struct gp_store *store, const char *hash)
 {
     sqlite3_stmt *stmt = NULL;
-    int rc = gp_store__prepare(
-        store, &stmt, "INSERT OR REPLACE INTO meta (key, value) VALUES ('seed_hash', ?1)");
+    int rc = gp_store__prepare(store, &stmt,
+                               "INSERT OR REPLACE INTO meta (key, value) VALUES ('seed_hash', ?1)");
 
     if (rc)
         return rc;

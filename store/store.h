@@ -65,8 +65,8 @@ struct gp_offer_filter {
 
 /* What a feed write changed. */
 struct gp_feed_write_stats {
-    size_t offers;        /* current offers now held for the feed */
-    size_t new_prices;    /* observations appended (first sighting or changed price) */
+    size_t offers;     /* current offers now held for the feed */
+    size_t new_prices; /* observations appended (first sighting or changed price) */
 };
 
 /*
@@ -89,9 +89,9 @@ int gp_store_history_query(struct gp_store *store, const struct gp_offer_filter 
 /* ---- quotes ------------------------------------------------------------------------------ */
 
 struct gp_quote {
-    int64_t id;          /* assigned by the store */
+    int64_t id;            /* assigned by the store */
     struct gp_offer offer; /* feed "quote", tier GP_TIER_QUOTE; observed_at = when entered */
-    int64_t valid_until; /* last instant the quote holds, Unix seconds UTC; 0 = open-ended */
+    int64_t valid_until;   /* last instant the quote holds, Unix seconds UTC; 0 = open-ended */
     char note[256];
 };
 

@@ -19,7 +19,10 @@ struct gp_buf {
 };
 
 #define GP_BUF_DEFAULT_LIMIT ((size_t)256 << 20) /* 256 MiB */
-#define GP_BUF_INIT {NULL, 0, 0, 0}
+#define GP_BUF_INIT                                                                                \
+    {                                                                                              \
+        NULL, 0, 0, 0                                                                              \
+    }
 
 void gp_buf_init(struct gp_buf *buf, size_t limit);
 /* Free the contents; the buffer may be reused after gp_buf_init. Accepts NULL. */

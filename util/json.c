@@ -221,8 +221,8 @@ static int member(const struct gp_json_reader *r, const cJSON *obj, const char *
     return 1;
 }
 
-int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char *key,
-                   double *out, int flags)
+int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char *key, double *out,
+                   int flags)
 {
     const cJSON *item;
     int rc = member(r, obj, key, flags, &item);
@@ -298,8 +298,7 @@ int gp_json_child(const struct gp_json_reader *r, const cJSON *obj, const char *
     return 0;
 }
 
-int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj,
-                       const char *const *known)
+int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj, const char *const *known)
 {
     const cJSON *item;
 

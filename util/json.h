@@ -16,7 +16,7 @@ struct gp_json_reader {
     const char *file; /* name used in messages (borrowed) */
     const char *text; /* the document (borrowed, `len` bytes) */
     size_t len;
-    char path[256];   /* current path, "" at the root */
+    char path[256]; /* current path, "" at the root */
 };
 
 enum gp_json_flags {
@@ -47,8 +47,8 @@ int gp_json_fail(const struct gp_json_reader *r, const char *key, const char *fm
 
 /* Typed getters: 0, or GP_EINVALID naming the field when it is absent (unless OPTIONAL), null
  * (unless NULLABLE), of the wrong type, or (numbers) not finite. */
-int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char *key,
-                   double *out, int flags);
+int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char *key, double *out,
+                   int flags);
 int gp_json_int(const struct gp_json_reader *r, const cJSON *obj, const char *key, int *out,
                 int flags);
 int gp_json_bool(const struct gp_json_reader *r, const cJSON *obj, const char *key, bool *out,
@@ -62,8 +62,7 @@ int gp_json_child(const struct gp_json_reader *r, const cJSON *obj, const char *
 
 /* Reject any member of `obj` not in the NULL-terminated `known` list, suggesting the nearest
  * known key. */
-int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj,
-                       const char *const *known);
+int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj, const char *const *known);
 
 /*
  * Find the 1-based line and column of the value at `path` ("a.b[2].c") in the document text;

@@ -49,7 +49,8 @@ int gp_time_parse(const char *text, int64_t *out)
             return GP_EINVALID;
     } else if (len == 17 || len == 20) {
         int want = len == 17 ? 5 : 6;
-        const char *fmt = len == 17 ? "%4d-%2d-%2d%*1[T ]%2d:%2d%n" : "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n";
+        const char *fmt =
+            len == 17 ? "%4d-%2d-%2d%*1[T ]%2d:%2d%n" : "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n";
         int got = len == 17 ? sscanf(text, fmt, &y, &mo, &d, &h, &mi, &n)
                             : sscanf(text, fmt, &y, &mo, &d, &h, &mi, &s, &n);
         if (got != want || (size_t)n != len - 1 || text[len - 1] != 'Z')
@@ -57,8 +58,8 @@ int gp_time_parse(const char *text, int64_t *out)
     } else {
         return GP_EINVALID;
     }
-    if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) ||
-        h > 23 || mi > 59 || s > 60 || h < 0 || mi < 0 || s < 0)
+    if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 ||
+        mi > 59 || s > 60 || h < 0 || mi < 0 || s < 0)
         return GP_EINVALID;
     *out = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + s;
     return 0;

@@ -27,8 +27,8 @@ enum gp_vendor { GP_VENDOR_NVIDIA, GP_VENDOR_AMD };
  * A precision the chip has no path for holds 0 in peak_tflops.
  */
 struct gp_gpu {
-    char id[GP_GPU_ID_MAX];                 /* canonical id, e.g. "h100-sxm" */
-    char name[64];                          /* marketing name, e.g. "NVIDIA H100 SXM5 80GB" */
+    char id[GP_GPU_ID_MAX]; /* canonical id, e.g. "h100-sxm" */
+    char name[64];          /* marketing name, e.g. "NVIDIA H100 SXM5 80GB" */
     enum gp_vendor vendor;
     char arch[16];                          /* compiler target: sm_90, sm_100, gfx942, gfx950 */
     double peak_tflops[GP_PRECISION_COUNT]; /* dense TFLOP/s (TOP/s for int8); 0 = no path */
@@ -39,8 +39,8 @@ struct gp_gpu {
     int gpus_per_node;                      /* GPUs in the standard node */
     double node_overhead_w;                 /* node power beyond the GPUs (CPUs, NICs, fans), W */
     double llc_mb;                          /* last-level cache, MB (L2 or Infinity Cache) */
-    double capex_usd;                       /* indicative purchase price per GPU, USD; 0 = unknown */
-    char source[512];                       /* where the figures come from (URLs) */
+    double capex_usd; /* indicative purchase price per GPU, USD; 0 = unknown */
+    char source[512]; /* where the figures come from (URLs) */
 };
 
 /* The loaded catalog; owns its array. */

@@ -17,19 +17,19 @@ enum gp_price_unit { GP_UNIT_GPU_HOUR, GP_UNIT_INSTANCE_HOUR };
  * normalised figure so nothing is lost; usd_per_gpu_hour is derived from them.
  */
 struct gp_offer {
-    char feed[32];             /* which feed produced it: "snapshot", "azure", "quote", ... */
-    char provider[32];         /* "runpod", "lambda", "azure", ... */
-    char region[48];           /* provider's region code, "" when not known */
-    char instance_type[96];    /* provider's SKU verbatim, "" when priced per GPU */
-    char gpu_id[GP_GPU_ID_MAX];/* canonical GPU id */
-    int gpus_per_instance;     /* GPUs the amount covers when unit is per instance; else 1 */
+    char feed[32];              /* which feed produced it: "snapshot", "azure", "quote", ... */
+    char provider[32];          /* "runpod", "lambda", "azure", ... */
+    char region[48];            /* provider's region code, "" when not known */
+    char instance_type[96];     /* provider's SKU verbatim, "" when priced per GPU */
+    char gpu_id[GP_GPU_ID_MAX]; /* canonical GPU id */
+    int gpus_per_instance;      /* GPUs the amount covers when unit is per instance; else 1 */
     enum gp_tier tier;
-    double amount;             /* original price, in `currency` per `unit` */
-    char currency[4];          /* ISO 4217 code of `amount` */
+    double amount;    /* original price, in `currency` per `unit` */
+    char currency[4]; /* ISO 4217 code of `amount` */
     enum gp_price_unit unit;
-    double usd_per_gpu_hour;   /* normalised price, USD per GPU-hour */
-    int64_t observed_at;       /* when the price was seen, Unix seconds UTC */
-    char source_url[256];      /* where it was seen */
+    double usd_per_gpu_hour; /* normalised price, USD per GPU-hour */
+    int64_t observed_at;     /* when the price was seen, Unix seconds UTC */
+    char source_url[256];    /* where it was seen */
 };
 
 const char *gp_tier_name(enum gp_tier t);

@@ -111,8 +111,8 @@ static void prices_normalise_to_usd_per_gpu_hour(void **state)
         double amount;
         int gpus;
         const char *currency;
-    } bad[] = {{0, 1, "USD"},     {-1, 1, "USD"}, {1e9, 1, "USD"}, {0.001, 1, "USD"},
-               {2.0, 1, "XYZ"},   {2.0, 0, "USD"}, {2.0, 100, "USD"}};
+    } bad[] = {{0, 1, "USD"},   {-1, 1, "USD"},  {1e9, 1, "USD"},  {0.001, 1, "USD"},
+               {2.0, 1, "XYZ"}, {2.0, 0, "USD"}, {2.0, 100, "USD"}};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         o.amount = bad[i].amount;
         o.gpus_per_instance = bad[i].gpus;

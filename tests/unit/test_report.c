@@ -32,8 +32,8 @@ static char *render(const struct gp_table *t, enum gp_format format)
 
 static void build(struct gp_table *t)
 {
-    static const char *const names[] = {"plain", "=SUM(A1:A9)", "-2+3", "@cmd", "a,b \"q\"",
-                                        "\tx", "Øre"};
+    static const char *const names[] = {"plain",     "=SUM(A1:A9)", "-2+3", "@cmd",
+                                        "a,b \"q\"", "\tx",         "Øre"};
     gp_table_init(t, columns, 3);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         assert_int_equal(gp_table_add_row(t), 0);

@@ -100,7 +100,7 @@ static void unchanged_prices_are_recorded_once(void **state)
     assert_int_equal(n, 2);
     assert_string_equal(rows[0].gpu_id, "mi300x"); /* cheapest first */
     assert_true(rows[0].usd_per_gpu_hour == 2.2);
-    assert_int_equal(rows[1].observed_at, 200);    /* current offer carries the last sighting */
+    assert_int_equal(rows[1].observed_at, 200); /* current offer carries the last sighting */
     free(rows);
 
     /* A later run without mi300x drops it from the current offers, not from history. */

@@ -75,7 +75,7 @@ static void time_round_trips(void **state)
         {"2026-10-01 12:00Z", 1790856000},
     };
     static const char *const bad[] = {"2026-13-01", "2025-02-29", "2026-09-15T25:00:00Z",
-                                      "yesterday", "2026-9-1", "2026-09-15T12:00:00"};
+                                      "yesterday",  "2026-9-1",   "2026-09-15T12:00:00"};
     char out[32];
     int64_t t;
     (void)state;
@@ -147,10 +147,8 @@ static void error_wrap_prefixes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(buf_appends_and_caps),
-        cmocka_unit_test(text_nearest_and_numbers),
-        cmocka_unit_test(time_round_trips),
-        cmocka_unit_test(json_errors_are_located),
+        cmocka_unit_test(buf_appends_and_caps), cmocka_unit_test(text_nearest_and_numbers),
+        cmocka_unit_test(time_round_trips),     cmocka_unit_test(json_errors_are_located),
         cmocka_unit_test(error_wrap_prefixes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
