@@ -122,11 +122,18 @@ static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_q
                                   a->valid_until);
     if (q->valid_until && strlen(a->valid_until) == 10)
         q->valid_until += 86399; /* a date means the end of that day */
-    if (gp_text_copy(o->provider, sizeof(o->provider), a->provider) ||
-        gp_text_copy(o->region, sizeof(o->region), a->region ? a->region : "") ||
-        gp_text_copy(q->note, sizeof(q->note), a->note ? a->note : "") ||
-        gp_text_copy(o->currency, sizeof(o->currency), a->currency ? a->currency : "USD"))
-        return gp_cli_usage_error(cli, "--provider, --region, --note or --currency is too long");
+    if (gp_text_copy(o->provider, sizeof(o->provider), a->provider))
+        return gp_cli_usage_error(cli, "--provider is longer than %zu characters",
+                                  sizeof(o->provider) - 1);
+    if (gp_text_copy(o->region, sizeof(o->region), a->region ? a->region : ""))
+        return gp_cli_usage_error(cli, "--region is longer than %zu characters",
+                                  sizeof(o->region) - 1);
+    if (gp_text_copy(q->note, sizeof(q->note), a->note ? a->note : ""))
+        return gp_cli_usage_error(cli, "--note is longer than %zu characters", sizeof(q->note) - 1);
+    if (gp_text_copy(o->currency, sizeof(o->currency), a->currency ? a->currency : "USD") ||
+        gp_fx_per_usd(fx, o->currency, gp_time_now(), &(double){0}))
+        return gp_cli_usage_error(cli, "--currency '%s' has no exchange rate (USD, EUR, DKK)",
+                                  a->currency);
     snprintf(o->feed, sizeof(o->feed), "quote");
     snprintf(o->gpu_id, sizeof(o->gpu_id), "%s", gpu->id);
     o->tier = GP_TIER_QUOTE;
@@ -206,7 +213,7 @@ static int quote_rm(struct gp_cli *cli, int argc, char **argv)
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
     if (npos != 1 || gp_text_to_int(argv[1], 1, 2147483647L, &id))
-        return gp_cli_usage_error(cli, "rm needs one quote id (see 'gpuplan quote list')");
+        return gp_cli_usage_error(cli, "rm needs one quote id, as 'quote list' shows them");
     rc = gp_cli_store(cli, &store);
     if (rc)
         return rc;
