@@ -1,0 +1,13 @@
+# Planner tests: unit tests, the accuracy check against published measurements (label
+# integration), and the workload parser's fuzz target with its corpus replay (label fuzz).
+gp_add_unit_test(test_planner SOURCES unit/test_planner.c LIBS gp_planner)
+
+add_executable(validate_planner validation/validate.c)
+target_link_libraries(validate_planner PRIVATE gp_planner)
+add_test(NAME planner_validation
+         COMMAND validate_planner ${CMAKE_CURRENT_SOURCE_DIR}/validation/inference.csv
+                 ${CMAKE_CURRENT_SOURCE_DIR}/validation/tolerances.csv)
+set_tests_properties(planner_validation PROPERTIES LABELS integration)
+
+gp_add_fuzz_target(fuzz_workload SOURCES fuzz/fuzz_workload.c LIBS gp_planner
+                   CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/workload)

@@ -1,0 +1,648 @@
+/* Unit tests for the planner: workload parsing and its errors, the performance model, fleet
+ * sizing and cost, ranking, the --set/--sweep keys and the efficiency table. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "catalog/catalog.h"
+#include "catalog/data.h"
+#include "planner/efficiency.h"
+#include "planner/fleet.h"
+#include "planner/model.h"
+#include "planner/sweep.h"
+#include "planner/workload.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+/* Shared fixtures: the embedded catalog, efficiencies and model presets. */
+static struct gp_catalog cat;
+static struct gp_efficiency_table effs;
+static struct gp_model_table models;
+
+static int load_data(char **text, size_t *len, const char *rel)
+{
+    struct gp_buf buf;
+    char origin[256];
+    gp_buf_init(&buf, 1 << 20);
+    int rc = gp_data_read(&buf, rel, origin, sizeof(origin));
+    *text = gp_buf_detach(&buf, len);
+    return rc;
+}
+
+static int setup(void **state)
+{
+    char *text;
+    size_t len;
+    (void)state;
+    if (gp_catalog_load(&cat))
+        return -1;
+    if (load_data(&text, &len, "efficiency.json") ||
+        gp_efficiency_table_parse(&effs, text, len, "efficiency.json"))
+        return -1;
+    free(text);
+    if (load_data(&text, &len, "models.json") ||
+        gp_model_table_parse(&models, text, len, "models.json"))
+        return -1;
+    free(text);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gp_catalog_release(&cat);
+    gp_efficiency_table_release(&effs);
+    gp_model_table_release(&models);
+    return 0;
+}
+
+static const struct gp_gpu *gpu(const char *id)
+{
+    const struct gp_gpu *g = gp_catalog_find(&cat, id);
+    assert_non_null(g);
+    return g;
+}
+
+static struct gp_efficiency eff_for(const char *id)
+{
+    struct gp_efficiency e;
+    gp_efficiency_resolve(&e, &effs, id);
+    return e;
+}
+
+static int parse(struct gp_workload *w, const char *json)
+{
+    return gp_workload_parse(w, json, strlen(json), "test.json", &models);
+}
+
+/* An inference workload on a preset, target max, no latency limits. */
+static struct gp_workload inference(const char *model, enum gp_precision p, double in, double out)
+{
+    struct gp_workload w;
+    memset(&w, 0, sizeof(w));
+    w.kind = GP_WORKLOAD_INFERENCE;
+    w.model = *gp_model_table_find(&models, model);
+    w.inference.precision = p;
+    w.inference.kv_precision = GP_FP8;
+    w.inference.input_tokens = in;
+    w.inference.output_tokens = out;
+    w.inference.load = GP_LOAD_MAX;
+    w.inference.memory_fraction = 0.9;
+    return w;
+}
+
+/* ---- workloads ------------------------------------------------------------------------------ */
+
+static void test_presets_parse(void **state)
+{
+    char **list = NULL;
+    size_t count = 0;
+    (void)state;
+    assert_int_equal(gp_data_list(&list, &count, "workloads", ".json"), 0);
+    assert_true(count >= 5);
+    for (size_t i = 0; i < count; i++) {
+        char *text;
+        size_t len;
+        struct gp_workload w;
+        assert_int_equal(load_data(&text, &len, list[i]), 0);
+        if (gp_workload_parse(&w, text, len, list[i], &models))
+            fail_msg("%s: %s", list[i], gp_error_last());
+        free(text);
+    }
+    gp_data_list_free(list, count);
+}
+
+static void test_parse_fields(void **state)
+{
+    struct gp_workload w;
+    (void)state;
+    assert_int_equal(parse(&w, "{\"kind\": \"inference\", \"model\": \"llama-3.1-70b\", "
+                               "\"precision\": \"fp4\", \"input_tokens\": 512, "
+                               "\"output_tokens\": 128, \"target\": {\"output_tokens_per_s\": "
+                               "9000}, \"tpot_ms\": 40}"),
+                     0);
+    assert_string_equal(w.name, "test");
+    assert_int_equal(w.inference.precision, GP_FP4);
+    assert_int_equal(w.inference.kv_precision, GP_FP8); /* never narrower than fp8 by default */
+    assert_int_equal(w.inference.load, GP_LOAD_OUTPUT_TOKENS);
+    assert_true(w.inference.rate == 9000);
+    assert_true(w.inference.memory_fraction == 0.9);
+    assert_int_equal(w.model.layers, 80);
+    assert_true(fabs(w.model.params - 70.55e9) / 70.55e9 < 0.01);
+}
+
+struct bad_case {
+    const char *json;
+    const char *expect; /* substring of the message */
+};
+
+static void test_parse_errors(void **state)
+{
+    static const struct bad_case cases[] = {
+        {"{\"kind\": \"inference\", \"model\": \"llama-3.1-70b\", \"input_tokenz\": 1}",
+         "unknown key (did you mean 'input_tokens'?)"},
+        {"{\"kind\": \"inferense\"}", "did you mean 'inference'"},
+        {"{\"kind\": \"inference\", \"model\": \"llama-3.1-7b\", \"input_tokens\": 1, "
+         "\"output_tokens\": 1, \"target\": \"max\"}",
+         "unknown model 'llama-3.1-7b' (did you mean"},
+        {"{\"kind\": \"inference\",\n \"model\": {\"layers\": 0, \"hidden\": 4096, \"heads\": 32, "
+         "\"ffn\": 1, \"vocab\": 1},\n \"input_tokens\": 1, \"output_tokens\": 1, \"target\": "
+         "\"max\"}",
+         "test.json:2:"},
+        {"{\"kind\": \"inference\", \"model\": {\"layers\": 0, \"hidden\": 4096, \"heads\": 32, "
+         "\"ffn\": 1, \"vocab\": 1}, \"input_tokens\": 1, \"output_tokens\": 1, \"target\": "
+         "\"max\"}",
+         "model.layers: must be between 1"},
+        {"{\"kind\": \"inference\", \"model\": \"llama-2-70b\", \"input_tokens\": -5, "
+         "\"output_tokens\": 1, \"target\": \"max\"}",
+         "input_tokens: must be between 1"},
+        {"{\"kind\": \"inference\", \"model\": \"llama-2-70b\", \"precision\": \"fp9\", "
+         "\"input_tokens\": 5, \"output_tokens\": 1, \"target\": \"max\"}",
+         "did you mean 'fp8'"},
+        {"{\"kind\": \"inference\", \"model\": \"llama-2-70b\", \"input_tokens\": 5, "
+         "\"output_tokens\": 1}",
+         "target: required field is missing"},
+        {"{\"kind\": \"inference\", \"model\": \"llama-2-70b\", \"input_tokens\": 5, "
+         "\"output_tokens\": 1, \"target\": {\"requests_per_s\": 0}}",
+         "target.requests_per_s: must be greater than 0"},
+        {"{\"kind\": \"inference\", \"model\": {\"layers\": 2, \"hidden\": 64, \"heads\": 8, "
+         "\"kv_heads\": 3, \"ffn\": 1, \"vocab\": 1}, \"input_tokens\": 1, \"output_tokens\": 1, "
+         "\"target\": \"max\"}",
+         "model.kv_heads: must divide heads"},
+        {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, "
+         "\"deadline_hours\": 10, \"gpus\": 8}",
+         "give exactly one of deadline_hours and gpus"},
+        {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, \"gpus\": 8, "
+         "\"zero_stage\": 4}",
+         "zero_stage: must be 0, 1, 2 or 3"},
+        {"{\"kind\": \"generic\", \"flops\": 0, \"bytes\": 0}", "a job needs flops or bytes"},
+        {"[1, 2]", "must be a JSON object"},
+        {"{\"kind\": ", "invalid JSON"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gp_workload w;
+        assert_int_equal(parse(&w, cases[i].json), GP_EINVALID);
+        if (!strstr(gp_error_last(), cases[i].expect))
+            fail_msg("case %zu: '%s' lacks '%s'", i, gp_error_last(), cases[i].expect);
+    }
+}
+
+static void test_architecture(void **state)
+{
+    const struct gp_model_arch *m = gp_model_table_find(&models, "mixtral-8x7b");
+    const struct gp_model_arch *l = gp_model_table_find(&models, "llama-3.1-70b");
+    (void)state;
+    assert_true(fabs(m->params - 46.7e9) / 46.7e9 < 0.01);
+    assert_true(fabs(gp_model_active_params(m) - 12.9e9) / 12.9e9 < 0.02);
+    assert_true(gp_model_kv_bytes_per_token(l, GP_FP8) == 2.0 * 80 * 8 * 128);
+    assert_true(gp_model_kv_bytes_per_token(l, GP_BF16) == 4.0 * 80 * 8 * 128);
+}
+
+/* ---- the model ------------------------------------------------------------------------------ */
+
+static void test_precision_fallback(void **state)
+{
+    struct gp_workload w = inference("llama-2-70b", GP_FP4, 294, 292);
+    struct gp_efficiency e = eff_for("h100-sxm");
+    struct gp_perf p;
+    (void)state;
+    assert_int_equal(gp_model_precision(gpu("h100-sxm"), GP_FP4), GP_FP8);
+    assert_int_equal(gp_model_precision(gpu("b200"), GP_FP4), GP_FP4);
+    assert_int_equal(gp_model_precision(gpu("mi355x"), GP_FP4), GP_FP4);
+    assert_int_equal(gp_model_precision(gpu("mi300x"), GP_FP4), GP_FP8);
+    assert_int_equal(gp_model_precision(gpu("mi355x"), GP_TF32), GP_FP32);
+    gp_model_evaluate(&p, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_true(p.feasible);
+    assert_int_equal(p.precision, GP_FP8);
+    assert_true(p.notes & GP_NOTE_UNSUPPORTED_PRECISION);
+    e = eff_for("b200");
+    gp_model_evaluate(&p, &w, gpu("b200"), &e, 1.0, 0);
+    assert_int_equal(p.precision, GP_FP4);
+    assert_false(p.notes & GP_NOTE_UNSUPPORTED_PRECISION);
+}
+
+static void test_memory_fit(void **state)
+{
+    struct gp_workload w = inference("llama-3.1-405b", GP_BF16, 1024, 256);
+    struct gp_efficiency e = eff_for("h100-sxm");
+    struct gp_perf p;
+    (void)state;
+    /* 811 GB of weights exceed 8 x 80 GB. */
+    gp_model_evaluate(&p, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_false(p.feasible);
+    assert_true(p.notes & GP_NOTE_DOES_NOT_FIT);
+    /* 8 x 288 GB hold them; fewer than 4 GPUs do not. */
+    e = eff_for("mi355x");
+    gp_model_evaluate(&p, &w, gpu("mi355x"), &e, 1.0, 0);
+    assert_true(p.feasible);
+    assert_true(p.tp >= 4);
+    /* A 8B model fits one GPU, and TP1 gives the best throughput per GPU there. */
+    w = inference("llama-3.1-8b", GP_BF16, 1024, 256);
+    e = eff_for("h100-sxm");
+    gp_model_evaluate(&p, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_int_equal(p.tp, 1);
+}
+
+static void test_latency_targets(void **state)
+{
+    struct gp_workload w = inference("llama-3.1-70b", GP_FP8, 1024, 256);
+    struct gp_efficiency e = eff_for("h200-sxm");
+    struct gp_perf free_run, limited;
+    (void)state;
+    gp_model_evaluate(&free_run, &w, gpu("h200-sxm"), &e, 1.0, 0);
+    w.inference.tpot_ms = 30;
+    w.inference.ttft_ms = 500;
+    gp_model_evaluate(&limited, &w, gpu("h200-sxm"), &e, 1.0, 0);
+    assert_true(limited.feasible);
+    assert_true(limited.tpot_ms <= 30.0 + 1e-9);
+    assert_true(limited.ttft_ms <= 500.0 + 1e-9);
+    assert_true(limited.batch < free_run.batch);
+    assert_true(limited.replica_rate / limited.tp < free_run.replica_rate / free_run.tp);
+    /* A target no batch can meet. */
+    w.inference.tpot_ms = 0.5;
+    gp_model_evaluate(&limited, &w, gpu("h200-sxm"), &e, 1.0, 0);
+    assert_false(limited.feasible);
+    assert_true(limited.notes & GP_NOTE_LATENCY_UNMET);
+}
+
+static void test_decode_bounds(void **state)
+{
+    struct gp_workload w = inference("llama-3.1-8b", GP_BF16, 128, 2048);
+    struct gp_efficiency e = eff_for("h100-sxm");
+    struct gp_perf p;
+    (void)state;
+    /* One sequence at a time: decode reads every weight per token, so it is memory-bound and
+     * cannot beat bandwidth / weight bytes. */
+    w.inference.max_batch = 1;
+    gp_model_evaluate(&p, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_int_equal(p.bound, GP_BOUND_MEMORY);
+    double ceiling = gpu("h100-sxm")->hbm_tbs * 1e12 / (w.model.params * 2.0);
+    assert_true(p.replica_rate < ceiling);
+    assert_true(p.replica_rate > 0.4 * ceiling);
+    /* Long prompts and big batches make it compute-bound. */
+    w = inference("llama-3.1-8b", GP_BF16, 8192, 64);
+    gp_model_evaluate(&p, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_int_equal(p.bound, GP_BOUND_COMPUTE);
+}
+
+static void test_efficiency_scale_monotonic(void **state)
+{
+    struct gp_workload w = inference("llama-2-70b", GP_FP8, 294, 292);
+    (void)state;
+    for (size_t i = 0; i < cat.count; i++) {
+        struct gp_efficiency e = eff_for(cat.gpus[i].id);
+        struct gp_perf lo, mid, hi;
+        gp_model_evaluate(&lo, &w, &cat.gpus[i], &e, 0.8, 0);
+        gp_model_evaluate(&mid, &w, &cat.gpus[i], &e, 1.0, 0);
+        gp_model_evaluate(&hi, &w, &cat.gpus[i], &e, 1.2, 0);
+        assert_true(mid.feasible);
+        assert_true(lo.replica_rate / lo.tp <= mid.replica_rate / mid.tp + 1e-9);
+        assert_true(mid.replica_rate / mid.tp <= hi.replica_rate / hi.tp + 1e-9);
+    }
+}
+
+static void test_training(void **state)
+{
+    struct gp_workload w;
+    struct gp_efficiency e = eff_for("h100-sxm");
+    struct gp_perf plain, recompute;
+    (void)state;
+    memset(&w, 0, sizeof(w));
+    w.kind = GP_WORKLOAD_TRAINING;
+    w.model = *gp_model_table_find(&models, "llama-3.1-8b");
+    w.training = (struct gp_training){GP_BF16, 1e11, 0, 64, false, 12, 1, 0.4, 4096, 1, 4194304};
+    gp_model_evaluate(&plain, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_true(plain.feasible);
+    assert_int_equal(plain.gpus, 64);
+    /* 6 N D / (n * peak * mfu) with no pipeline. */
+    if (plain.pp == 1) {
+        double expect = 6.0 * w.model.params * 1e11 / (64 * 989.4e12 * 0.4) / 3600.0;
+        assert_true(fabs(plain.train_hours - expect) / expect < 1e-9);
+    }
+    w.training.recompute = true;
+    gp_model_evaluate(&recompute, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    if (recompute.pp == plain.pp)
+        assert_true(fabs(recompute.train_hours / plain.train_hours - 8.0 / 6.0) < 1e-9);
+    /* A deadline sizes the fleet so it is met. */
+    w.training.gpus = 0;
+    w.training.deadline_hours = 100;
+    gp_model_evaluate(&plain, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_true(plain.feasible);
+    assert_true(plain.train_hours <= 100.0 + 1e-9);
+    /* ... unless --max-gpus forbids it. */
+    gp_model_evaluate(&plain, &w, gpu("h100-sxm"), &e, 1.0, 8);
+    assert_false(plain.feasible);
+    assert_true(plain.notes & GP_NOTE_OVER_MAX_GPUS);
+}
+
+static void test_generic_bounds(void **state)
+{
+    struct gp_workload w;
+    struct gp_efficiency e = eff_for("h100-sxm");
+    struct gp_perf p;
+    (void)state;
+    memset(&w, 0, sizeof(w));
+    w.kind = GP_WORKLOAD_GENERIC;
+    w.generic = (struct gp_generic){GP_BF16, 8.8e12, 1.6e9, 0};
+    gp_model_evaluate(&p, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_int_equal(p.bound, GP_BOUND_COMPUTE);
+    double seconds = 1.0 / p.replica_rate;
+    assert_true(seconds > 8.8e12 / 989.4e12); /* never faster than the peak */
+    w.generic = (struct gp_generic){GP_FP32, 2e9, 12.9e9, 0};
+    gp_model_evaluate(&p, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_int_equal(p.bound, GP_BOUND_MEMORY);
+    assert_true(1.0 / p.replica_rate > 12.9e9 / 3.35e12);
+}
+
+/* Every preset on every GPU: finite numbers, whatever the outcome. */
+static void test_all_finite(void **state)
+{
+    char **list = NULL;
+    size_t count = 0;
+    struct gp_assumptions a;
+    struct gp_price price = {true, false, false, 2.5, "on-demand", "test", "2026-09-01"};
+    (void)state;
+    gp_assumptions_init(&a);
+    assert_int_equal(gp_data_list(&list, &count, "workloads", ".json"), 0);
+    for (size_t i = 0; i < count; i++) {
+        char *text;
+        size_t len;
+        struct gp_workload w;
+        assert_int_equal(load_data(&text, &len, list[i]), 0);
+        assert_int_equal(gp_workload_parse(&w, text, len, list[i], &models), 0);
+        free(text);
+        for (size_t g = 0; g < cat.count; g++) {
+            struct gp_efficiency e = eff_for(cat.gpus[g].id);
+            struct gp_plan_row r;
+            gp_plan_evaluate(&r, &w, &a, &cat.gpus[g], &e, &price);
+            double v[] = {r.tokens_per_s,    r.tokens_per_s_per_gpu,
+                          r.ttft_ms,         r.tpot_ms,
+                          r.it_kw,           r.facility_kw,
+                          r.cost_per_hour,   r.cost_per_month,
+                          r.cost_per_mtok,   r.energy_cost_per_month,
+                          r.train_hours,     r.gpu_hours,
+                          r.total_cost,      r.mfu,
+                          r.jobs_per_hour,   r.throughput_low,
+                          r.throughput_high, r.cost_low,
+                          r.cost_high};
+            for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+                if (!isfinite(v[k]) || v[k] < 0)
+                    fail_msg("%s on %s: field %zu = %g", list[i], cat.gpus[g].id, k, v[k]);
+            assert_true(r.cost_low <= r.cost_high);
+        }
+    }
+    gp_data_list_free(list, count);
+}
+
+/* ---- fleet, power and cost ----------------------------------------------------------------- */
+
+static void test_fleet_sizing_and_cost(void **state)
+{
+    struct gp_workload w = inference("llama-3.1-70b", GP_FP8, 1024, 256);
+    struct gp_efficiency e = eff_for("h200-sxm");
+    struct gp_assumptions a;
+    struct gp_price price = {true, false, false, 3.0, "on-demand", "x", "2026-09-01"};
+    struct gp_perf perf;
+    struct gp_plan_row r;
+    const struct gp_gpu *g = gpu("h200-sxm");
+    (void)state;
+    gp_assumptions_init(&a);
+    w.inference.load = GP_LOAD_REQUESTS;
+    w.inference.rate = 40;
+    gp_model_evaluate(&perf, &w, g, &e, 1.0, 0);
+    gp_plan_evaluate(&r, &w, &a, g, &e, &price);
+    double demand = 40 * 256.0;
+    int replicas = (int)ceil(demand / perf.replica_rate);
+    assert_int_equal(r.replicas, replicas);
+    assert_int_equal(r.gpus, replicas * perf.tp);
+    assert_int_equal(r.nodes, (r.gpus + 7) / 8);
+    assert_true(r.tokens_per_s == demand);
+    assert_true(fabs(r.cost_per_hour - 3.0 * r.gpus) < 1e-9);
+    assert_true(fabs(r.cost_per_month - 730 * r.cost_per_hour) < 1e-6);
+    assert_true(fabs(r.cost_per_mtok - r.cost_per_hour / (demand * 3600) * 1e6) < 1e-9);
+    /* IT power lies between all GPUs idle and all at TDP, plus node overhead. */
+    double idle = (r.gpus * g->tdp_w * e.idle_power + r.nodes * g->node_overhead_w) / 1000;
+    double full = (r.gpus * g->tdp_w + r.nodes * g->node_overhead_w) / 1000;
+    assert_true(r.it_kw >= idle && r.it_kw <= full);
+    assert_true(fabs(r.facility_kw - 1.3 * r.it_kw) < 1e-9);
+    assert_true(fabs(r.energy_cost_per_month - r.facility_kw * 730 * 0.083) < 1e-6);
+    assert_true(r.feasible);
+    assert_int_equal(r.notes, 0);
+
+    /* Limits. */
+    a.power_budget_kw = r.facility_kw / 2;
+    gp_plan_evaluate(&r, &w, &a, g, &e, &price);
+    assert_false(r.feasible);
+    assert_true(r.notes & GP_NOTE_OVER_POWER_BUDGET);
+    a.power_budget_kw = 0;
+    a.max_gpus = 1;
+    gp_plan_evaluate(&r, &w, &a, g, &e, &price);
+    assert_false(r.feasible);
+    assert_true(r.notes & GP_NOTE_OVER_MAX_GPUS);
+}
+
+static void test_prices(void **state)
+{
+    struct gp_workload w = inference("llama-3.1-8b", GP_BF16, 512, 128);
+    struct gp_efficiency e = eff_for("h100-sxm");
+    struct gp_assumptions a;
+    struct gp_price none = {false, false, false, 0, "on-demand", "", ""};
+    struct gp_price stale = {true, false, true, 2.0, "spot", "x", "2020-01-01"};
+    struct gp_price owned = {false, true, false, 0, "owned", "capex", ""};
+    struct gp_plan_row r;
+    (void)state;
+    gp_assumptions_init(&a);
+    gp_plan_evaluate(&r, &w, &a, gpu("h100-sxm"), &e, &none);
+    assert_false(r.price_known);
+    assert_true(r.notes & GP_NOTE_NO_PUBLIC_PRICE);
+    assert_true(r.cost_per_hour == 0);
+    gp_plan_evaluate(&r, &w, &a, gpu("h100-sxm"), &e, &stale);
+    assert_true(r.notes & GP_NOTE_STALE_PRICE);
+    /* Owned without a capex: no price; with one: amortised capex plus energy, in any currency. */
+    gp_plan_evaluate(&r, &w, &a, gpu("h100-sxm"), &e, &owned);
+    assert_true(r.notes & GP_NOTE_NO_PUBLIC_PRICE);
+    a.capex = 25000;
+    gp_plan_evaluate(&r, &w, &a, gpu("h100-sxm"), &e, &owned);
+    double energy = r.facility_kw * 0.083 / r.gpus;
+    double expect = 25000 * 1.6 / (3 * 8760.0) + energy;
+    assert_true(fabs(r.price_per_gpu_hour - expect) < 1e-9);
+    a.fx_per_usd = 7.0; /* the same purchase typed in DKK */
+    a.capex = 25000 * 7.0;
+    a.kwh_price = 0.083 * 7.0;
+    struct gp_plan_row dkk;
+    gp_plan_evaluate(&dkk, &w, &a, gpu("h100-sxm"), &e, &owned);
+    assert_true(fabs(dkk.price_per_gpu_hour - r.price_per_gpu_hour) < 1e-9);
+}
+
+static void test_rank(void **state)
+{
+    struct gp_plan_row rows[4];
+    char notes[128];
+    (void)state;
+    memset(rows, 0, sizeof(rows));
+    for (int i = 0; i < 4; i++) {
+        rows[i].kind = GP_WORKLOAD_INFERENCE;
+        rows[i].feasible = true;
+        rows[i].price_known = true;
+        snprintf(rows[i].gpu, sizeof(rows[i].gpu), "g%d", i);
+    }
+    rows[0].cost_per_mtok = 3;
+    rows[1].price_known = false; /* unpriced: after the priced rows */
+    rows[1].tokens_per_s_per_gpu = 100;
+    rows[2].cost_per_mtok = 1;
+    rows[3].feasible = false; /* last */
+    rows[3].cost_per_mtok = 0.1;
+    gp_plan_rank(rows, 4, 0);
+    assert_string_equal(rows[0].gpu, "g2");
+    assert_string_equal(rows[1].gpu, "g0");
+    assert_string_equal(rows[2].gpu, "g1");
+    assert_string_equal(rows[3].gpu, "g3");
+    assert_true(rows[0].notes & GP_NOTE_BEST);
+    assert_false(rows[1].notes & GP_NOTE_BEST);
+    gp_notes_format(notes, sizeof(notes), GP_NOTE_BEST | GP_NOTE_STALE_PRICE);
+    assert_string_equal(notes, "best,stale-price");
+    gp_notes_format(notes, sizeof(notes), GP_NOTE_UNSUPPORTED_PRECISION | GP_NOTE_DOES_NOT_FIT);
+    assert_string_equal(notes, "does-not-fit,unsupported-precision");
+}
+
+/* ---- what-if keys ---------------------------------------------------------------------------- */
+
+struct set_case {
+    const char *key, *value;
+    int rc;
+    const char *expect; /* substring of the message when rc != 0 */
+};
+
+static void test_set(void **state)
+{
+    static const struct set_case cases[] = {
+        {"input_tokens", "2048", 0, NULL},
+        {"precision", "fp4", 0, NULL},
+        {"kv_precision", "bf16", 0, NULL},
+        {"rate", "max", 0, NULL},
+        {"requests_per_s", "12.5", 0, NULL},
+        {"pue", "1.1", 0, NULL},
+        {"kwh_price", "0.2", 0, NULL},
+        {"years", "5", 0, NULL},
+        {"layers", "40", 0, NULL},
+        {"input_tokenz", "1", GP_EINVALID, "did you mean 'input_tokens'"},
+        {"pue", "0.5", GP_EINVALID, "out of range"},
+        {"pue", "abc", GP_EINVALID, "not a number"},
+        {"precision", "fp5", GP_EINVALID, "unknown precision"},
+        {"tokens", "1e9", GP_EINVALID, "applies to training workloads"},
+        {"layers", "1.5", GP_EINVALID, "not a whole number"},
+    };
+    struct gp_plan_input in;
+    (void)state;
+    memset(&in, 0, sizeof(in));
+    in.workload = inference("llama-3.1-70b", GP_FP8, 1024, 256);
+    gp_assumptions_init(&in.assumptions);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int rc = gp_plan_set(&in, cases[i].key, cases[i].value);
+        if (rc != cases[i].rc)
+            fail_msg("case %zu (%s=%s): rc %d: %s", i, cases[i].key, cases[i].value, rc,
+                     gp_error_last());
+        if (rc && !strstr(gp_error_last(), cases[i].expect))
+            fail_msg("case %zu: '%s' lacks '%s'", i, gp_error_last(), cases[i].expect);
+    }
+    assert_true(in.workload.inference.input_tokens == 2048);
+    assert_int_equal(in.workload.inference.precision, GP_FP4);
+    assert_int_equal(in.workload.inference.load, GP_LOAD_REQUESTS);
+    assert_true(in.workload.inference.rate == 12.5);
+    assert_true(in.assumptions.pue == 1.1);
+    assert_int_equal(in.workload.model.layers, 40);
+    /* The parameter count follows the shape. */
+    assert_true(in.workload.model.params < 40e9);
+}
+
+static void test_sweep_parse(void **state)
+{
+    struct gp_sweep s;
+    (void)state;
+    assert_int_equal(gp_sweep_parse(&s, "input_tokens=128:1024:128"), 0);
+    assert_int_equal(s.count, 8);
+    assert_string_equal(s.values[0], "128");
+    assert_string_equal(s.values[7], "1024");
+    gp_sweep_release(&s);
+    assert_int_equal(gp_sweep_parse(&s, "pue=1.5:1.1:-0.1"), 0);
+    assert_int_equal(s.count, 5);
+    assert_string_equal(s.values[4], "1.1");
+    gp_sweep_release(&s);
+    assert_int_equal(gp_sweep_parse(&s, "precision=fp8,fp4"), 0);
+    assert_int_equal(s.count, 2);
+    assert_string_equal(s.key, "precision");
+    gp_sweep_release(&s);
+    assert_int_equal(gp_sweep_parse(&s, "pue=1:2:0"), GP_EINVALID);
+    assert_int_equal(gp_sweep_parse(&s, "pue=1:2"), GP_EINVALID);
+    assert_int_equal(gp_sweep_parse(&s, "pue=2:1:0.1"), GP_EINVALID);
+    assert_int_equal(gp_sweep_parse(&s, "pue=1,,2"), GP_EINVALID);
+    assert_int_equal(gp_sweep_parse(&s, "rate=1:100000:1"), GP_EINVALID);
+    assert_int_equal(gp_sweep_parse(&s, "tpot=10,20"), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "did you mean 'tpot_ms'"));
+    assert_int_equal(gp_sweep_parse(&s, "=1,2"), GP_EINVALID);
+}
+
+/* ---- the efficiency table ------------------------------------------------------------------ */
+
+static void test_efficiency_table(void **state)
+{
+    struct gp_efficiency_table t;
+    struct gp_efficiency e;
+    struct gp_eff_override ov;
+    static const char *bad = "{\"schema_version\": 1, \"defaults\": {\"gemm\": {}}, \"gpus\": []}";
+    (void)state;
+    assert_int_equal(gp_efficiency_table_parse(&t, bad, strlen(bad), "e.json"), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "defaults.gemm.bf16"));
+    /* Every GPU of the catalog has an entry with provenance, and resolves. */
+    for (size_t i = 0; i < cat.count; i++) {
+        gp_efficiency_resolve(&e, &effs, cat.gpus[i].id);
+        assert_string_equal(e.source, "default");
+        assert_true(gp_efficiency_gemm(&e, GP_BF16)->eff_max > 0);
+        assert_true(e.uncertainty_low <= 1 && e.uncertainty_high >= 1);
+    }
+    /* Calibrated curves replace the kernel-level ones and name their source. */
+    gp_efficiency_resolve(&e, &effs, "h100-sxm");
+    memset(&ov, 0, sizeof(ov));
+    ov.gemm_set[GP_FP8] = true;
+    ov.gemm[GP_FP8] = (struct gp_eff_curve){0.5, 1e9};
+    snprintf(ov.source, sizeof(ov.source), "calibrated:node1:2026-11-01");
+    gp_efficiency_apply(&e, &ov);
+    assert_true(e.gemm[GP_FP8].eff_max == 0.5);
+    assert_true(e.gemm[GP_BF16].eff_max == 0.80);
+    assert_string_equal(e.source, "calibrated:node1:2026-11-01");
+    assert_true(fabs(gp_eff_at(&e.gemm[GP_FP8], 1e9) - 0.25) < 1e-12);
+    assert_true(gp_eff_at(&e.gemm[GP_FP8], 0) == 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_presets_parse),
+        cmocka_unit_test(test_parse_fields),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_architecture),
+        cmocka_unit_test(test_precision_fallback),
+        cmocka_unit_test(test_memory_fit),
+        cmocka_unit_test(test_latency_targets),
+        cmocka_unit_test(test_decode_bounds),
+        cmocka_unit_test(test_efficiency_scale_monotonic),
+        cmocka_unit_test(test_training),
+        cmocka_unit_test(test_generic_bounds),
+        cmocka_unit_test(test_all_finite),
+        cmocka_unit_test(test_fleet_sizing_and_cost),
+        cmocka_unit_test(test_prices),
+        cmocka_unit_test(test_rank),
+        cmocka_unit_test(test_set),
+        cmocka_unit_test(test_sweep_parse),
+        cmocka_unit_test(test_efficiency_table),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
