@@ -57,6 +57,13 @@ enum gp_bench_precision {
 
 #define GP_BENCH_PRECISION_BIT(p) (1u << (unsigned)(p))
 
+/* The inline helpers below also run in CUDA and HIP device code. */
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define GP_BENCH_FN static inline __host__ __device__
+#else
+#define GP_BENCH_FN static inline
+#endif
+
 /* Which GEMM code runs. */
 enum gp_bench_impl {
     GP_BENCH_IMPL_AUTO = 0,   /* the vendor library when present, else the own kernel */
@@ -185,7 +192,7 @@ static inline int gp_bench_settled(const double *t, int n, double tolerance)
  * 2^-bits in [-1, 1], hence exactly representable in the target format:
  * bits = 23 (fp32/fp64), 10 (tf32, fp16), 7 (bf16), 3 (fp8 e4m3).
  */
-static inline uint64_t gp_bench_hash(uint64_t seed, uint64_t index)
+GP_BENCH_FN uint64_t gp_bench_hash(uint64_t seed, uint64_t index)
 {
     uint64_t z = seed + index * 0x9e3779b97f4a7c15ull;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -209,7 +216,7 @@ static inline int gp_bench_value_bits(enum gp_bench_precision p)
     }
 }
 
-static inline float gp_bench_value(uint64_t seed, uint64_t index, int bits)
+GP_BENCH_FN float gp_bench_value(uint64_t seed, uint64_t index, int bits)
 {
     uint64_t span = (2ull << bits) + 1; /* integers -2^bits .. 2^bits */
     int64_t q = (int64_t)(gp_bench_hash(seed, index) % span) - (int64_t)(1ull << bits);
@@ -217,16 +224,18 @@ static inline float gp_bench_value(uint64_t seed, uint64_t index, int bits)
 }
 
 /*
- * GEMM operands are column-major: A (m x k) element (i, p) is value number i + p * m of
- * stream gp_bench_stream_a(seed, copy); B (k x n) element (p, j) is number p + j * k of stream
- * gp_bench_stream_b(seed, copy); `copy` counts the rotating copies from 0.
+ * GEMM operands are stored k-major (the "TN" layout BLAS libraries favour): A (m x k) element
+ * (i, p) is value number p + i * k of stream gp_bench_stream_a(seed, copy), i.e. A is held as
+ * its k x m column-major transpose; B (k x n) element (p, j) is value number p + j * k of
+ * stream gp_bench_stream_b(seed, copy), column-major. C (m x n) is column-major. `copy`
+ * counts the rotating copies from 0.
  */
-static inline uint64_t gp_bench_stream_a(uint64_t seed, int copy)
+GP_BENCH_FN uint64_t gp_bench_stream_a(uint64_t seed, int copy)
 {
     return seed + 0x1000ull * (uint64_t)copy;
 }
 
-static inline uint64_t gp_bench_stream_b(uint64_t seed, int copy)
+GP_BENCH_FN uint64_t gp_bench_stream_b(uint64_t seed, int copy)
 {
     return seed + 0x1000ull * (uint64_t)copy + 0x800ull;
 }

@@ -130,9 +130,10 @@ static inline double gp_bench_gemm_expect(uint64_t seed, int copy, int bits, int
     uint64_t sa = gp_bench_stream_a(seed, copy), sb = gp_bench_stream_b(seed, copy);
     double sum = 0.0, mag = 0.0;
 
+    (void)m;
     (void)n;
     for (int p = 0; p < k; p++) {
-        double a = gp_bench_value(sa, (uint64_t)i + (uint64_t)p * (uint64_t)m, bits);
+        double a = gp_bench_value(sa, (uint64_t)p + (uint64_t)i * (uint64_t)k, bits);
         double b = gp_bench_value(sb, (uint64_t)p + (uint64_t)j * (uint64_t)k, bits);
         sum += a * b;
         mag += fabs(a * b);

@@ -12,6 +12,7 @@
 #define MAX_COPIES      64
 #define CBLAS_COL_MAJOR 102 /* CblasColMajor */
 #define CBLAS_NO_TRANS  111 /* CblasNoTrans */
+#define CBLAS_TRANS     112 /* CblasTrans */
 
 /* The CBLAS prototypes, declared here so that no BLAS header is needed to build. */
 typedef void (*sgemm_fn)(int order, int ta, int tb, int m, int n, int k, float alpha,
@@ -99,25 +100,28 @@ void gp_cpu__blas_unload(void)
 
 /* ---- own kernel ------------------------------------------------------------------------ */
 
-#define BLOCK_I 256
-#define BLOCK_P 128
+#define BLOCK_J 64
+#define BLOCK_P 256
 
-/* C (m x n) = A (m x k) * B (k x n), column-major, blocked so a panel of A stays in cache. */
+/* C (m x n) = A (m x k, k-major) * B (k x n, column-major): every element is a dot product of
+ * two contiguous k-vectors; blocking over j and p keeps a panel of B in cache while the rows
+ * of A stream past. */
 #define OWN_GEMM(NAME, T)                                                                          \
     static void NAME(int m, int n, int k, const T *a, const T *b, T *c)                            \
     {                                                                                              \
         memset(c, 0, sizeof(T) * (size_t)m * (size_t)n);                                           \
-        for (int i0 = 0; i0 < m; i0 += BLOCK_I) {                                                  \
-            int i1 = i0 + BLOCK_I < m ? i0 + BLOCK_I : m;                                          \
+        for (int j0 = 0; j0 < n; j0 += BLOCK_J) {                                                  \
+            int j1 = j0 + BLOCK_J < n ? j0 + BLOCK_J : n;                                          \
             for (int p0 = 0; p0 < k; p0 += BLOCK_P) {                                              \
                 int p1 = p0 + BLOCK_P < k ? p0 + BLOCK_P : k;                                      \
-                for (int j = 0; j < n; j++) {                                                      \
-                    T *restrict cj = c + (size_t)j * (size_t)m;                                    \
-                    for (int p = p0; p < p1; p++) {                                                \
-                        const T *restrict ap = a + (size_t)p * (size_t)m;                          \
-                        T bpj = b[(size_t)j * (size_t)k + (size_t)p];                              \
-                        for (int i = i0; i < i1; i++)                                              \
-                            cj[i] += ap[i] * bpj;                                                  \
+                for (int i = 0; i < m; i++) {                                                      \
+                    const T *restrict ai = a + (size_t)i * (size_t)k;                              \
+                    for (int j = j0; j < j1; j++) {                                                \
+                        const T *restrict bj = b + (size_t)j * (size_t)k;                          \
+                        T acc = 0;                                                                 \
+                        for (int p = p0; p < p1; p++)                                              \
+                            acc += ai[p] * bj[p];                                                  \
+                        c[(size_t)j * (size_t)m + (size_t)i] += acc;                               \
                     }                                                                              \
                 }                                                                                  \
             }                                                                                      \
@@ -148,11 +152,11 @@ static int run_once(void *arg, double *seconds)
     double t0 = gp_bench_wall();
 
     if (g->vendor && g->dbl)
-        blas.dgemm(CBLAS_COL_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0, g->a[r],
-                   p->m, g->b[r], p->k, 0.0, g->c, p->m);
+        blas.dgemm(CBLAS_COL_MAJOR, CBLAS_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0, g->a[r],
+                   p->k, g->b[r], p->k, 0.0, g->c, p->m);
     else if (g->vendor)
-        blas.sgemm(CBLAS_COL_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0f, g->a[r],
-                   p->m, g->b[r], p->k, 0.0f, g->c, p->m);
+        blas.sgemm(CBLAS_COL_MAJOR, CBLAS_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0f, g->a[r],
+                   p->k, g->b[r], p->k, 0.0f, g->c, p->m);
     else if (g->dbl)
         own_dgemm(p->m, p->n, p->k, g->a[r], g->b[r], g->c);
     else

@@ -85,7 +85,8 @@ __kernel void gemm_init(__global float *x, ulong off, ulong seed, ulong n, int b
         x[off + i] = gp_value(seed, i, bits);
 }
 
-/* C (m x n) = A (m x k) * B (k x n), column-major, TILE x TILE tiles staged in local memory.
+/* C (m x n) = A (m x k) * B (k x n); A and B k-major, C column-major (see backend.h); TILE x
+ * TILE tiles staged in local memory.
  * The global size is rounded up to whole tiles; edges are guarded. */
 __kernel void gemm_tiled(int m, int n, int k, __global const float *A, ulong a_off,
                          __global const float *B, ulong b_off, __global float *C)
@@ -99,7 +100,7 @@ __kernel void gemm_tiled(int m, int n, int k, __global const float *A, ulong a_o
     A += a_off;
     B += b_off;
     for (int p0 = 0; p0 < k; p0 += TILE) {
-        as[tc][tr] = (row < m && p0 + tc < k) ? A[(size_t)(p0 + tc) * m + row] : 0.0f;
+        as[tc][tr] = (row < m && p0 + tc < k) ? A[(size_t)row * k + p0 + tc] : 0.0f;
         bs[tc][tr] = (col < n && p0 + tr < k) ? B[(size_t)col * k + p0 + tr] : 0.0f;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int p = 0; p < TILE; p++)
