@@ -159,8 +159,16 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     gp_text_copy(out->price_date, sizeof(out->price_date), price->date);
 
     gp_model_evaluate(&perf, w, gpu, eff, 1.0, a->max_gpus);
-    gp_model_evaluate(&lo_perf, w, gpu, eff, eff->uncertainty_low, a->max_gpus);
-    gp_model_evaluate(&hi_perf, w, gpu, eff, eff->uncertainty_high, a->max_gpus);
+    /* The bounds describe the configuration chosen for the central estimate. */
+    const struct gp_workload *bounded = w;
+    struct gp_workload fixed_tp;
+    if (w->kind == GP_WORKLOAD_INFERENCE && perf.feasible && w->inference.tensor_parallel == 0) {
+        fixed_tp = *w;
+        fixed_tp.inference.tensor_parallel = perf.tp;
+        bounded = &fixed_tp;
+    }
+    gp_model_evaluate(&lo_perf, bounded, gpu, eff, eff->uncertainty_low, a->max_gpus);
+    gp_model_evaluate(&hi_perf, bounded, gpu, eff, eff->uncertainty_high, a->max_gpus);
     size_fleet(&s, &perf, w, a, gpu, eff, price);
     size_fleet(&lo, &lo_perf, w, a, gpu, eff, price);
     size_fleet(&hi, &hi_perf, w, a, gpu, eff, price);

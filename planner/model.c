@@ -268,7 +268,7 @@ static void training(struct gp_perf *out, const struct gp_workload *w, const str
                 if (n < group)
                     n = group;
                 /* The bubble depends on the data-parallel width; two passes settle it. */
-                for (int pass = 0; pass < 2; pass++) {
+                for (int pass = 0; pp > 1 && pass < 2; pass++) {
                     double eff_mfu = mfu * (1.0 - bubble(t, pp, (int)(n / group)));
                     n = ceil(flops / (t->deadline_hours * 3600.0 * peak * eff_mfu) / group) * group;
                     if (n < group)
