@@ -610,7 +610,17 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
     }
     gp_plan_rank(rows, nrows, ngpus);
 
-    size_t ncols = build_columns(columns, base.workload.kind, sweep.count ? sweep.key : NULL);
+    /* The swept key names its column, unless a row field already has that name. */
+    char sweep_column[48] = "";
+    if (sweep.count) {
+        snprintf(sweep_column, sizeof(sweep_column), "%s", sweep.key);
+        size_t probe = build_columns(columns, base.workload.kind, NULL);
+        for (size_t i = 0; i < probe; i++)
+            if (strcmp(columns[i].name, sweep.key) == 0)
+                snprintf(sweep_column, sizeof(sweep_column), "sweep_%s", sweep.key);
+    }
+    const char *sweep_name = sweep.count ? sweep_column : NULL;
+    size_t ncols = build_columns(columns, base.workload.kind, sweep_name);
     size_t best = SIZE_MAX;
     bool feasible = false;
     gp_table_init(&table, columns, ncols);
@@ -622,8 +632,8 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
                                                pricing_names[pricing], max_age, &sweep));
     }
     for (size_t i = 0; i < nrows; i++) {
-        if (add_row(&table, &rows[i], sweep.count ? sweep.key : NULL,
-                    sweep.count ? sweep.values[i / ngpus] : NULL, fx)) {
+        if (add_row(&table, &rows[i], sweep_name, sweep.count ? sweep.values[i / ngpus] : NULL,
+                    fx)) {
             rc = gp_cli_fail();
             goto done;
         }
