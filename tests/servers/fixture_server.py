@@ -164,6 +164,16 @@ class Handler(BaseHTTPRequestHandler):
     do_HEAD = handle_any
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # clients that hang up early (size caps, timeouts, killed refreshes) are expected
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", required=True, help="folder searched for routes.json files")
@@ -171,8 +181,7 @@ def main():
     ap.add_argument("--log", required=True, help="request log, one JSON object a line")
     args = ap.parse_args()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", 0), Handler)
     server.routes = load_routes(args.root)
     server.counters = {}
     server.lock = threading.Lock()

@@ -1,0 +1,27 @@
+# Price feeds: adapter unit tests, fuzz targets with fixture-corpus replay, and the refresh
+# integration tests against the loopback fixture server. Included from tests/CMakeLists.txt.
+
+gp_add_unit_test(test_feeds SOURCES unit/test_feeds.c LIBS gp_pricing)
+
+# One fuzz target per adapter; the replay runs the provider's fixtures as the corpus.
+foreach(pair IN ITEMS azure:azure aws:aws aws_query:aws lambda:lambda runpod:runpod oci:oci
+                      vultr:vultr digitalocean:digitalocean vast:vast pricelist_csv:pricelist)
+  string(REPLACE ":" ";" parts ${pair})
+  list(GET parts 0 adapter)
+  list(GET parts 1 fixtures)
+  gp_add_fuzz_target(fuzz_${adapter} SOURCES fuzz/fuzz_${adapter}.c LIBS gp_pricing
+                     CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/${fixtures})
+  set_tests_properties(fuzz_${adapter}_replay PROPERTIES
+                       ENVIRONMENT "GPUPLAN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endforeach()
+gp_add_fuzz_target(fuzz_feeds_config SOURCES fuzz/fuzz_feeds_config.c LIBS gp_pricing
+                   CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/feeds_config)
+
+# The refresh end to end: the real binary against tests/servers/fixture_server.py on loopback.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME refresh_integration
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/servers/test_refresh.py
+                   $<TARGET_FILE:gpuplan>)
+  set_tests_properties(refresh_integration PROPERTIES LABELS integration TIMEOUT 300)
+endif()

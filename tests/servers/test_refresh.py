@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Integration tests of `gpuplan refresh` against the loopback fixture server: every adapter
+end to end, history, 304s, retries, failures that keep the last good offers, secrets, plain
+http refusal, concurrent refreshes and a refresh killed with SIGKILL.
+
+usage: test_refresh.py PATH/TO/gpuplan
+"""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "..", "fixtures")
+GPUPLAN = None
+
+KEYS = {
+    "LAMBDA_API_KEY": "lk_test_SECRET_4f1d2c",
+    "RUNPOD_API_KEY": "rp_test_SECRET_9a8b7c",
+    "DIGITALOCEAN_TOKEN": "dop_v1_test_SECRET_77aa",
+}
+PROVIDER_FEEDS = ["azure", "aws", "lambda", "runpod", "oci", "vultr", "digitalocean", "vast"]
+
+
+class FixtureServer:
+    def __init__(self, workdir):
+        self.port_file = os.path.join(workdir, "port")
+        self.log = os.path.join(workdir, "requests.log")
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "fixture_server.py"), "--root", FIXTURES,
+             "--port-file", self.port_file, "--log", self.log])
+        for _ in range(100):
+            if os.path.exists(self.port_file):
+                break
+            time.sleep(0.05)
+        with open(self.port_file, encoding="utf-8") as f:
+            self.base = "http://127.0.0.1:%s" % f.read().strip()
+
+    def requests(self):
+        with open(self.log, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+class RefreshTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="gpuplan-refresh-")
+        cls.server = FixtureServer(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.tmp.cleanup()
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(dir=self.tmp.name)
+        self.db = os.path.join(self.dir, "gpuplan.db")
+        self.env = dict(os.environ)
+        for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+                    "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                    "VAST_API_KEY", "VULTR_API_KEY", "GPUPLAN_NOW"):
+            self.env.pop(var, None)
+        self.env.update(KEYS)
+        self.env["GPUPLAN_DB"] = self.db
+        self.env["XDG_CONFIG_HOME"] = os.path.join(self.dir, "config")
+
+    # ---- helpers ----------------------------------------------------------------------
+
+    def url(self, feed, scenario):
+        prefix = {"digitalocean": "do"}.get(feed, feed)
+        return "%s=%s/%s/%s" % (feed, self.server.base, prefix, scenario)
+
+    def refresh(self, *args, scenarios=None, env=None, expect=None):
+        argv = [GPUPLAN, "refresh"]
+        for feed, scenario in (scenarios or {}).items():
+            argv += ["--url", self.url(feed, scenario)]
+        argv += list(args)
+        proc = subprocess.run(argv, env=env or self.env, capture_output=True, text=True,
+                              timeout=120)
+        if expect is not None:
+            self.assertEqual(proc.returncode, expect,
+                             "exit %d\nstdout:\n%s\nstderr:\n%s" %
+                             (proc.returncode, proc.stdout, proc.stderr))
+        return proc
+
+    def all_ok(self):
+        return {feed: "ok" for feed in PROVIDER_FEEDS}
+
+    def query(self, sql, *params):
+        con = sqlite3.connect(self.db)
+        try:
+            return con.execute(sql, params).fetchall()
+        finally:
+            con.close()
+
+    def offers(self, feed):
+        return self.query("SELECT instance_type, region, gpu_id, tier, amount, usd_per_gpu_hour "
+                          "FROM offers WHERE feed = ? ORDER BY 1, 2, 3, 4", feed)
+
+    def last_run(self, feed):
+        rows = self.query("SELECT status, offers, changed, unmapped, rejected, error FROM "
+                          "refresh_runs WHERE feed = ? ORDER BY id DESC LIMIT 1", feed)
+        return rows[0] if rows else None
+
+    def observations(self, feed):
+        return self.query("SELECT count(*) FROM price_observations WHERE feed = ?", feed)[0][0]
+
+    # ---- tests --------------------------------------------------------------------------
+
+    def test_every_adapter_fills_offers_and_history(self):
+        first = self.refresh(scenarios=self.all_ok(), expect=0)
+        expected = {"azure": 6, "aws": 5, "lambda": 3, "runpod": 7, "oci": 6, "vultr": 9,
+                    "digitalocean": 7, "vast": 7}
+        for feed, count in expected.items():
+            self.assertEqual(len(self.offers(feed)), count, feed)
+            self.assertEqual(self.observations(feed), count, feed)
+            status, offers, changed, _unmapped, _rejected, error = self.last_run(feed)
+            self.assertEqual((status, offers, changed, error), ("ok", count, count, None), feed)
+        self.assertIn("azure", first.stderr)
+        self.assertIn(("Standard_ND96isr_H100_v5", "eastus", "h100-sxm", "spot", 18.169536,
+                       18.169536 / 8), self.offers("azure"))
+
+        # unchanged prices are not recorded again; validators turn oci and aws into one 304
+        before = len(self.server.requests())
+        self.refresh(scenarios=self.all_ok(), expect=0)
+        for feed, count in expected.items():
+            self.assertEqual(self.observations(feed), count, feed)
+            self.assertEqual(len(self.offers(feed)), count, feed)
+        self.assertEqual(self.last_run("oci")[0], "unchanged")
+        self.assertEqual(self.last_run("aws")[0], "unchanged")
+        self.assertEqual(self.last_run("azure")[:3], ("ok", 6, 0))
+        second = self.server.requests()[before:]
+        oci = [r for r in second if r["path"].startswith("/oci/")]
+        self.assertEqual([r["status"] for r in oci], [304])
+        self.assertEqual(oci[0]["if_none_match"], '"oci-2026-09-23"')
+        self.assertTrue(all(r["user_agent"].startswith("gpuplan/") for r in second))
+
+    def test_changed_prices_append_history_and_replace_offers(self):
+        self.refresh("--feed", "azure", scenarios={"azure": "ok"}, expect=0)
+        self.refresh("--feed", "azure", scenarios={"azure": "changed"}, expect=0)
+        self.assertEqual(self.last_run("azure")[:3], ("ok", 2, 1))
+        self.assertEqual(self.observations("azure"), 7)
+        self.assertEqual([o[4] for o in self.offers("azure")], [90.0, 48.0])
+        hist = subprocess.run([GPUPLAN, "prices", "history", "--gpu", "h100-sxm", "--provider",
+                               "azure", "--format", "csv"], env=self.env, capture_output=True,
+                              text=True, timeout=60)
+        self.assertEqual(hist.returncode, 0, hist.stderr)
+        self.assertIn("90", hist.stdout)
+        self.assertIn("98.32", hist.stdout)
+
+    def test_failures_keep_the_last_good_offers(self):
+        self.refresh("--feed", "azure", scenarios={"azure": "ok"}, expect=0)
+        good = self.offers("azure")
+        for scenario, reason in [("fail", "HTTP 500"), ("shape", "no Items array"),
+                                 ("invalid", "invalid JSON"), ("truncated", "attempts"),
+                                 ("huge", "cap"), ("empty", "no usable offers"),
+                                 ("slow", "imed out")]:
+            args = ["--feed", "azure"] + (["--timeout", "1"] if scenario == "slow" else [])
+            proc = self.refresh(*args, scenarios={"azure": scenario}, expect=4)
+            self.assertEqual(self.offers("azure"), good, scenario)
+            status, offers, _c, _u, _r, error = self.last_run("azure")
+            self.assertEqual((status, offers), ("failed", len(good)), scenario)
+            self.assertIn(reason, error, scenario)
+            self.assertIn("feed azure failed", proc.stderr)
+
+    def test_partial_failure_does_not_stop_other_feeds(self):
+        proc = self.refresh("--feed", "azure", "--feed", "oci", "--feed", "vast",
+                            scenarios={"azure": "fail", "oci": "ok", "vast": "error"}, expect=4)
+        self.assertEqual(len(self.offers("oci")), 6)
+        self.assertEqual(self.last_run("vast")[0], "failed")
+        self.assertIn("unknown field gpu_nam", self.last_run("vast")[5])
+        self.assertIn("oci", proc.stderr)
+
+    def test_retries_honour_retry_after_and_5xx(self):
+        before = len(self.server.requests())
+        self.refresh("--feed", "azure", scenarios={"azure": "retry"}, expect=0)
+        statuses = [r["status"] for r in self.server.requests()[before:]]
+        self.assertEqual(sorted(statuses), sorted([429, 200, 503, 200]))
+        self.assertEqual(len(self.offers("azure")), 6)
+
+    def test_compressed_responses(self):
+        self.refresh("--feed", "azure", scenarios={"azure": "gzip"}, expect=0)
+        self.assertEqual(len(self.offers("azure")), 6)
+
+    def test_secrets_never_reach_the_database_or_output(self):
+        proc = self.refresh("-v", scenarios=self.all_ok(), expect=0)
+        with open(self.db, "rb") as f:
+            data = f.read()
+        wal = self.db + "-wal"
+        if os.path.exists(wal):
+            with open(wal, "rb") as f:
+                data += f.read()
+        for secret in KEYS.values():
+            self.assertNotIn(secret.encode(), data)
+            self.assertNotIn(secret, proc.stdout + proc.stderr)
+        self.assertIn("auth", json.dumps(self.server.requests()))
+
+    def test_missing_key_skips_and_wrong_key_fails(self):
+        env = dict(self.env)
+        env.pop("LAMBDA_API_KEY")
+        proc = self.refresh("--feed", "lambda", scenarios={"lambda": "ok"}, env=env, expect=0)
+        self.assertIn("skipped", proc.stderr)
+        self.assertIn("LAMBDA_API_KEY", proc.stderr)
+        self.assertIsNone(self.last_run("lambda"))
+        proc = self.refresh("--feed", "lambda", scenarios={"lambda": "wrongkey"}, expect=4)
+        self.assertIn("HTTP 401", proc.stderr)
+        self.assertNotIn(KEYS["LAMBDA_API_KEY"], proc.stderr)
+
+    def test_key_file_readable_by_others_is_refused(self):
+        keyfile = os.path.join(self.dir, "lambda.key")
+        with open(keyfile, "w", encoding="utf-8") as f:
+            f.write(KEYS["LAMBDA_API_KEY"] + "\n")
+        os.chmod(keyfile, 0o640)
+        os.makedirs(os.path.join(self.dir, "config", "gpuplan"))
+        with open(os.path.join(self.dir, "config", "gpuplan", "feeds.json"), "w",
+                  encoding="utf-8") as f:
+            json.dump({"feeds": [{"name": "lambda", "key_file": keyfile}]}, f)
+        env = dict(self.env)
+        env.pop("LAMBDA_API_KEY")
+        proc = self.refresh("--feed", "lambda", scenarios={"lambda": "ok"}, env=env, expect=4)
+        self.assertIn("0640", proc.stderr)
+        self.assertNotIn(KEYS["LAMBDA_API_KEY"], proc.stderr)
+        os.chmod(keyfile, 0o600)
+        self.refresh("--feed", "lambda", scenarios={"lambda": "ok"}, env=env, expect=0)
+        self.assertEqual(len(self.offers("lambda")), 3)
+
+    def test_plain_http_to_other_hosts_is_refused(self):
+        before = len(self.server.requests())
+        proc = self.refresh("--feed", "oci", "--url", "oci=http://prices.example.invalid/oci",
+                            expect=4)
+        self.assertIn("refusing plain http", proc.stderr)
+        self.assertEqual(len(self.server.requests()), before)
+
+    def test_generic_price_lists_over_http_and_file(self):
+        os.makedirs(os.path.join(self.dir, "config", "gpuplan"))
+        csv_path = os.path.abspath(os.path.join(FIXTURES, "pricelist", "negotiated.csv"))
+        with open(os.path.join(self.dir, "config", "gpuplan", "feeds.json"), "w",
+                  encoding="utf-8") as f:
+            json.dump({"feeds": [
+                {"name": "acme-csv", "adapter": "pricelist-csv", "provider": "acme",
+                 "base_url": "file://" + csv_path},
+                {"name": "tw-json", "adapter": "pricelist-json",
+                 "base_url": self.server.base + "/pricelist/ok/negotiated.json"}]}, f)
+        self.refresh("--feed", "acme-csv", "--feed", "tw-json", expect=0)
+        self.assertEqual(len(self.offers("acme-csv")), 4)
+        self.assertEqual(self.last_run("acme-csv")[3:5], (1, 2))
+        self.assertEqual(len(self.offers("tw-json")), 2)
+        # file:// stays confined to the generic lists
+        proc = self.refresh("--feed", "oci", "--url", "oci=file://" + csv_path, expect=4)
+        self.assertIn("file://", proc.stderr)
+
+    def test_aws_query_api_with_sigv4_credentials(self):
+        env = dict(self.env)
+        env.update({"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
+                    "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYSECRET"})
+        before = len(self.server.requests())
+        self.refresh("--feed", "aws", "--url", "aws=%s/aws/query" % self.server.base, env=env,
+                     expect=0)
+        reqs = self.server.requests()[before:]
+        self.assertEqual([(r["method"], r["auth"]) for r in reqs], [("POST", "present")] * 2)
+        self.assertEqual(len(self.offers("aws")), 3)
+        with open(self.db, "rb") as f:
+            self.assertNotIn(b"SECRET", f.read())
+
+    def test_dry_run_writes_nothing(self):
+        proc = self.refresh("--dry-run", "--feed", "oci", scenarios={"oci": "ok"}, expect=0)
+        self.assertIn("dry run", proc.stderr)
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_concurrent_refreshes_wait_or_leave_cleanly(self):
+        args = [GPUPLAN, "refresh", "--feed", "aws", "--url",
+                "aws=%s/aws/slow" % self.server.base]
+        self.refresh("--feed", "oci", scenarios={"oci": "ok"}, expect=0)  # creates the database
+        first = subprocess.Popen(args, env=self.env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        self.wait_for_run("aws", "running")
+        second = subprocess.run(args + ["--lock-wait", "1"], env=self.env, capture_output=True,
+                                text=True, timeout=60)
+        waiting = subprocess.Popen(args + ["--lock-wait", "60"], env=self.env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _out, err = first.communicate(timeout=60)
+        self.assertEqual(first.returncode, 0, err)
+        self.assertEqual(second.returncode, 1, second.stderr)
+        self.assertIn("another refresh", second.stderr)
+        _out, err = waiting.communicate(timeout=60)
+        self.assertEqual(waiting.returncode, 0, err)
+        self.assertEqual(self.query("PRAGMA integrity_check"), [("ok",)])
+        self.assertEqual(len(self.offers("aws")), 5)
+
+    def test_killed_refresh_leaves_a_consistent_database(self):
+        self.refresh("--feed", "oci", scenarios={"oci": "ok"}, expect=0)
+        proc = subprocess.Popen([GPUPLAN, "refresh", "--feed", "azure", "--feed", "aws",
+                                 "--url", self.url("azure", "ok"),
+                                 "--url", "aws=%s/aws/slow" % self.server.base],
+                                env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.wait_for_run("azure", "ok")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        proc.stdout.close()
+        proc.stderr.close()
+        self.assertEqual(self.query("PRAGMA integrity_check"), [("ok",)])
+        self.assertEqual(len(self.offers("azure")), 6)
+        self.assertEqual(len(self.offers("oci")), 6)
+        self.assertEqual(self.offers("aws"), [])
+        self.assertEqual(self.last_run("aws")[0], "running")
+        # the next refresh closes the interrupted run and goes on
+        self.refresh("--feed", "oci", scenarios={"oci": "ok"}, expect=0)
+        self.assertEqual(self.query("SELECT status, error FROM refresh_runs WHERE feed = 'aws'"),
+                         [("failed", "interrupted before it finished")])
+
+    def wait_for_run(self, feed, status):
+        for _ in range(200):
+            if os.path.exists(self.db):
+                try:
+                    run = self.last_run(feed)
+                except sqlite3.OperationalError:
+                    run = None
+                if run and run[0] == status:
+                    return
+            time.sleep(0.05)
+        self.fail("feed %s never reached status %s" % (feed, status))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    GPUPLAN = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)

@@ -1,0 +1,567 @@
+/* Unit tests for the price-feed adapters and their helpers: every adapter parses its fixtures
+ * (shaped after the providers' real responses) into the expected offers and counts, streaming
+ * gives the same result however the bytes are split, and the helpers handle the edge cases. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "catalog/catalog.h"
+#include "catalog/fx.h"
+#include "pricing/feed.h"
+#include "pricing/feeds.h"
+#include "pricing/http.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+static struct gp_catalog catalog;
+static struct gp_fx_table fx;
+
+static int load_data(void **state)
+{
+    (void)state;
+    return gp_catalog_load(&catalog) || gp_fx_load(&fx);
+}
+
+static int free_data(void **state)
+{
+    (void)state;
+    gp_catalog_release(&catalog);
+    gp_fx_release(&fx);
+    return 0;
+}
+
+static void read_fixture(struct gp_buf *out, const char *rel)
+{
+    const char *root = getenv("GPUPLAN_SOURCE_DIR");
+    char path[1024];
+
+    snprintf(path, sizeof(path), "%s/tests/fixtures/%s", root ? root : ".", rel);
+    gp_buf_init(out, 0);
+    if (gp_buf_read_file(out, path) != 0)
+        fail_msg("cannot read %s: %s", path, gp_error_last());
+}
+
+/* Parse `pages` in order with `adapter`, as the refresh would, and run its finish step. */
+static int parse_pages(struct gp_feed_ctx *ctx, const char *adapter, const char *provider,
+                       const char *const *pages)
+{
+    const struct gp_feed_adapter *a = gp_feed_adapter_find(adapter);
+    int rc = 0;
+
+    assert_non_null(a);
+    gp_feed_ctx_init(ctx, adapter, provider, 1790000000, &fx, &catalog);
+    ctx->base_url = "http://127.0.0.1:9/base";
+    for (size_t i = 0; pages[i] && rc == 0; i++) {
+        struct gp_buf body;
+        read_fixture(&body, pages[i]);
+        ctx->url = "http://127.0.0.1:9/base/page";
+        if (a->parse) {
+            rc = a->parse(ctx, body.data, body.len);
+        } else {
+            struct gp_feed_stream *s = NULL;
+            rc = a->stream_open(&s, ctx);
+            if (!rc)
+                rc = a->stream_push(s, body.data, body.len);
+            if (!rc)
+                rc = a->stream_end(s);
+            a->stream_free(s);
+        }
+        gp_buf_release(&body);
+    }
+    if (rc == 0 && a->finish)
+        rc = a->finish(ctx);
+    return rc;
+}
+
+static const struct gp_offer *find_offer(const struct gp_feed_ctx *ctx, const char *instance,
+                                         const char *region, const char *gpu, enum gp_tier tier)
+{
+    for (size_t i = 0; i < ctx->count; i++) {
+        const struct gp_offer *o = &ctx->offers[i];
+        if (strcmp(o->instance_type, instance) == 0 && strcmp(o->region, region) == 0 &&
+            strcmp(o->gpu_id, gpu) == 0 && o->tier == tier)
+            return o;
+    }
+    return NULL;
+}
+
+struct expect_offer {
+    const char *instance, *region, *gpu;
+    enum gp_tier tier;
+    int gpus;
+    double amount;
+    const char *currency;
+    enum gp_price_unit unit;
+    double usd_per_gpu_hour;
+};
+
+struct adapter_case {
+    const char *adapter, *provider;
+    const char *pages[4];
+    size_t offers, rejected, unmapped, out_of_scope;
+    const char *unmapped_name; /* one name that must be listed */
+    struct expect_offer expect[4];
+};
+
+static const struct adapter_case cases[] = {
+    {"azure",
+     "azure",
+     {"azure/page1.json", "azure/page2.json"},
+     6,
+     4,
+     1,
+     1,
+     "Standard_ND80_Z900_v9",
+     {{"Standard_ND96isr_H100_v5", "eastus", "h100-sxm", GP_TIER_ON_DEMAND, 8, 98.32, "USD",
+       GP_UNIT_INSTANCE_HOUR, 12.29},
+      {"Standard_ND96isr_H100_v5", "eastus", "h100-sxm", GP_TIER_SPOT, 8, 18.169536, "USD",
+       GP_UNIT_INSTANCE_HOUR, 2.271192},
+      /* "10 Hours" meters are divided down to one hour */
+      {"Standard_ND96isr_H100_v5", "westeurope", "h100-sxm", GP_TIER_ON_DEMAND, 8, 103.14, "USD",
+       GP_UNIT_INSTANCE_HOUR, 12.8925},
+      {"Standard_ND96isr_MI300X_v5", "eastus2", "mi300x", GP_TIER_SPOT, 8, 8.8704, "USD",
+       GP_UNIT_INSTANCE_HOUR, 1.1088}}},
+    {"aws",
+     "aws",
+     {"aws/index.csv"},
+     5,
+     3,
+     1,
+     1,
+     "g5.xlarge",
+     {{"p5.48xlarge", "us-east-1", "h100-sxm", GP_TIER_ON_DEMAND, 8, 55.04, "USD",
+       GP_UNIT_INSTANCE_HOUR, 6.88},
+      {"p5.4xlarge", "us-east-1", "h100-sxm", GP_TIER_ON_DEMAND, 1, 6.88, "USD",
+       GP_UNIT_INSTANCE_HOUR, 6.88},
+      {"p6-b200.48xlarge", "us-east-1", "b200", GP_TIER_ON_DEMAND, 8, 113.9328, "USD",
+       GP_UNIT_INSTANCE_HOUR, 14.2416},
+      {"p5en.48xlarge", "us-east-1", "h200-sxm", GP_TIER_ON_DEMAND, 8, 63.296, "USD",
+       GP_UNIT_INSTANCE_HOUR, 7.912}}},
+    {"aws-query",
+     "aws",
+     {"aws/getproducts_p1.json", "aws/getproducts_p2.json"},
+     3,
+     2,
+     1,
+     0,
+     "g6.xlarge",
+     {{"p5.48xlarge", "us-east-1", "h100-sxm", GP_TIER_ON_DEMAND, 8, 55.04, "USD",
+       GP_UNIT_INSTANCE_HOUR, 6.88},
+      {"p6-b200.48xlarge", "us-west-2", "b200", GP_TIER_ON_DEMAND, 8, 113.9328, "USD",
+       GP_UNIT_INSTANCE_HOUR, 14.2416}}},
+    {"lambda",
+     "lambda",
+     {"lambda/instance_types.json"},
+     3,
+     1,
+     1,
+     1,
+     "gpu_1x_x300_hyper",
+     /* cents per instance-hour */
+     {{"gpu_8x_h100_sxm5", "", "h100-sxm", GP_TIER_ON_DEMAND, 8, 31.92, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.99},
+      {"gpu_1x_h100_pcie", "", "h100-pcie", GP_TIER_ON_DEMAND, 1, 3.29, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.29},
+      {"gpu_8x_b200_sxm6", "", "b200", GP_TIER_ON_DEMAND, 8, 53.52, "USD", GP_UNIT_INSTANCE_HOUR,
+       6.69}}},
+    {"runpod",
+     "runpod",
+     {"runpod/v2_catalog_gpus.json"},
+     7,
+     2,
+     1,
+     3,
+     "NVIDIA Z100 Hyper",
+     {{"secure", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.99, "USD", GP_UNIT_GPU_HOUR, 2.99},
+      {"community", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.69, "USD", GP_UNIT_GPU_HOUR, 2.69},
+      /* the community figure of a secure-only card is ignored */
+      {"secure", "", "mi300x", GP_TIER_ON_DEMAND, 1, 2.39, "USD", GP_UNIT_GPU_HOUR, 2.39}}},
+    {"oci",
+     "oci",
+     {"oci/products.json"},
+     6,
+     1,
+     0,
+     1,
+     NULL,
+     {{"B111001", "", "mi355x", GP_TIER_ON_DEMAND, 1, 8.6, "USD", GP_UNIT_GPU_HOUR, 8.6},
+      {"B109479", "", "mi300x", GP_TIER_ON_DEMAND, 1, 6.0, "USD", GP_UNIT_GPU_HOUR, 6.0},
+      {"B108123", "", "h200-sxm", GP_TIER_ON_DEMAND, 1, 10.0, "USD", GP_UNIT_GPU_HOUR, 10.0}}},
+    {"vultr",
+     "vultr",
+     {"vultr/plans_metal_p1.json", "vultr/plans_metal_p2.json", "vultr/plans_vcg.json"},
+     9,
+     1,
+     0,
+     2,
+     NULL,
+     {{"vbm-256c-2048gb-8-mi300x-gpu", "", "mi300x", GP_TIER_SPOT, 8, 14.80, "USD",
+       GP_UNIT_INSTANCE_HOUR, 1.85},
+      {"vbm-256c-3072gb-8-mi355x-gpu", "", "mi355x", GP_TIER_SPOT, 8, 20.72, "USD",
+       GP_UNIT_INSTANCE_HOUR, 2.59},
+      {"vbm-112c-2048gb-8-h100-gpu", "", "h100-sxm", GP_TIER_ON_DEMAND, 8, 23.92, "USD",
+       GP_UNIT_INSTANCE_HOUR, 2.99},
+      {"vcg-h100-12c-120g-80vram", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.99, "USD",
+       GP_UNIT_INSTANCE_HOUR, 2.99}}},
+    {"digitalocean",
+     "digitalocean",
+     {"digitalocean/sizes_p1.json", "digitalocean/sizes_p2.json"},
+     7,
+     1,
+     1,
+     0,
+     "gpu-q900x1-96gb",
+     {{"gpu-mi300x8-1536gb", "", "mi300x", GP_TIER_ON_DEMAND, 8, 15.92, "USD",
+       GP_UNIT_INSTANCE_HOUR, 1.99},
+      {"gpu-mi355x8-2304gb-spot", "", "mi355x", GP_TIER_SPOT, 8, 23.76, "USD",
+       GP_UNIT_INSTANCE_HOUR, 2.97},
+      {"gpu-mi325x8-2048gb-contracted", "", "mi325x", GP_TIER_RESERVED, 8, 30.40, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.80}}},
+    /* medians per GPU: on-demand 2.2 2.4 2.5 2.8 (4000 rejected), spot 1.0 1.1 1.15 1.3 */
+    {"vast",
+     "vast",
+     {"vast/bundles.json"},
+     7,
+     2,
+     2,
+     2,
+     "Z100 SXM",
+     {{"", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.45, "USD", GP_UNIT_GPU_HOUR, 2.45},
+      {"", "", "h100-sxm", GP_TIER_SPOT, 1, 1.125, "USD", GP_UNIT_GPU_HOUR, 1.125},
+      {"", "", "b200", GP_TIER_ON_DEMAND, 1, 5.0, "USD", GP_UNIT_GPU_HOUR, 5.0}}},
+    {"pricelist-csv",
+     "acme",
+     {"pricelist/negotiated.csv"},
+     4,
+     2,
+     1,
+     0,
+     "zx-9000",
+     {{"", "us-west", "mi325x", GP_TIER_QUOTE, 1, 2.10, "USD", GP_UNIT_GPU_HOUR, 2.10},
+      {"", "us-west", "mi355x", GP_TIER_QUOTE, 1, 2.95, "USD", GP_UNIT_GPU_HOUR, 2.95},
+      {"acme.h200x8", "eu-central", "h200-sxm", GP_TIER_RESERVED, 8, 26.40, "EUR",
+       GP_UNIT_INSTANCE_HOUR, 0},
+      {"", "eu-central", "mi300x", GP_TIER_SPOT, 1, 1.20, "USD", GP_UNIT_GPU_HOUR, 1.20}}},
+};
+
+static void adapters_parse_their_fixtures(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        const struct adapter_case *k = &cases[c];
+        struct gp_feed_ctx ctx;
+        int rc = parse_pages(&ctx, k->adapter, k->provider, k->pages);
+
+        if (rc != 0)
+            fail_msg("%s: %s", k->adapter, gp_error_last());
+        if (ctx.count != k->offers || ctx.rejected != k->rejected || ctx.unmapped != k->unmapped ||
+            ctx.out_of_scope != k->out_of_scope)
+            fail_msg("%s: %zu offers, %zu rejected, %zu unmapped, %zu out of scope; expected "
+                     "%zu, %zu, %zu, %zu (first rejection: %s)",
+                     k->adapter, ctx.count, ctx.rejected, ctx.unmapped, ctx.out_of_scope, k->offers,
+                     k->rejected, k->unmapped, k->out_of_scope, ctx.first_rejection);
+        if (k->unmapped_name) {
+            bool listed = false;
+            for (size_t i = 0; i < ctx.unmapped_name_count; i++)
+                listed |= strcmp(ctx.unmapped_names[i], k->unmapped_name) == 0;
+            if (!listed)
+                fail_msg("%s: '%s' is not listed as unmapped", k->adapter, k->unmapped_name);
+        }
+        for (size_t e = 0; e < 4 && k->expect[e].gpu; e++) {
+            const struct expect_offer *x = &k->expect[e];
+            const struct gp_offer *o = find_offer(&ctx, x->instance, x->region, x->gpu, x->tier);
+            if (!o)
+                fail_msg("%s: no offer %s/%s/%s/%s", k->adapter, x->instance, x->region, x->gpu,
+                         gp_tier_name(x->tier));
+            assert_int_equal(o->gpus_per_instance, x->gpus);
+            assert_float_equal(o->amount, x->amount, 1e-9);
+            assert_string_equal(o->currency, x->currency);
+            assert_int_equal(o->unit, x->unit);
+            assert_string_equal(o->feed, k->adapter);
+            if (x->usd_per_gpu_hour > 0)
+                assert_float_equal(o->usd_per_gpu_hour, x->usd_per_gpu_hour, 1e-6);
+            else /* converted with the bundled FX rate: only its sanity is checked */
+                assert_true(o->usd_per_gpu_hour > 2.0 && o->usd_per_gpu_hour < 6.0);
+            assert_true(o->usd_per_gpu_hour > 0);
+        }
+        gp_feed_ctx_release(&ctx);
+    }
+}
+
+/* Shape changes, invalid JSON and API error bodies fail the page with a message. */
+static void broken_pages_fail_loudly(void **state)
+{
+    static const struct {
+        const char *adapter, *page, *message_part;
+    } broken[] = {
+        {"azure", "azure/shape-drift.json", "no Items array"},
+        {"azure", "azure/invalid.json", "invalid JSON"},
+        {"runpod", "runpod/wrong-types.json", "no gpus array"},
+        {"lambda", "lambda/error.json", "API key was invalid"},
+        {"vast", "vast/error.json", "unknown field gpu_nam"},
+        {"vultr", "azure/page1.json", "no plans"},
+        {"aws", "azure/page1.json", "not an AWS offer file"},
+        {"pricelist-csv", "azure/page1.json", "unknown column"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+        struct gp_feed_ctx ctx;
+        const char *pages[] = {broken[i].page, NULL};
+        int rc = parse_pages(&ctx, broken[i].adapter, broken[i].adapter, pages);
+        if (rc == 0 || !strstr(gp_error_last(), broken[i].message_part))
+            fail_msg("%s on %s: rc %d, message '%s'", broken[i].adapter, broken[i].page, rc,
+                     gp_error_last());
+        gp_feed_ctx_release(&ctx);
+    }
+}
+
+/* The offer file parses the same whatever the chunk boundaries, 1 byte included. */
+static void streamed_csv_ignores_chunk_boundaries(void **state)
+{
+    const struct gp_feed_adapter *a = gp_feed_adapter_find("aws");
+    struct gp_buf body;
+    (void)state;
+
+    read_fixture(&body, "aws/index.csv");
+    for (size_t chunk = 1; chunk <= 4099; chunk = chunk * 3 + 1) {
+        struct gp_feed_ctx ctx;
+        struct gp_feed_stream *s = NULL;
+        gp_feed_ctx_init(&ctx, "aws", "aws", 1790000000, &fx, &catalog);
+        ctx.url = "http://127.0.0.1:9/index.csv";
+        assert_int_equal(a->stream_open(&s, &ctx), 0);
+        for (size_t off = 0; off < body.len; off += chunk) {
+            size_t n = body.len - off < chunk ? body.len - off : chunk;
+            assert_int_equal(a->stream_push(s, body.data + off, n), 0);
+        }
+        assert_int_equal(a->stream_end(s), 0);
+        a->stream_free(s);
+        assert_int_equal(ctx.count, 5);
+        assert_int_equal(ctx.rejected, 3);
+        gp_feed_ctx_release(&ctx);
+    }
+    gp_buf_release(&body);
+}
+
+static void next_links_are_rerooted_on_the_base(void **state)
+{
+    static const struct {
+        const char *base, *link, *want;
+    } links[] = {
+        {"http://127.0.0.1:8080/azure/ok",
+         "https://prices.azure.com:443/api/retail/prices?a=1&$skip=1000",
+         "http://127.0.0.1:8080/azure/ok/api/retail/prices?a=1&$skip=1000"},
+        {"https://api.digitalocean.com", "https://api.digitalocean.com/v2/sizes?page=2",
+         "https://api.digitalocean.com/v2/sizes?page=2"},
+        {"https://proxy.example/do/", "/v2/sizes?page=3",
+         "https://proxy.example/do/v2/sizes?page=3"},
+        {"https://h", "v2/x", "https://h/v2/x"},
+        {"https://h", "", ""},
+    };
+    struct gp_feed_ctx ctx;
+    (void)state;
+
+    gp_feed_ctx_init(&ctx, "t", "t", 0, &fx, &catalog);
+    for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+        ctx.base_url = links[i].base;
+        assert_int_equal(gp_feed_set_next(&ctx, links[i].link), 0);
+        assert_string_equal(ctx.next_url, links[i].want);
+    }
+    ctx.url = "https://api.vultr.com/v2/plans?type=vcg&cursor=old&per_page=500";
+    assert_int_equal(gp_feed_set_next_param(&ctx, "cursor", "bmV4=dA=="), 0);
+    assert_string_equal(
+        ctx.next_url,
+        "https://api.vultr.com/v2/plans?type=vcg&per_page=500&cursor=bmV4%3DdA%3D%3D");
+    ctx.url = "https://api.vultr.com/v2/plans-metal";
+    assert_int_equal(gp_feed_set_next_param(&ctx, "cursor", "x"), 0);
+    assert_string_equal(ctx.next_url, "https://api.vultr.com/v2/plans-metal?cursor=x");
+    gp_feed_ctx_release(&ctx);
+}
+
+static void csv_split_handles_quotes(void **state)
+{
+    char line[] = "\"a,b\",plain,\"say \"\"hi\"\"\",,\"\"";
+    char bad[] = "\"open,field";
+    char *f[8];
+    (void)state;
+
+    assert_int_equal(gp_feed_csv_split(line, f, 8), 5);
+    assert_string_equal(f[0], "a,b");
+    assert_string_equal(f[1], "plain");
+    assert_string_equal(f[2], "say \"hi\"");
+    assert_string_equal(f[3], "");
+    assert_string_equal(f[4], "");
+    assert_int_equal(gp_feed_csv_split(bad, f, 8), -1);
+}
+
+static void json_prices_accept_numbers_and_numeric_strings(void **state)
+{
+    static const struct {
+        const char *json;
+        int rc;
+        double value;
+    } prices[] = {
+        {"55.04", 0, 55.04},  {"\"55.0400000000\"", 0, 55.04},
+        {"\" 3 \"", 0, 3},    {"\"N/A*\"", -1, 0},
+        {"\"\"", -1, 0},      {"null", -1, 0},
+        {"true", -1, 0},      {"\"nan\"", -1, 0},
+        {"\"1e999\"", -1, 0}, {"[1]", -1, 0},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(prices) / sizeof(prices[0]); i++) {
+        cJSON *item = cJSON_Parse(prices[i].json);
+        double v = 0;
+        assert_non_null(item);
+        assert_int_equal(gp_feed_json_price(item, &v), prices[i].rc);
+        if (prices[i].rc == 0)
+            assert_float_equal(v, prices[i].value, 1e-12);
+        cJSON_Delete(item);
+    }
+}
+
+static void urls_are_classified_and_redacted(void **state)
+{
+    char out[256];
+    (void)state;
+
+    assert_true(gp_http_is_loopback("http://127.0.0.1:8080/x"));
+    assert_true(gp_http_is_loopback("http://localhost/x"));
+    assert_true(gp_http_is_loopback("http://[::1]:80/x"));
+    assert_false(gp_http_is_loopback("http://127.0.0.1.example.com/x"));
+    assert_false(gp_http_is_loopback("http://10.0.0.1/x"));
+    assert_false(gp_http_is_loopback("https://prices.azure.com/"));
+    gp_http_redact_url(out, sizeof(out), "https://user:s3cret@host.example/path?q=1");
+    assert_null(strstr(out, "s3cret"));
+    assert_non_null(strstr(out, "host.example/path?q=1"));
+}
+
+static void plain_http_to_remote_hosts_is_refused(void **state)
+{
+    struct gp_http_options opts;
+    struct gp_http_request req = {0};
+    struct gp_http_response resp;
+    (void)state;
+
+    gp_http_options_init(&opts, "gpuplan/test");
+    req.url = "http://prices.example.com/list.json";
+    gp_http_response_init(&resp);
+    assert_int_equal(gp_http_fetch(&opts, &req, &resp), GP_EINVALID);
+    assert_non_null(strstr(resp.message, "refusing plain http"));
+    assert_int_equal(resp.attempts, 0);
+    req.url = "file:///etc/hostname";
+    assert_int_equal(gp_http_fetch(&opts, &req, &resp), GP_EINVALID);
+    req.url = "ftp://prices.example.com/list.json";
+    assert_int_equal(gp_http_fetch(&opts, &req, &resp), GP_EINVALID);
+    gp_http_response_release(&resp);
+}
+
+static const char user_config[] =
+    "{\"feeds\": [\n"
+    "  {\"name\": \"azure\", \"enabled\": false},\n"
+    "  {\"name\": \"acme\", \"adapter\": \"pricelist-csv\", \"base_url\": \"file:///srv/acme.csv\","
+    "   \"key_file\": \"KEYFILE\"}\n"
+    "]}\n";
+
+static void user_config_merges_by_name(void **state)
+{
+    struct gp_feed_configs cfg;
+    char dir[] = "/tmp/gpuplan-feeds-XXXXXX";
+    char path[256], keyfile[256], text[1024];
+    struct gp_feed_key key;
+    FILE *f;
+    (void)state;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/feeds.json", dir);
+    snprintf(keyfile, sizeof(keyfile), "%s/acme.key", dir);
+    snprintf(text, sizeof(text), "%s", user_config);
+    char *k = strstr(text, "KEYFILE");
+    memmove(k + strlen(keyfile), k + 7, strlen(k + 7) + 1);
+    memcpy(k, keyfile, strlen(keyfile));
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+
+    assert_int_equal(gp_feed_configs_load(&cfg, path), 0);
+    assert_false(gp_feed_configs_find(&cfg, "azure")->enabled);
+    assert_non_null(strstr(gp_feed_configs_find(&cfg, "azure")->source.paths[0], "$filter="));
+    struct gp_feed_config *acme = gp_feed_configs_find(&cfg, "acme");
+    assert_non_null(acme);
+    assert_string_equal(acme->provider, "acme");
+    assert_int_equal(gp_feed_configs_override(&cfg, "azure=http://127.0.0.1:1/az"), 0);
+    assert_string_equal(gp_feed_configs_find(&cfg, "azure")->source.base_url,
+                        "http://127.0.0.1:1/az");
+    assert_int_equal(gp_feed_configs_override(&cfg, "azur=http://x"), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "did you mean 'azure'"));
+
+    /* a key file others can read is refused, without its content in the message */
+    f = fopen(keyfile, "w");
+    assert_non_null(f);
+    fputs("acme-SECRET-key\n", f);
+    fclose(f);
+    chmod(keyfile, 0644);
+    assert_int_equal(gp_feed_key_load(&key, acme), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "0644"));
+    assert_null(strstr(gp_error_last(), "SECRET"));
+    chmod(keyfile, 0600);
+    assert_int_equal(gp_feed_key_load(&key, acme), 0);
+    assert_true(key.present);
+    assert_string_equal(key.token, "acme-SECRET-key");
+    gp_feed_key_wipe(&key);
+    assert_false(key.present);
+
+    unlink(keyfile);
+    unlink(path);
+    rmdir(dir);
+    gp_feed_configs_release(&cfg);
+}
+
+static void bad_configs_are_rejected_with_a_location(void **state)
+{
+    static const struct {
+        const char *json, *message_part;
+    } bad[] = {
+        {"{\"feeds\": [{\"name\": \"x\", \"adapter\": \"azur\", \"base_url\": \"https://h\"}]}",
+         "did you mean 'azure'"},
+        {"{\"feeds\": [{\"name\": \"x\", \"base_url\": \"https://h\"}]}", "adapter"},
+        {"{\"feeds\": [{\"name\": \"x\", \"adapter\": \"oci\"}]}", "base_url"},
+        {"{\"feeds\": [{\"name\": \"x\", \"adapter\": \"oci\", \"base_url\": \"https://h\", "
+         "\"enabeld\": true}]}",
+         "enabled"},
+        {"{\"feeds\": {}}", "feeds"},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct gp_feed_configs cfg = {0};
+        int rc = gp_feed_configs_parse(&cfg, bad[i].json, strlen(bad[i].json), "user.json", true);
+        if (rc == 0 || !strstr(gp_error_last(), bad[i].message_part) ||
+            !strstr(gp_error_last(), "user.json"))
+            fail_msg("config %zu: rc %d, message '%s'", i, rc, gp_error_last());
+        gp_feed_configs_release(&cfg);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(adapters_parse_their_fixtures),
+        cmocka_unit_test(broken_pages_fail_loudly),
+        cmocka_unit_test(streamed_csv_ignores_chunk_boundaries),
+        cmocka_unit_test(next_links_are_rerooted_on_the_base),
+        cmocka_unit_test(csv_split_handles_quotes),
+        cmocka_unit_test(json_prices_accept_numbers_and_numeric_strings),
+        cmocka_unit_test(urls_are_classified_and_redacted),
+        cmocka_unit_test(plain_http_to_remote_hosts_is_refused),
+        cmocka_unit_test(user_config_merges_by_name),
+        cmocka_unit_test(bad_configs_are_rejected_with_a_location),
+    };
+    return cmocka_run_group_tests(tests, load_data, free_data);
+}
