@@ -412,11 +412,12 @@ static int select_gpus(struct gp_cli *cli, const struct plan_args *a, const stru
             id[len] = '\0';
             if (gp_catalog_require(cat, id, &gpu))
                 return gp_cli_usage_error(cli, "--gpus: %s", gp_error_last());
-            if (!a->vendor || strcmp(gp_vendor_name(gpu->vendor), a->vendor) == 0)
+            bool seen = false;
+            for (size_t i = 0; i < *n; i++)
+                seen |= out[i] == gpu;
+            if (!seen && (!a->vendor || strcmp(gp_vendor_name(gpu->vendor), a->vendor) == 0))
                 out[(*n)++] = gpu;
             p += len + (p[len] == ',');
-            if (*n == cat->count)
-                break;
         }
     } else {
         for (size_t i = 0; i < cat->count; i++)
