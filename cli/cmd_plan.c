@@ -445,6 +445,8 @@ static int explain_infeasible(const struct gp_plan_row *rows, size_t n,
         gp_msg_error("no GPU type reaches the target within --max-gpus %d: the smallest fleet "
                      "needs %d x %s",
                      a->max_gpus, smallest->gpus, smallest->gpu);
+    else if (all & GP_NOTE_OVER_MAX_GPUS)
+        gp_msg_error("the target needs more than a billion GPUs of every selected type");
     else if (all & GP_NOTE_OVER_POWER_BUDGET)
         gp_msg_error("no fleet fits the power budget of %.1f kW", a->power_budget_kw);
     else if (all & GP_NOTE_LATENCY_UNMET)

@@ -44,7 +44,7 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
     memset(out, 0, sizeof(*out));
     out->notes = perf->notes;
     out->feasible = perf->feasible;
-    if (!perf->feasible && !(perf->notes & GP_NOTE_OVER_MAX_GPUS))
+    if (!perf->feasible && (!(perf->notes & GP_NOTE_OVER_MAX_GPUS) || perf->replica_rate <= 0))
         return;
 
     if (w->kind == GP_WORKLOAD_INFERENCE) {

@@ -275,8 +275,11 @@ static void training(struct gp_perf *out, const struct gp_workload *w, const str
                         n = group;
                 }
             }
-            if (n > 2e9)
-                continue;
+            if (n > 1e9) {
+                /* Not a fleet anyone can build; say so rather than "does not fit". */
+                out->notes |= GP_NOTE_OVER_MAX_GPUS;
+                return;
+            }
             int dp = (int)(n / group);
             if (training_bytes(w, eff, tp, pp, dp) > capacity)
                 continue;
