@@ -185,19 +185,29 @@ static void rates_init(struct rates *r, const struct gp_gpu *gpu, const struct g
 static void inference(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
                       const struct gp_efficiency *eff, double scale)
 {
+    const struct gp_inference *in = &w->inference;
     struct candidate best = {0}, c;
     struct rates r;
     bool fits = false;
+    /* For a rate target the degree that needs the fewest whole GPUs wins (replicas round up);
+     * for "max", and on ties, the most throughput per GPU. */
+    double demand = in->load == GP_LOAD_REQUESTS ? in->rate * in->output_tokens : in->rate;
+    double best_gpus = 0;
 
     rates_init(&r, gpu, eff, out->precision, scale, true);
     for (int t = 1; t <= 8 && t <= gpu->gpus_per_node; t *= 2) {
-        if (w->inference.tensor_parallel > 0 && t != w->inference.tensor_parallel)
+        if (in->tensor_parallel > 0 && t != in->tensor_parallel)
             continue;
         int rc = try_tp(&c, w, gpu, eff, &r, out->precision, t);
         if (rc != 1)
             fits = true;
-        if (rc == 0 && c.per_gpu > best.per_gpu)
+        if (rc != 0)
+            continue;
+        double gpus = in->load == GP_LOAD_MAX ? 0 : ceil(demand / c.rate * (1.0 - 1e-12)) * t;
+        if (best.tp == 0 || gpus < best_gpus || (gpus == best_gpus && c.per_gpu > best.per_gpu)) {
             best = c;
+            best_gpus = gpus;
+        }
     }
     if (best.tp == 0) {
         out->notes |= fits ? GP_NOTE_LATENCY_UNMET : GP_NOTE_DOES_NOT_FIT;
