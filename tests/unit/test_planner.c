@@ -273,6 +273,30 @@ static void test_latency_targets(void **state)
     assert_true(limited.notes & GP_NOTE_LATENCY_UNMET);
 }
 
+/* For a rate target, no fixed tensor-parallel degree needs fewer GPUs than the chosen one. */
+static void test_tp_choice_for_rate(void **state)
+{
+    struct gp_assumptions a;
+    struct gp_price price = {true, false, false, 2.0, "on-demand", "x", "2026-09-01"};
+    (void)state;
+    gp_assumptions_init(&a);
+    for (size_t g = 0; g < cat.count; g++) {
+        struct gp_workload w = inference("llama-3.1-70b", GP_FP8, 2048, 512);
+        struct gp_efficiency e = eff_for(cat.gpus[g].id);
+        struct gp_plan_row chosen, forced;
+        w.inference.load = GP_LOAD_REQUESTS;
+        w.inference.rate = 7;
+        w.inference.tpot_ms = 40;
+        gp_plan_evaluate(&chosen, &w, &a, &cat.gpus[g], &e, &price);
+        for (int t = 1; t <= 8; t *= 2) {
+            w.inference.tensor_parallel = t;
+            gp_plan_evaluate(&forced, &w, &a, &cat.gpus[g], &e, &price);
+            if (forced.feasible)
+                assert_true(chosen.feasible && chosen.gpus <= forced.gpus);
+        }
+    }
+}
+
 static void test_decode_bounds(void **state)
 {
     struct gp_workload w = inference("llama-3.1-8b", GP_BF16, 128, 2048);
@@ -632,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_precision_fallback),
         cmocka_unit_test(test_memory_fit),
         cmocka_unit_test(test_latency_targets),
+        cmocka_unit_test(test_tp_choice_for_rate),
         cmocka_unit_test(test_decode_bounds),
         cmocka_unit_test(test_efficiency_scale_monotonic),
         cmocka_unit_test(test_training),
