@@ -57,8 +57,11 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
                 replicas = 1;
             load = demand / (replicas * perf->replica_rate);
         }
-        if (replicas * perf->tp > 1e9)
-            replicas = 1e9 / perf->tp;
+        if (replicas * perf->tp > MAX_FLEET) {
+            replicas = floor(MAX_FLEET / perf->tp);
+            out->feasible = false;
+            out->notes |= GP_NOTE_OVER_MAX_GPUS;
+        }
         out->replicas = (int)replicas;
         out->gpus = out->replicas * perf->tp;
         out->tokens_per_s = in->load == GP_LOAD_MAX ? perf->replica_rate : demand;
@@ -76,8 +79,11 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
             gpus = ceil(g->jobs_per_hour / per_hour * (1.0 - 1e-12));
             if (gpus < 1)
                 gpus = 1;
-            if (gpus > 1e9)
-                gpus = 1e9;
+            if (gpus > MAX_FLEET) {
+                gpus = MAX_FLEET;
+                out->feasible = false;
+                out->notes |= GP_NOTE_OVER_MAX_GPUS;
+            }
             load = g->jobs_per_hour / (gpus * per_hour);
         }
         out->gpus = (int)gpus;

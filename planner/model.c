@@ -104,7 +104,7 @@ static int try_tp(struct candidate *out, const struct gp_workload *w, const stru
         gpu->hbm_gb * 1e9 * in->memory_fraction - weights - eff->runtime_overhead_gb * 1e9;
     double n_gemm = 4.0 * L + 1.0;
 
-    if (avail < kv_tok * (s + g))
+    if (avail < kv_tok * (s + g) || (t > 1 && !(r->link > 0)))
         return 1;
     double cap = floor(avail / (kv_tok * ctx));
     double engine_max = in->max_batch > 0 ? in->max_batch : eff->max_batch;
@@ -152,6 +152,8 @@ static int try_tp(struct candidate *out, const struct gp_workload *w, const stru
     double step = gemm + a0 + a * b + comm + o;
     double tpot = step + p * b;
     double rate = b / tpot;
+    if (!(rate > 0) || !isfinite(tpot))
+        return 2;
 
     out->per_gpu = rate / t;
     out->tp = t;
