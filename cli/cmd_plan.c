@@ -441,7 +441,7 @@ static int explain_infeasible(const struct gp_plan_row *rows, size_t n,
         if (rows[i].gpus > 0 && (!smallest || rows[i].gpus < smallest->gpus))
             smallest = &rows[i];
     }
-    if ((all & GP_NOTE_OVER_MAX_GPUS) && smallest)
+    if ((all & GP_NOTE_OVER_MAX_GPUS) && smallest && a->max_gpus > 0)
         gp_msg_error("no GPU type reaches the target within --max-gpus %d: the smallest fleet "
                      "needs %d x %s",
                      a->max_gpus, smallest->gpus, smallest->gpu);

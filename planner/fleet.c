@@ -9,6 +9,8 @@
 
 #define HOURS_PER_MONTH 730.0
 #define HOURS_PER_YEAR  8760.0
+/* Fleets are counted in int; beyond this no target is reachable anyway. */
+#define MAX_FLEET 1e9
 
 void gp_assumptions_init(struct gp_assumptions *a)
 {
