@@ -103,12 +103,15 @@ static void build_plan(struct plan *plan, const struct gp_device_info *info, int
         add_step(plan, &p, 1.0, k == GP_BENCH_COPY);
     }
     /* Triad over windows of the full arrays, each run on a fresh window: small sizes show the
-     * launch and latency overhead the curve is about, not the cache. */
+     * launch, synchronisation and latency overhead the curve is about, not the cache. */
     p.kind = GP_BENCH_TRIAD;
     p.rotate_bytes = 3 * array;
-    for (uint64_t w = array / 4; w >= 256 * 1024 && plan->count < 5 + (quick ? 3 : 6); w /= 4) {
+    uint64_t step = quick ? 8 : 4;
+    int windows = 0;
+    for (uint64_t w = array / step; w >= 64 * 1024 && windows < (quick ? 3 : 6); w /= step) {
         p.array_bytes = w / 4096 * 4096;
         add_step(plan, &p, 0.5, 0);
+        windows++;
     }
 
     memset(&p, 0, sizeof(p));

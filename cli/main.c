@@ -30,6 +30,13 @@ static const struct gp_command commands[] = {
     {"refresh", gp_cmd_refresh,
      "Fetch the price feeds into the database; a summary per feed on stderr.",
      "[--feed NAME ...] [--dry-run] [--timeout S] [--url NAME=URL ...]"},
+    {"backends", gp_cmd_backends,
+     "List the calibration backends: loaded or rejected and why, with their devices.", ""},
+    {"calibrate", gp_cmd_calibrate,
+     "Measure GEMM and memory bandwidth on a backend's devices, fit and store the curves; "
+     "'calibrate import FILE' merges runs exported elsewhere.",
+     "[import FILE] [--backend auto|cpu|opencl|cuda|hip] [--device N|all] [--quick] "
+     "[--export FILE]"},
     {"help", gp_cmd_help, "Show help for a command.", "[COMMAND]"},
 };
 

@@ -145,7 +145,7 @@ static int insert_run(struct gp_store *store, const struct gp_calibration *run)
 }
 
 int gp_store_calibrations_insert(struct gp_store *store, const struct gp_calibration *runs,
-                                 size_t count, size_t *added, size_t *skipped)
+                                 size_t count, int *inserted, size_t *added, size_t *skipped)
 {
     size_t n_added = 0, n_skipped = 0;
     int rc;
@@ -158,6 +158,8 @@ int gp_store_calibrations_insert(struct gp_store *store, const struct gp_calibra
         return rc;
     for (size_t i = 0; i < count && rc == 0; i++) {
         rc = fingerprint_known(store, runs[i].fingerprint);
+        if (inserted)
+            inserted[i] = rc == 0;
         if (rc == 1) {
             n_skipped++;
             rc = 0;

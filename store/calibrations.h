@@ -11,12 +11,13 @@
 
 /*
  * Write `count` runs in one transaction. A run whose fingerprint is already stored is skipped
- * (counted in *skipped); a fingerprint repeated within `runs` is stored once. On any error
+ * (counted in *skipped); a fingerprint repeated within `runs` is stored once. When `inserted`
+ * is not NULL it receives, per run, 1 if it was written and 0 if it was skipped. On any error
  * nothing is written and GP_EDB (or GP_EINVALID for a run without a fingerprint) is returned.
  * added/skipped may be NULL.
  */
 int gp_store_calibrations_insert(struct gp_store *store, const struct gp_calibration *runs,
-                                 size_t count, size_t *added, size_t *skipped);
+                                 size_t count, int *inserted, size_t *added, size_t *skipped);
 
 /* Every stored run with its points and fits, oldest first. *out is owned by the caller:
  * gp_calibrations_free(*out, *count). *count may be 0. */

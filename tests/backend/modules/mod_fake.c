@@ -1,0 +1,18 @@
+/* A well-formed test module with one fake device: the registry must load it. */
+#include "mod_common.h"
+
+static int probe(char *reason, size_t size)
+{
+    snprintf(reason, size, "%s", "");
+    return 1;
+}
+
+static const struct gp_backend_ops ops = {
+    GP_BACKEND_ABI_VERSION, "fake", "test module", probe, mod_init, mod_shutdown,
+    mod_device_count, mod_device_info, mod_bench, mod_last_error,
+};
+
+EXPORT const struct gp_backend_ops *gpuplan_backend_entry(void)
+{
+    return &ops;
+}

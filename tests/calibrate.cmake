@@ -1,0 +1,38 @@
+# Calibration tests: statistics and fit (unit), the registry against deliberately broken modules
+# (unit), records, exchange files and the store (unit), every backend run for real at small
+# sizes (label backend; exit 77 = skip where the backend has no device), the CLI round trip
+# (label backend), and the import parser's fuzz replay.
+gp_add_unit_test(test_calibrate_fit SOURCES unit/test_calibrate_fit.c LIBS gp_calibrate)
+gp_add_unit_test(test_calibrate_store SOURCES unit/test_calibrate_store.c LIBS gp_calibrate)
+
+# Test modules: a good one, wrong ABI, no entry symbol, probe score 0, and a non-ELF file.
+set(GP_TEST_MODULE_DIR ${CMAKE_CURRENT_BINARY_DIR}/backend_modules)
+foreach(mod fake badabi nosym zero)
+  add_library(gp_test_module_${mod} MODULE backend/modules/mod_${mod}.c)
+  set_target_properties(gp_test_module_${mod} PROPERTIES
+    OUTPUT_NAME gpuplan-${mod} PREFIX lib C_VISIBILITY_PRESET hidden
+    LIBRARY_OUTPUT_DIRECTORY ${GP_TEST_MODULE_DIR})
+  list(APPEND GP_TEST_MODULES gp_test_module_${mod})
+endforeach()
+file(WRITE ${GP_TEST_MODULE_DIR}/libgpuplan-garbage.so "this is not a shared object\n")
+gp_add_unit_test(test_calibrate_registry SOURCES unit/test_calibrate_registry.c
+                 LIBS gp_calibrate)
+add_dependencies(test_calibrate_registry ${GP_TEST_MODULES})
+set_property(TEST test_calibrate_registry APPEND PROPERTY ENVIRONMENT
+             "GPUPLAN_BACKEND_DIR=${GP_TEST_MODULE_DIR}")
+
+# Real runs. PoCL runs OpenCL on the CPU with a couple of threads: the sizes stay small.
+add_executable(test_backend_run backend/test_backend_run.c)
+target_link_libraries(test_backend_run PRIVATE gp_calibrate)
+foreach(backend cpu opencl cuda hip)
+  add_test(NAME backend_${backend} COMMAND test_backend_run ${backend})
+  set_tests_properties(backend_${backend} PROPERTIES LABELS backend SKIP_RETURN_CODE 77
+                       TIMEOUT 300)
+endforeach()
+
+add_test(NAME backend_calibrate_cli
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/backend/test_calibrate_cli.sh $<TARGET_FILE:gpuplan>)
+set_tests_properties(backend_calibrate_cli PROPERTIES LABELS backend TIMEOUT 300)
+
+gp_add_fuzz_target(fuzz_calibration SOURCES fuzz/fuzz_calibration.c LIBS gp_calibrate
+                   CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/calibration)
