@@ -40,6 +40,7 @@ static int cpu_init(void)
 
 static void cpu_shutdown(void)
 {
+    gp_cpu__stream_release();
     gp_cpu__blas_unload();
 }
 

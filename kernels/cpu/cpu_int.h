@@ -19,6 +19,9 @@ int gp_cpu__threads(int requested);
 /* STREAM-style kernels on `params->threads` threads, timed with CLOCK_MONOTONIC. */
 int gp_cpu__stream_bench(const struct gp_bench_params *params, struct gp_bench_result *out);
 
+/* Free the bandwidth arrays kept between benchmarks. */
+void gp_cpu__stream_release(void);
+
 /* GEMM in fp32 or fp64 through the system BLAS (vendor) or the own blocked kernel. */
 int gp_cpu__gemm_bench(const struct gp_bench_params *params, struct gp_bench_result *out);
 

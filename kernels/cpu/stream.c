@@ -26,7 +26,7 @@ struct partial {
 };
 
 struct pool {
-    double *a, *b, *c; /* `total` elements each, 64-byte aligned, owned */
+    double *a, *b, *c; /* `total` elements each, borrowed from `arrays` */
     size_t total;      /* elements per array */
     size_t window;     /* elements one run touches (multiple of CHUNK_ALIGN) */
     size_t windows;    /* total / window */
@@ -42,6 +42,22 @@ struct pool {
     int pending;             /* workers still busy with the current phase */
     struct partial partial[MAX_THREADS];
 };
+
+/* The arrays outlive one benchmark: a calibration runs several kernels over the same sizes, and
+ * fresh gigabyte allocations would spend more time in page faults than in the kernels. Every
+ * benchmark still rewrites them from the generator before it runs. */
+static struct {
+    double *a, *b, *c; /* 64-byte aligned, `bytes` each */
+    size_t bytes;
+} arrays;
+
+void gp_cpu__stream_release(void)
+{
+    free(arrays.a);
+    free(arrays.b);
+    free(arrays.c);
+    memset(&arrays, 0, sizeof(arrays));
+}
 
 struct worker {
     struct pool *pool;
@@ -301,13 +317,21 @@ int gp_cpu__stream_bench(const struct gp_bench_params *params, struct gp_bench_r
     p->total = p->window * p->windows;
 
     size_t bytes = p->total * sizeof(double);
-    p->a = aligned_alloc(64, bytes);
-    p->b = aligned_alloc(64, bytes);
-    p->c = aligned_alloc(64, bytes);
-    if (!p->a || !p->b || !p->c) {
-        rc = gp_cpu__fail(GP_BACKEND_ENOMEM, "cannot allocate 3 arrays of %zu bytes", bytes);
-        goto done;
+    if (arrays.bytes < bytes) {
+        gp_cpu__stream_release();
+        arrays.a = aligned_alloc(64, bytes);
+        arrays.b = aligned_alloc(64, bytes);
+        arrays.c = aligned_alloc(64, bytes);
+        if (!arrays.a || !arrays.b || !arrays.c) {
+            gp_cpu__stream_release();
+            rc = gp_cpu__fail(GP_BACKEND_ENOMEM, "cannot allocate 3 arrays of %zu bytes", bytes);
+            goto done;
+        }
+        arrays.bytes = bytes;
     }
+    p->a = arrays.a;
+    p->b = arrays.b;
+    p->c = arrays.c;
     if (pthread_mutex_init(&p->lock, NULL) != 0 || pthread_cond_init(&p->go, NULL) != 0 ||
         pthread_cond_init(&p->finished, NULL) != 0) {
         rc = gp_cpu__fail(GP_BACKEND_EFAIL, "cannot create the thread pool's locks");
@@ -343,11 +367,6 @@ done:
         pthread_mutex_destroy(&p->lock);
         pthread_cond_destroy(&p->go);
         pthread_cond_destroy(&p->finished);
-    }
-    if (p) {
-        free(p->a);
-        free(p->b);
-        free(p->c);
     }
     free(p);
     return rc;

@@ -17,7 +17,7 @@ ulong gp_hash(ulong seed, ulong index)
 float gp_value(ulong seed, ulong index, int bits)
 {
     ulong span = (2UL << bits) + 1;
-    long q = (long)(gp_hash(seed, index) % span) - (long)(1UL << bits);
+    long q = (long)(((gp_hash(seed, index) >> 32) * span) >> 32) - (long)(1UL << bits);
     return (float)q / (float)(1UL << bits);
 }
 

@@ -1,0 +1,268 @@
+/* calib_cpu: the CPU backend's STREAM triad against mbw (Debian's memory bandwidth benchmark),
+ * measured in the same run, on arrays of 4x the last-level cache. Prints a Markdown table and,
+ * with --write FILE, puts it under the "Calibration (CPU)" section of FILE (docs/benchmarks.md),
+ * leaving the other sections as they are.
+ *
+ * Usage: calib_cpu [--write FILE] [--seconds S]
+ *
+ * Bytes are counted the STREAM way: triad moves 3 arrays per element (read b and c, write a);
+ * an mbw copy of X MiB/s moves 2X (read and write). Medians of repeated runs are compared. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "calibrate/stats.h"
+#include "kernels/cpu/cpu.h"
+#include "util/timeutil.h"
+
+#define MAX_RUNS 64
+#define MIB      (1024.0 * 1024.0)
+
+struct figure {
+    char name[96];
+    double gbs; /* median GB/s (10^9 bytes moved per second) */
+    double p10, p90;
+};
+
+/* The backend's triad (or another kernel) at `threads` threads (0 = all), median GB/s. */
+static int run_kernel(struct figure *out, enum gp_bench_kind kind, uint64_t bytes, int threads,
+                      double seconds)
+{
+    const struct gp_backend_ops *cpu = gp_cpu_backend();
+    double times[MAX_RUNS], rates[MAX_RUNS];
+    struct gp_bench_params p;
+    struct gp_bench_result r;
+    struct gp_stats s;
+
+    memset(&p, 0, sizeof(p));
+    memset(&r, 0, sizeof(r));
+    p.kind = kind;
+    p.array_bytes = bytes;
+    p.repetitions = MAX_RUNS;
+    p.min_repetitions = 5;
+    p.warmup_max = 10;
+    p.warmup_seconds = 0.5;
+    p.settle_tolerance = 0.05;
+    p.time_budget_s = seconds;
+    p.seed = 1;
+    p.threads = threads;
+    r.times_s = times;
+    if (cpu->bench(0, &p, &r) != GP_BACKEND_OK) {
+        fprintf(stderr, "calib_cpu: %s\n", cpu->last_error());
+        return -1;
+    }
+    for (int i = 0; i < r.samples; i++)
+        rates[i] = r.work / times[i] / 1e9;
+    if (gp_stats_compute(&s, rates, (size_t)r.samples) != 0)
+        return -1;
+    out->gbs = s.median;
+    out->p10 = s.p10;
+    out->p90 = s.p90;
+    return 0;
+}
+
+/* Run `procs` mbw processes at once with method `method` (0 memcpy, 2 mcblock) over `mib` MiB
+ * arrays; out->gbs is their summed median rate as bytes moved (2x the copied bytes). */
+static int run_mbw(struct figure *out, int method, int procs, int mib, int runs)
+{
+    FILE *pipes[64];
+    double total = 0.0, lo = 0.0, hi = 0.0;
+    int ok = 1;
+
+    for (int i = 0; i < procs; i++) {
+        char cmd[128];
+        snprintf(cmd, sizeof(cmd), "mbw -q -n %d -t%d %d 2>/dev/null", runs, method, mib);
+        pipes[i] = popen(cmd, "r");
+        if (!pipes[i])
+            return -1;
+    }
+    for (int i = 0; i < procs; i++) {
+        double rates[MAX_RUNS];
+        size_t n = 0;
+        char line[256];
+        while (fgets(line, sizeof(line), pipes[i])) {
+            const char *copy = strstr(line, "Copy: ");
+            if (copy && strncmp(line, "AVG", 3) != 0 && n < MAX_RUNS)
+                rates[n++] = strtod(copy + 6, NULL) * MIB * 2.0 / 1e9;
+        }
+        ok &= pclose(pipes[i]) == 0 && n > 0;
+        struct gp_stats s;
+        if (n > 0 && gp_stats_compute(&s, rates, n) == 0) {
+            total += s.median;
+            lo += s.p10;
+            hi += s.p90;
+        }
+    }
+    out->gbs = total;
+    out->p10 = lo;
+    out->p90 = hi;
+    return ok ? 0 : -1;
+}
+
+static void text_of(const char *path, const char *key, char *out, size_t size)
+{
+    char line[512];
+    FILE *f = fopen(path, "r");
+    out[0] = '\0';
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f))
+        if (strncmp(line, key, strlen(key)) == 0) {
+            const char *v = strchr(line, ':');
+            if (v) {
+                v++;
+                v += strspn(v, " \t");
+                snprintf(out, size, "%.*s", (int)strcspn(v, "\n"), v);
+            }
+            break;
+        }
+    fclose(f);
+}
+
+/* Replace (or append) the "## Calibration (CPU)" section of `path` with `section`. */
+static int write_section(const char *path, const char *section)
+{
+    static const char header[] = "## Calibration (CPU)";
+    char *old = NULL;
+    size_t len = 0;
+    FILE *f = fopen(path, "r");
+
+    if (f) {
+        if (fseek(f, 0, SEEK_END) == 0) {
+            long n = ftell(f);
+            if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (old = malloc((size_t)n + 1))) {
+                len = fread(old, 1, (size_t)n, f);
+                old[len] = '\0';
+            }
+        }
+        fclose(f);
+    }
+    if (!old) {
+        old = strdup("# Benchmarks\n");
+        if (!old)
+            return -1;
+        len = strlen(old);
+    }
+    char *start = strstr(old, header), *end = NULL;
+    if (start) {
+        end = strstr(start + sizeof(header) - 1, "\n## ");
+        end = end ? end + 1 : old + len;
+    }
+    f = fopen(path, "w");
+    if (!f) {
+        free(old);
+        return -1;
+    }
+    if (start) {
+        fwrite(old, 1, (size_t)(start - old), f);
+        fputs(section, f);
+        if (*end)
+            fputc('\n', f);
+        fputs(end, f);
+    } else {
+        fputs(old, f);
+        if (len && old[len - 1] != '\n')
+            fputc('\n', f);
+        fputc('\n', f);
+        fputs(section, f);
+    }
+    free(old);
+    return fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    const char *write_path = NULL;
+    double seconds = 2.0;
+    struct gp_device_info info;
+    struct figure ours_all, ours_one, copy_all, mbw_one[2], mbw_all[2];
+    char section[8192], date[32], model[128], kernel[160];
+    struct utsname un;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--write") == 0 && i + 1 < argc)
+            write_path = argv[++i];
+        else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
+            seconds = strtod(argv[++i], NULL);
+        else {
+            fprintf(stderr, "usage: %s [--write FILE] [--seconds S]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (gp_cpu_backend()->device_info(0, &info) != GP_BACKEND_OK)
+        return 1;
+    int threads = info.compute_units;
+    uint64_t bytes = 4 * (info.llc_bytes ? info.llc_bytes : (uint64_t)32 << 20);
+    if (bytes < (uint64_t)64 << 20)
+        bytes = (uint64_t)64 << 20;
+    int mib = (int)(bytes / (1 << 20));
+    int mbw_runs = (int)(seconds * 10) < 5    ? 5
+                   : (int)(seconds * 10) > 40 ? 40
+                                              : (int)(seconds * 10);
+
+    printf("arrays of %d MiB (4x the %llu MiB last-level cache), %d threads\n", mib,
+           (unsigned long long)(info.llc_bytes >> 20), threads);
+    if (run_kernel(&ours_all, GP_BENCH_TRIAD, bytes, 0, seconds) ||
+        run_kernel(&ours_one, GP_BENCH_TRIAD, bytes, 1, seconds) ||
+        run_kernel(&copy_all, GP_BENCH_COPY, bytes, 0, seconds))
+        return 1;
+    if (run_mbw(&mbw_one[0], 0, 1, mib, mbw_runs) || run_mbw(&mbw_one[1], 2, 1, mib, mbw_runs) ||
+        run_mbw(&mbw_all[0], 0, threads, mib, mbw_runs) ||
+        run_mbw(&mbw_all[1], 2, threads, mib, mbw_runs)) {
+        fprintf(stderr, "calib_cpu: mbw failed (Debian package mbw)\n");
+        return 1;
+    }
+    snprintf(ours_all.name, sizeof(ours_all.name), "gpuplan triad, %d threads", threads);
+    snprintf(ours_one.name, sizeof(ours_one.name), "gpuplan triad, 1 thread");
+    snprintf(copy_all.name, sizeof(copy_all.name), "gpuplan copy, %d threads", threads);
+    snprintf(mbw_one[0].name, sizeof(mbw_one[0].name), "mbw MEMCPY, 1 process");
+    snprintf(mbw_one[1].name, sizeof(mbw_one[1].name), "mbw MCBLOCK, 1 process");
+    snprintf(mbw_all[0].name, sizeof(mbw_all[0].name), "mbw MEMCPY, %d processes (sum)", threads);
+    snprintf(mbw_all[1].name, sizeof(mbw_all[1].name), "mbw MCBLOCK, %d processes (sum)", threads);
+
+    const struct figure *best = &mbw_one[0];
+    const struct figure *all[] = {&mbw_one[0], &mbw_one[1], &mbw_all[0], &mbw_all[1]};
+    for (size_t i = 0; i < 4; i++)
+        if (all[i]->gbs > best->gbs)
+            best = all[i];
+
+    gp_time_format_date(gp_time_now(), date, sizeof(date));
+    text_of("/proc/cpuinfo", "model name", model, sizeof(model));
+    uname(&un);
+    snprintf(kernel, sizeof(kernel), "%s %s", un.sysname, un.release);
+
+    int n = snprintf(
+        section, sizeof(section),
+        "## Calibration (CPU)\n\n"
+        "`bench/calib_cpu` runs the CPU backend's STREAM triad (the kernel `gpuplan calibrate "
+        "--backend cpu` times) and, in the same run, Debian's `mbw` memory benchmark, on arrays "
+        "of 4x the last-level cache (%d MiB each). Triad counts 3 arrays moved per element, an "
+        "mbw copy 2 (read and write); figures are medians of repeated runs, GB/s = 10^9 B/s. "
+        "mbw is single-threaded, so it is also run as one process per CPU at once and summed. "
+        "Run it with `calib_cpu [--seconds S] [--write docs/benchmarks.md]`.\n\n"
+        "Machine: %s, %d CPUs, %s (shared virtual machine). Date: %s.\n\n"
+        "| benchmark | median GB/s | p10 | p90 |\n|---|---:|---:|---:|\n",
+        mib, model, threads, kernel, date);
+    const struct figure *rows[] = {&ours_all,   &ours_one,   &copy_all,  &mbw_one[0],
+                                   &mbw_one[1], &mbw_all[0], &mbw_all[1]};
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && n > 0 && (size_t)n < sizeof(section);
+         i++)
+        n += snprintf(section + n, sizeof(section) - (size_t)n, "| %s | %.1f | %.1f | %.1f |\n",
+                      rows[i]->name, rows[i]->gbs, rows[i]->p10, rows[i]->p90);
+    if (n > 0 && (size_t)n < sizeof(section))
+        n += snprintf(section + n, sizeof(section) - (size_t)n,
+                      "\nTriad with %d threads reaches **%.0f%%** of the better mbw figure (%s); "
+                      "the target is at least 90%%.\n",
+                      threads, 100.0 * ours_all.gbs / best->gbs, best->name);
+    if (n <= 0 || (size_t)n >= sizeof(section))
+        return 1;
+    fputs(section, stdout);
+    if (write_path && write_section(write_path, section) != 0) {
+        fprintf(stderr, "calib_cpu: cannot write %s: %s\n", write_path, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
