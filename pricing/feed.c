@@ -297,6 +297,19 @@ int gp_feed_json_price(const cJSON *item, double *out)
     return -1;
 }
 
+int gp_feed_json_count(const cJSON *item, int max)
+{
+    double v;
+
+    if (!cJSON_IsNumber(item))
+        return -1;
+    v = item->valuedouble;
+    /* range first: converting an out-of-range double to int is undefined */
+    if (!(v >= 0 && v <= max) || v != (double)(int)v)
+        return -1;
+    return (int)v;
+}
+
 const char *gp_feed_json_str(const cJSON *obj, const char *key)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);

@@ -132,6 +132,10 @@ int gp_feed_set_next_param(struct gp_feed_ctx *ctx, const char *param, const cha
 /* A JSON price that may be a number or a numeric string ("55.0400000000"). Returns 0 and the
  * value, or -1 when it is neither (null included). */
 int gp_feed_json_price(const cJSON *item, double *out);
+/* A whole number in 0..max (a GPU count): its value, or -1 for anything else (fractions,
+ * strings, out of range). */
+int gp_feed_json_count(const cJSON *item, int max);
+
 /* The string member `key` of `obj`, or NULL when absent or not a string. Borrowed. */
 const char *gp_feed_json_str(const cJSON *obj, const char *key);
 

@@ -135,6 +135,8 @@ static void dedupe(struct gp_feed_ctx *ctx)
 {
     size_t out = 0;
 
+    if (ctx->count == 0)
+        return;
     qsort(ctx->offers, ctx->count, sizeof(*ctx->offers), by_offer_key);
     for (size_t i = 0; i < ctx->count; i++) {
         const struct gp_offer *o = &ctx->offers[i];

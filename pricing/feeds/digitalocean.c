@@ -11,7 +11,7 @@ static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
 {
     const char *slug = gp_feed_json_str(size, "slug");
     const cJSON *info = cJSON_GetObjectItemCaseSensitive(size, "gpu_info");
-    const cJSON *count = cJSON_GetObjectItemCaseSensitive(info, "count");
+    int count = gp_feed_json_count(cJSON_GetObjectItemCaseSensitive(info, "count"), 72);
     struct gp_feed_row row = {0};
     char why[256];
     double hourly;
@@ -23,8 +23,7 @@ static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
     /* Sizes without GPUs are plain Droplets. */
     if (!cJSON_IsObject(info))
         return 0;
-    if (!cJSON_IsNumber(count) || count->valuedouble < 1 ||
-        count->valuedouble != (int)count->valuedouble) {
+    if (count < 1) {
         snprintf(why, sizeof(why), "%s: gpu_info.count is not a positive whole number", slug);
         gp_feed_reject(ctx, why);
         return 0;
@@ -36,7 +35,7 @@ static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
     }
     row.gpu_name = slug;
     row.instance_type = slug;
-    row.gpus = count->valueint;
+    row.gpus = count;
     row.tier = strstr(slug, "-spot")         ? GP_TIER_SPOT
                : strstr(slug, "-contracted") ? GP_TIER_RESERVED
                                              : GP_TIER_ON_DEMAND;

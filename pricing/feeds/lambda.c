@@ -11,7 +11,8 @@ static int parse_type(struct gp_feed_ctx *ctx, const cJSON *entry)
 {
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(entry, "instance_type");
     const cJSON *specs = cJSON_GetObjectItemCaseSensitive(type, "specs");
-    const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(specs, "gpus");
+    const cJSON *gpus_item = cJSON_GetObjectItemCaseSensitive(specs, "gpus");
+    int gpus = gp_feed_json_count(gpus_item, 72);
     const char *name = gp_feed_json_str(type, "name");
     struct gp_feed_row row = {0};
     char why[256];
@@ -22,9 +23,9 @@ static int parse_type(struct gp_feed_ctx *ctx, const cJSON *entry)
         return 0;
     }
     /* CPU-only types have no GPUs: nothing to price. */
-    if (cJSON_IsNumber(gpus) && gpus->valuedouble == 0)
+    if (gpus == 0)
         return 0;
-    if (gpus && (!cJSON_IsNumber(gpus) || gpus->valuedouble != (int)gpus->valuedouble)) {
+    if (gpus_item && gpus < 0) {
         snprintf(why, sizeof(why), "%s: specs.gpus is not a whole number", name);
         gp_feed_reject(ctx, why);
         return 0;
@@ -37,7 +38,7 @@ static int parse_type(struct gp_feed_ctx *ctx, const cJSON *entry)
     }
     row.gpu_name = name;
     row.instance_type = name;
-    row.gpus = gpus ? gpus->valueint : 0;
+    row.gpus = gpus > 0 ? gpus : 0;
     row.tier = GP_TIER_ON_DEMAND;
     row.amount = cents / 100.0;
     row.currency = "USD";

@@ -12,7 +12,7 @@
 static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
 {
     const char *gpu = gp_feed_json_str(offer, "gpu_name");
-    const cJSON *num = cJSON_GetObjectItemCaseSensitive(offer, "num_gpus");
+    int num = gp_feed_json_count(cJSON_GetObjectItemCaseSensitive(offer, "num_gpus"), 64);
     const cJSON *bid = cJSON_GetObjectItemCaseSensitive(offer, "min_bid");
     struct gp_feed_row row = {0};
     char why[256];
@@ -23,8 +23,7 @@ static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
         gp_feed_reject(ctx, "an offer without gpu_name");
         return 0;
     }
-    if (!cJSON_IsNumber(num) || num->valuedouble < 1 || num->valuedouble > 64 ||
-        num->valuedouble != (int)num->valuedouble) {
+    if (num < 1) {
         snprintf(why, sizeof(why), "%s: num_gpus is not a GPU count", gpu);
         gp_feed_reject(ctx, why);
         return 0;
@@ -35,7 +34,7 @@ static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
         return 0;
     }
     row.gpu_name = gpu;
-    row.gpus = num->valueint;
+    row.gpus = num;
     row.tier = GP_TIER_ON_DEMAND;
     row.amount = dph;
     row.currency = "USD";
@@ -108,6 +107,8 @@ static int vast_finish(struct gp_feed_ctx *ctx)
 {
     size_t out = 0;
 
+    if (ctx->count == 0)
+        return 0;
     qsort(ctx->offers, ctx->count, sizeof(*ctx->offers), by_key_then_price);
     for (size_t i = 0; i < ctx->count;) {
         size_t j = i;

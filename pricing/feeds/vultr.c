@@ -70,8 +70,10 @@ static int parse_plan(struct gp_feed_ctx *ctx, const cJSON *plan)
             return 0;
         }
         /* Cloud GPU ids do not spell the count: whole cards of memory do */
-        if (g && row.gpus == 0 && g->hbm_gb > 0)
-            row.gpus = (int)(vram->valuedouble / (0.9 * g->hbm_gb));
+        if (g && row.gpus == 0 && g->hbm_gb > 0) {
+            double cards = vram->valuedouble / (0.9 * g->hbm_gb);
+            row.gpus = cards >= 1 && cards <= 72 ? (int)cards : 0;
+        }
     }
 
     if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(plan, "hourly_cost"), &hourly) != 0) {
