@@ -1,6 +1,7 @@
-/* Runs the planner on published measurements (tests/validation/inference.csv) and checks the
- * error of each case class against tests/validation/tolerances.csv; --markdown prints the
- * table docs/accuracy.md carries. */
+/* Runs the planner on published measurements and checks the error of each case class against
+ * tests/validation/tolerances.csv: inference throughput per GPU (inference.csv) and training
+ * time relative to an anchor row of the same benchmark (training.csv). --markdown prints the
+ * tables docs/accuracy.md carries. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,34 +85,150 @@ static int parse_tolerances(char *text, struct tolerance *out, size_t *count)
     return 0;
 }
 
+/* One training row's predicted time, hours (0 when the model cannot plan it). */
+struct training_case {
+    char id[48];
+    double predicted; /* hours */
+    double measured;  /* minutes */
+};
+
+static struct tolerance *find_class(struct tolerance *classes, size_t n, const char *name)
+{
+    for (size_t c = 0; c < n; c++)
+        if (strcmp(classes[c].name, name) == 0)
+            return &classes[c];
+    return NULL;
+}
+
+/*
+ * Training rows: the token count a time-to-train run processes is not published, so each row is
+ * compared with an anchor row of the same benchmark: predicted time ratio against measured
+ * time ratio. Rows whose class has no tolerance are printed but not checked. Returns the number
+ * of rows out of tolerance, or -1 on a malformed file.
+ */
+static int check_training(char *text, const char *file, const struct gp_catalog *cat,
+                          const struct gp_efficiency_table *effs,
+                          const struct gp_model_table *models, struct tolerance *classes,
+                          size_t nclass, bool markdown)
+{
+    static struct training_case done[MAX_CASES];
+    char *save = NULL, *f[MAX_FIELDS];
+    size_t ndone = 0;
+    int line = 0, failures = 0;
+
+    if (markdown)
+        printf("\n| case | GPU | GPUs | anchor | measured ratio | predicted ratio | error "
+               "|\n|---|---|---:|---|---:|---:|---:|\n");
+    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (line++ == 0)
+            continue;
+        if (split(l, f) != 15 || ndone == MAX_CASES) {
+            fprintf(stderr, "%s:%d: expected 15 fields\n", file, line);
+            return -1;
+        }
+        const struct gp_model_arch *arch = gp_model_table_find(models, f[4]);
+        const struct gp_gpu *gpu = NULL;
+        struct gp_workload w;
+        struct gp_efficiency eff;
+        struct gp_perf perf;
+        double gpus = 0, seq = 0, batch = 0, recompute = 0, optim = 0, zero = 0, minutes = 0;
+        int prec = gp_precision_parse(f[5]);
+
+        memset(&w, 0, sizeof(w));
+        if (!arch || prec < 0 || gp_catalog_require(cat, f[3], &gpu) ||
+            gp_text_to_double(f[6], &gpus) || gp_text_to_double(f[7], &seq) ||
+            gp_text_to_double(f[8], &batch) || gp_text_to_double(f[9], &recompute) ||
+            gp_text_to_double(f[10], &optim) || gp_text_to_double(f[11], &zero) ||
+            gp_text_to_double(f[12], &minutes)) {
+            fprintf(stderr, "%s:%d: bad case %s\n", file, line, f[0]);
+            return -1;
+        }
+        w.kind = GP_WORKLOAD_TRAINING;
+        gp_text_copy(w.name, sizeof(w.name), f[0]);
+        w.model = *arch;
+        /* The token count cancels in the ratio; any value does. */
+        w.training = (struct gp_training){(enum gp_precision)prec,
+                                          1e9,
+                                          0,
+                                          (int)gpus,
+                                          recompute != 0,
+                                          optim,
+                                          (int)zero,
+                                          0,
+                                          (int)seq,
+                                          1,
+                                          batch};
+        if (gp_workload_validate(&w)) {
+            fprintf(stderr, "%s:%d: %s\n", file, line, gp_error_last());
+            return -1;
+        }
+        gp_efficiency_resolve(&eff, effs, gpu->id);
+        gp_model_evaluate(&perf, &w, gpu, &eff, 1.0, 0);
+        struct training_case *tc = &done[ndone++];
+        gp_text_copy(tc->id, sizeof(tc->id), f[0]);
+        tc->predicted = perf.feasible ? perf.train_hours : 0;
+        tc->measured = minutes;
+        if (!f[2][0])
+            continue;
+        const struct training_case *anchor = NULL;
+        for (size_t i = 0; i + 1 < ndone; i++)
+            if (strcmp(done[i].id, f[2]) == 0)
+                anchor = &done[i];
+        if (!anchor || !(anchor->predicted > 0)) {
+            fprintf(stderr, "%s:%d: anchor %s missing or not plannable\n", file, line, f[2]);
+            return -1;
+        }
+        struct tolerance *cls = find_class(classes, nclass, f[1]);
+        double measured = minutes / anchor->measured;
+        double predicted = tc->predicted / anchor->predicted;
+        double error = predicted / measured - 1.0;
+        bool bad = cls && (!(tc->predicted > 0) || fabs(error) > cls->max_abs);
+        if (cls)
+            cls->errors[cls->count++] = fabs(error);
+        failures += bad;
+        if (markdown)
+            printf("| %s | %s | %.0f | %s | %.3f | %.3f | %+.1f%%%s |\n", f[0], gpu->id, gpus, f[2],
+                   measured, predicted, error * 100.0, cls ? "" : " (not checked)");
+        else
+            printf("%-18s %-9s %6.0f GPUs vs %-14s measured x%.3f predicted x%.3f error "
+                   "%+6.1f%%%s\n",
+                   f[0], gpu->id, gpus, f[2], measured, predicted, error * 100.0,
+                   !cls  ? "  (not checked)"
+                   : bad ? "  OUT OF TOLERANCE"
+                         : "");
+    }
+    return failures;
+}
+
 int main(int argc, char **argv)
 {
-    struct gp_buf cases = GP_BUF_INIT, tols = GP_BUF_INIT, effbuf, modbuf;
+    struct gp_buf cases = GP_BUF_INIT, training = GP_BUF_INIT, tols = GP_BUF_INIT, effbuf, modbuf;
     struct gp_catalog cat = {0};
     struct gp_efficiency_table effs = {0};
     struct gp_model_table models = {0};
     struct tolerance classes[MAX_CLASSES];
     double all[MAX_CASES];
     size_t nclass = 0, nall = 0;
-    bool markdown = argc > 3 && strcmp(argv[3], "--markdown") == 0;
+    bool markdown = argc > 4 && strcmp(argv[4], "--markdown") == 0;
     int failures = 0, rc = 1;
 
-    if (argc < 3) {
-        fprintf(stderr, "usage: validate CASES.csv TOLERANCES.csv [--markdown]\n");
+    if (argc < 4) {
+        fprintf(stderr, "usage: validate INFERENCE.csv TRAINING.csv TOLERANCES.csv [--markdown]\n");
         return 2;
     }
     gp_buf_init(&cases, 1 << 20);
+    gp_buf_init(&training, 1 << 20);
     gp_buf_init(&tols, 1 << 16);
-    if (gp_buf_read_file(&cases, argv[1]) || gp_buf_read_file(&tols, argv[2]) ||
-        gp_catalog_load(&cat) || load_data(&effbuf, "efficiency.json") ||
-        load_data(&modbuf, "models.json") ||
+    if (gp_buf_read_file(&cases, argv[1]) || gp_buf_read_file(&training, argv[2]) ||
+        gp_buf_read_file(&tols, argv[3]) || gp_catalog_load(&cat) ||
+        load_data(&effbuf, "efficiency.json") || load_data(&modbuf, "models.json") ||
         gp_efficiency_table_parse(&effs, effbuf.data, effbuf.len, "efficiency.json") ||
         gp_model_table_parse(&models, modbuf.data, modbuf.len, "models.json")) {
         fprintf(stderr, "validate: %s\n", gp_error_last());
         goto done;
     }
     if (parse_tolerances(tols.data, classes, &nclass)) {
-        fprintf(stderr, "validate: %s: malformed\n", argv[2]);
+        fprintf(stderr, "validate: %s: malformed\n", argv[3]);
         goto done;
     }
     if (markdown)
@@ -182,6 +299,11 @@ int main(int argc, char **argv)
                    fields[0], gpu->id, perf.tp, perf.batch, gp_bound_name(perf.bound), measured,
                    predicted, error * 100.0, bad ? "  OUT OF TOLERANCE" : "");
     }
+    int bad_training =
+        check_training(training.data, argv[2], &cat, &effs, &models, classes, nclass, markdown);
+    if (bad_training < 0)
+        goto done;
+    failures += bad_training;
     printf("\n");
     for (size_t c = 0; c < nclass; c++) {
         struct tolerance *t = &classes[c];
@@ -199,11 +321,12 @@ int main(int argc, char **argv)
                t->max_abs * 100, bad ? "  OUT OF TOLERANCE" : "");
     }
     if (nall)
-        printf("%sall: %zu cases, median |error| %.1f%%\n", markdown ? "- " : "", nall,
+        printf("%sall inference: %zu cases, median |error| %.1f%%\n", markdown ? "- " : "", nall,
                median(all, nall) * 100);
     rc = failures ? 1 : 0;
 done:
     gp_buf_release(&cases);
+    gp_buf_release(&training);
     gp_buf_release(&tols);
     gp_catalog_release(&cat);
     gp_efficiency_table_release(&effs);
