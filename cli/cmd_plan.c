@@ -76,7 +76,8 @@ static int resolve_price(struct gp_price *out, struct gp_store *store, enum pric
                          const char *gpu_id, const struct gp_quote *quotes, size_t nquotes,
                          int64_t now, long max_age_days)
 {
-    static const int cheapest_tiers[] = {GP_TIER_ON_DEMAND, GP_TIER_RESERVED};
+    int tiers[2] = {GP_TIER_ON_DEMAND, GP_TIER_RESERVED}, ntiers = 2;
+
     memset(out, 0, sizeof(*out));
 
     if (pricing == PRICING_OWNED) {
@@ -95,12 +96,9 @@ static int resolve_price(struct gp_price *out, struct gp_store *store, enum pric
     }
     if (pricing == PRICING_QUOTE)
         return 0;
-    int tiers[2], ntiers = 0;
-    if (pricing == PRICING_CHEAPEST) {
-        tiers[ntiers++] = cheapest_tiers[0];
-        tiers[ntiers++] = cheapest_tiers[1];
-    } else {
-        tiers[ntiers++] = pricing == PRICING_SPOT ? GP_TIER_SPOT : GP_TIER_ON_DEMAND;
+    if (pricing != PRICING_CHEAPEST) {
+        tiers[0] = pricing == PRICING_SPOT ? GP_TIER_SPOT : GP_TIER_ON_DEMAND;
+        ntiers = 1;
     }
     for (int i = 0; i < ntiers; i++) {
         struct gp_offer_filter filter = {gpu_id, NULL, tiers[i], 0};
@@ -169,67 +167,67 @@ static int add_row(struct gp_table *t, const struct gp_plan_row *r, const char *
 {
     char notes[160];
     bool inference = r->kind == GP_WORKLOAD_INFERENCE, training = r->kind == GP_WORKLOAD_TRAINING;
-    bool sized = r->gpus > 0;
+    bool sized = r->gpus > 0, bad = false;
     int rc = gp_table_add_row(t);
 
     if (rc)
         return rc;
     if (sweep_key)
-        gp_table_set_text(t, sweep_key, "%s", sweep_value);
-    gp_table_set_text(t, "gpu", "%s", r->gpu);
-    gp_table_set_text(t, "vendor", "%s", gp_vendor_name(r->vendor));
-    gp_table_set_text(t, "precision", "%s", gp_precision_name(r->precision));
+        bad |= gp_table_set_text(t, sweep_key, "%s", sweep_value) != 0;
+    bad |= gp_table_set_text(t, "gpu", "%s", r->gpu) != 0;
+    bad |= gp_table_set_text(t, "vendor", "%s", gp_vendor_name(r->vendor)) != 0;
+    bad |= gp_table_set_text(t, "precision", "%s", gp_precision_name(r->precision)) != 0;
     if (sized) {
-        gp_table_set_int(t, "tp", r->tp);
-        gp_table_set_int(t, "replicas", r->replicas);
-        gp_table_set_int(t, "gpus", r->gpus);
-        gp_table_set_int(t, "nodes", r->nodes);
+        bad |= gp_table_set_int(t, "tp", r->tp) != 0;
+        bad |= gp_table_set_int(t, "replicas", r->replicas) != 0;
+        bad |= gp_table_set_int(t, "gpus", r->gpus) != 0;
+        bad |= gp_table_set_int(t, "nodes", r->nodes) != 0;
         if (r->kind != GP_WORKLOAD_GENERIC) {
-            gp_table_set_int(t, "batch", r->batch);
-            gp_table_set_number(t, "tokens_per_s", r->tokens_per_s);
-            gp_table_set_number(t, "tokens_per_s_per_gpu", r->tokens_per_s_per_gpu);
+            bad |= gp_table_set_int(t, "batch", r->batch) != 0;
+            bad |= gp_table_set_number(t, "tokens_per_s", r->tokens_per_s) != 0;
+            bad |= gp_table_set_number(t, "tokens_per_s_per_gpu", r->tokens_per_s_per_gpu) != 0;
         }
         if (inference) {
-            gp_table_set_number(t, "ttft_ms", r->ttft_ms);
-            gp_table_set_number(t, "tpot_ms", r->tpot_ms);
+            bad |= gp_table_set_number(t, "ttft_ms", r->ttft_ms) != 0;
+            bad |= gp_table_set_number(t, "tpot_ms", r->tpot_ms) != 0;
         }
-        gp_table_set_text(t, "bound", "%s", gp_bound_name(r->bound));
-        gp_table_set_number(t, "it_kw", r->it_kw);
-        gp_table_set_number(t, "facility_kw", r->facility_kw);
-        gp_table_set_number(t, "energy_cost_per_month", r->energy_cost_per_month * fx);
-        gp_table_set_number(t, "throughput_low", r->throughput_low);
-        gp_table_set_number(t, "throughput_high", r->throughput_high);
+        bad |= gp_table_set_text(t, "bound", "%s", gp_bound_name(r->bound)) != 0;
+        bad |= gp_table_set_number(t, "it_kw", r->it_kw) != 0;
+        bad |= gp_table_set_number(t, "facility_kw", r->facility_kw) != 0;
+        bad |= gp_table_set_number(t, "energy_cost_per_month", r->energy_cost_per_month * fx) != 0;
+        bad |= gp_table_set_number(t, "throughput_low", r->throughput_low) != 0;
+        bad |= gp_table_set_number(t, "throughput_high", r->throughput_high) != 0;
     }
-    gp_table_set_text(t, "price_tier", "%s", r->price_tier);
+    bad |= gp_table_set_text(t, "price_tier", "%s", r->price_tier) != 0;
     if (r->price_source[0])
-        gp_table_set_text(t, "price_source", "%s", r->price_source);
+        bad |= gp_table_set_text(t, "price_source", "%s", r->price_source) != 0;
     if (r->price_date[0])
-        gp_table_set_text(t, "price_date", "%s", r->price_date);
+        bad |= gp_table_set_text(t, "price_date", "%s", r->price_date) != 0;
     if (r->price_known && sized) {
-        gp_table_set_number(t, "price_per_gpu_hour", r->price_per_gpu_hour * fx);
-        gp_table_set_number(t, "cost_per_hour", r->cost_per_hour * fx);
-        gp_table_set_number(t, "cost_per_month", r->cost_per_month * fx);
+        bad |= gp_table_set_number(t, "price_per_gpu_hour", r->price_per_gpu_hour * fx) != 0;
+        bad |= gp_table_set_number(t, "cost_per_hour", r->cost_per_hour * fx) != 0;
+        bad |= gp_table_set_number(t, "cost_per_month", r->cost_per_month * fx) != 0;
         if (r->kind != GP_WORKLOAD_GENERIC)
-            gp_table_set_number(t, "cost_per_mtok", r->cost_per_mtok * fx);
-        gp_table_set_number(t, "cost_low", r->cost_low * fx);
-        gp_table_set_number(t, "cost_high", r->cost_high * fx);
+            bad |= gp_table_set_number(t, "cost_per_mtok", r->cost_per_mtok * fx) != 0;
+        bad |= gp_table_set_number(t, "cost_low", r->cost_low * fx) != 0;
+        bad |= gp_table_set_number(t, "cost_high", r->cost_high * fx) != 0;
     }
-    gp_table_set_text(t, "efficiency_source", "%s", r->efficiency_source);
+    bad |= gp_table_set_text(t, "efficiency_source", "%s", r->efficiency_source) != 0;
     gp_notes_format(notes, sizeof(notes), r->notes);
-    gp_table_set_text(t, "notes", "%s", notes);
+    bad |= gp_table_set_text(t, "notes", "%s", notes) != 0;
     if (training && sized) {
-        gp_table_set_number(t, "train_hours", r->train_hours);
-        gp_table_set_number(t, "gpu_hours", r->gpu_hours);
-        gp_table_set_number(t, "mfu", r->mfu);
+        bad |= gp_table_set_number(t, "train_hours", r->train_hours) != 0;
+        bad |= gp_table_set_number(t, "gpu_hours", r->gpu_hours) != 0;
+        bad |= gp_table_set_number(t, "mfu", r->mfu) != 0;
         if (r->price_known)
-            gp_table_set_number(t, "total_cost", r->total_cost * fx);
+            bad |= gp_table_set_number(t, "total_cost", r->total_cost * fx) != 0;
     }
     if (r->kind == GP_WORKLOAD_GENERIC && sized) {
-        gp_table_set_number(t, "jobs_per_hour", r->jobs_per_hour);
+        bad |= gp_table_set_number(t, "jobs_per_hour", r->jobs_per_hour) != 0;
         if (r->price_known)
-            gp_table_set_number(t, "cost_per_job", r->total_cost * fx);
+            bad |= gp_table_set_number(t, "cost_per_job", r->total_cost * fx) != 0;
     }
-    return 0;
+    return bad ? gp_error_set(GP_ENOMEM, "out of memory building the plan table") : 0;
 }
 
 /* The columns for a workload kind: DESIGN.md's row fields, the kind's extras, the ranges. */
