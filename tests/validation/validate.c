@@ -202,7 +202,8 @@ static int check_training(char *text, const char *file, const struct gp_catalog 
 
 int main(int argc, char **argv)
 {
-    struct gp_buf cases = GP_BUF_INIT, training = GP_BUF_INIT, tols = GP_BUF_INIT, effbuf, modbuf;
+    struct gp_buf cases = GP_BUF_INIT, training = GP_BUF_INIT, tols = GP_BUF_INIT;
+    struct gp_buf effbuf = GP_BUF_INIT, modbuf = GP_BUF_INIT;
     struct gp_catalog cat = {0};
     struct gp_efficiency_table effs = {0};
     struct gp_model_table models = {0};
@@ -328,6 +329,8 @@ done:
     gp_buf_release(&cases);
     gp_buf_release(&training);
     gp_buf_release(&tols);
+    gp_buf_release(&effbuf);
+    gp_buf_release(&modbuf);
     gp_catalog_release(&cat);
     gp_efficiency_table_release(&effs);
     gp_model_table_release(&models);
