@@ -147,6 +147,12 @@ static int try_tp(struct candidate *out, const struct gp_workload *w, const stru
     b = floor(b);
     if (!(b >= 1))
         return 2;
+    /* The limits used the experts a full batch reaches; the chosen batch may reach fewer,
+     * which only shortens the step. */
+    if (experts > 0 && b < cap) {
+        double miss = pow(1.0 - (double)m->active_experts / m->experts, b);
+        wread = op_time((m->params - experts * miss) * wb / t, n_gemm, r->bw_half, r->bytes);
+    }
 
     double gemm = fmax(c0 + c * b, wread), comm = k0 + k * b;
     double step = gemm + a0 + a * b + comm + o;
