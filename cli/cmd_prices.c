@@ -8,6 +8,7 @@
 #include "catalog/catalog.h"
 #include "cli/cli.h"
 #include "cli/prices_rows.h"
+#include "store/refresh.h"
 #include "util/error.h"
 #include "util/text.h"
 #include "util/timeutil.h"
@@ -15,7 +16,8 @@
 enum { DEFAULT_MAX_AGE_DAYS = 7 };
 
 struct price_args {
-    const char *gpu, *provider, *tier, *max_age, *since;
+    const char *gpu, *provider, *tier, *max_age, *since, *changed_since;
+    int64_t changed_at; /* --changed-since, Unix seconds UTC */
     struct gp_offer_filter filter;
     struct gp_price_row_context rows;
 };
@@ -24,6 +26,7 @@ struct price_args {
 struct listed_offer {
     struct gp_offer offer;
     const char *note;
+    double previous_usd; /* --changed-since: the price before, USD per GPU-hour; 0 = new */
 };
 
 static int compare_listed(const void *a, const void *b)
@@ -62,6 +65,9 @@ static int check_args(struct gp_cli *cli, struct price_args *a)
         return gp_cli_usage_error(cli, "--max-age '%s' is not a number of days", a->max_age);
     if (a->since && gp_time_parse(a->since, &a->filter.since))
         return gp_cli_usage_error(cli, "--since '%s' is not a date (YYYY-MM-DD)", a->since);
+    if (a->changed_since && gp_time_parse(a->changed_since, &a->changed_at))
+        return gp_cli_usage_error(cli, "--changed-since '%s' is not a date (YYYY-MM-DD)",
+                                  a->changed_since);
     a->rows.max_age_days = max_age;
     a->rows.now = gp_time_now();
     a->rows.currency = cli->currency;
@@ -90,9 +96,32 @@ static int add_quotes(struct gp_store *store, const struct price_args *a,
             (a->provider && strcmp(o->provider, a->provider)))
             continue;
         bool expired = quotes[i].valid_until && quotes[i].valid_until < a->rows.now;
-        (*list)[(*n)++] = (struct listed_offer){*o, expired ? "expired" : NULL};
+        (*list)[(*n)++] = (struct listed_offer){*o, expired ? "expired" : NULL, 0};
     }
     free(quotes);
+    return 0;
+}
+
+/* Offers whose price is new or changed since --changed-since, with the price before. */
+static int collect_changes(struct gp_store *store, const struct price_args *a,
+                           struct listed_offer **out, size_t *n)
+{
+    struct gp_offer_change *changes = NULL;
+    size_t count = 0;
+    int rc = gp_store_offers_changed_since(store, &a->filter, a->changed_at, &changes, &count);
+
+    *out = NULL;
+    *n = 0;
+    if (rc)
+        return rc;
+    *out = calloc(count + 1, sizeof(**out));
+    if (!*out) {
+        free(changes);
+        return gp_error_set(GP_ENOMEM, "out of memory listing offers");
+    }
+    for (size_t i = 0; i < count; i++)
+        (*out)[(*n)++] = (struct listed_offer){changes[i].offer, NULL, changes[i].previous_usd};
+    free(changes);
     return 0;
 }
 
@@ -115,7 +144,7 @@ static int collect(struct gp_store *store, const struct price_args *a, struct li
             return gp_error_set(GP_ENOMEM, "out of memory listing offers");
         }
         for (size_t i = 0; i < count; i++)
-            (*out)[(*n)++] = (struct listed_offer){offers[i], NULL};
+            (*out)[(*n)++] = (struct listed_offer){offers[i], NULL, 0};
         free(offers);
     }
     if (a->filter.tier == -1 || a->filter.tier == GP_TIER_QUOTE)
@@ -148,14 +177,26 @@ static int list_prices(struct gp_cli *cli, struct price_args *a)
         rc = check_args(cli, a);
     if (rc)
         return rc;
-    if (collect(store, a, &list, &n))
+    if (a->changed_since ? collect_changes(store, a, &list, &n) : collect(store, a, &list, &n))
         return gp_cli_fail();
     gp_table_init(&table, gp_price_columns, gp_price_column_count);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = gp_price_row_add(&table, &a->rows, &list[i].offer, list[i].note);
-    /* Say which GPUs have no price at all, unless the listing is narrowed to a provider or to
-     * one tier without naming a GPU. */
-    bool show_unpriced = !a->provider && (a->gpu || a->filter.tier == -1);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char change[64];
+        const char *note = list[i].note;
+        if (a->changed_since) {
+            if (list[i].previous_usd > 0)
+                snprintf(change, sizeof(change), "was %.2f (%+.1f%%)",
+                         list[i].previous_usd * a->rows.per_usd,
+                         (list[i].offer.usd_per_gpu_hour / list[i].previous_usd - 1.0) * 100.0);
+            else
+                snprintf(change, sizeof(change), "new");
+            note = change;
+        }
+        rc = gp_price_row_add(&table, &a->rows, &list[i].offer, note);
+    }
+    /* Say which GPUs have no price at all, unless the listing is narrowed to a provider, to
+     * one tier without naming a GPU, or to what changed. */
+    bool show_unpriced = !a->provider && !a->changed_since && (a->gpu || a->filter.tier == -1);
     for (size_t i = 0; rc == 0 && show_unpriced && i < catalog->count; i++) {
         const char *id = catalog->gpus[i].id;
         if ((!a->gpu || strcmp(a->gpu, id) == 0) && !gpu_listed(list, n, id))
@@ -225,6 +266,8 @@ int gp_cmd_prices(struct gp_cli *cli, int argc, char **argv)
         {"max-age", 0, GP_OPT_STRING, &a.max_age, "DAYS",
          "mark offers older than this stale-price (default 7)"},
         {"since", 0, GP_OPT_STRING, &a.since, "DATE", "only prices observed on or after DATE"},
+        {"changed-since", 0, GP_OPT_STRING, &a.changed_since, "DATE",
+         "only offers whose price is new or changed since DATE"},
         GP_OPT_END,
     };
     int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("prices"), opts, argc, argv, &npos);

@@ -247,6 +247,92 @@ int gp_store_http_state_get(struct gp_store *store, const char *feed, const char
     return rc;
 }
 
+/* ?1 gpu, ?2 provider, ?3 tier (NULL = any), ?4 since; o.* in offers' column order. */
+static const char changed_sql[] =
+    "SELECT o.feed, o.provider, o.region, o.instance_type, o.gpu_id, o.gpus_per_instance, "
+    "o.tier, o.amount, o.currency, o.unit, o.usd_per_gpu_hour, o.observed_at, o.source_url, "
+    "coalesce((SELECT p.usd_per_gpu_hour FROM price_observations p WHERE p.feed = o.feed "
+    "AND p.provider = o.provider AND p.region = o.region AND p.instance_type = o.instance_type "
+    "AND p.gpu_id = o.gpu_id AND p.tier = o.tier AND p.observed_at < ?4 "
+    "ORDER BY p.observed_at DESC, p.id DESC LIMIT 1), 0) "
+    "FROM offers o WHERE (?1 IS NULL OR o.gpu_id = ?1) AND (?2 IS NULL OR o.provider = ?2) "
+    "AND (?3 IS NULL OR o.tier = ?3) AND EXISTS (SELECT 1 FROM price_observations p "
+    "WHERE p.feed = o.feed AND p.provider = o.provider AND p.region = o.region "
+    "AND p.instance_type = o.instance_type AND p.gpu_id = o.gpu_id AND p.tier = o.tier "
+    "AND p.observed_at >= ?4) ORDER BY o.usd_per_gpu_hour, o.provider, o.feed";
+
+static void read_change(sqlite3_stmt *stmt, struct gp_offer_change *c)
+{
+    struct gp_offer *o = &c->offer;
+    char text[32];
+
+    memset(c, 0, sizeof(*c));
+    gp_store__column_text(stmt, 0, o->feed, sizeof(o->feed));
+    gp_store__column_text(stmt, 1, o->provider, sizeof(o->provider));
+    gp_store__column_text(stmt, 2, o->region, sizeof(o->region));
+    gp_store__column_text(stmt, 3, o->instance_type, sizeof(o->instance_type));
+    gp_store__column_text(stmt, 4, o->gpu_id, sizeof(o->gpu_id));
+    o->gpus_per_instance = sqlite3_column_int(stmt, 5);
+    gp_store__column_text(stmt, 6, text, sizeof(text));
+    o->tier = (enum gp_tier)gp_tier_parse(text);
+    o->amount = sqlite3_column_double(stmt, 7);
+    gp_store__column_text(stmt, 8, o->currency, sizeof(o->currency));
+    gp_store__column_text(stmt, 9, text, sizeof(text));
+    o->unit = gp_price_unit_parse(text) == GP_UNIT_INSTANCE_HOUR ? GP_UNIT_INSTANCE_HOUR
+                                                                 : GP_UNIT_GPU_HOUR;
+    o->usd_per_gpu_hour = sqlite3_column_double(stmt, 10);
+    o->observed_at = sqlite3_column_int64(stmt, 11);
+    gp_store__column_text(stmt, 12, o->source_url, sizeof(o->source_url));
+    c->previous_usd = sqlite3_column_double(stmt, 13);
+}
+
+int gp_store_offers_changed_since(struct gp_store *store, const struct gp_offer_filter *filter,
+                                  int64_t since, struct gp_offer_change **out, size_t *count)
+{
+    sqlite3_stmt *stmt = NULL;
+    struct gp_offer_change *rows = NULL;
+    size_t n = 0, cap = 0;
+    int rc = gp_store__prepare(store, &stmt, changed_sql);
+
+    *out = NULL;
+    *count = 0;
+    if (rc)
+        return rc;
+    gp_store__bind_text(stmt, 1, filter ? filter->gpu_id : NULL);
+    gp_store__bind_text(stmt, 2, filter ? filter->provider : NULL);
+    gp_store__bind_text(
+        stmt, 3, filter && filter->tier >= 0 ? gp_tier_name((enum gp_tier)filter->tier) : NULL);
+    sqlite3_bind_int64(stmt, 4, since);
+    for (;;) {
+        int step = sqlite3_step(stmt);
+        if (step == SQLITE_DONE)
+            break;
+        if (step != SQLITE_ROW) {
+            rc = gp_store__fail(store, "cannot read changed offers");
+            break;
+        }
+        if (n == cap) {
+            size_t grown_cap = cap ? cap * 2 : 32;
+            struct gp_offer_change *grown = realloc(rows, grown_cap * sizeof(*grown));
+            if (!grown) {
+                rc = gp_error_set(GP_ENOMEM, "out of memory reading changed offers");
+                break;
+            }
+            rows = grown;
+            cap = grown_cap;
+        }
+        read_change(stmt, &rows[n++]);
+    }
+    sqlite3_finalize(stmt);
+    if (rc) {
+        free(rows);
+        return rc;
+    }
+    *out = rows;
+    *count = n;
+    return 0;
+}
+
 int gp_store_refresh_latest(struct gp_store *store, struct gp_refresh_run **out, size_t *count)
 {
     sqlite3_stmt *stmt = NULL;

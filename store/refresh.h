@@ -73,6 +73,21 @@ int gp_store_refresh_commit(struct gp_store *store, int64_t id, const char *feed
 int gp_store_http_state_get(struct gp_store *store, const char *feed, const char *url,
                             struct gp_http_validator *out);
 
+/* A current offer whose price is new or changed since some instant. */
+struct gp_offer_change {
+    struct gp_offer offer; /* as it stands now */
+    double previous_usd;   /* the last price before the instant, USD per GPU-hour; 0 = the
+                              offer was first seen after it */
+};
+
+/*
+ * Current offers matching `filter` (its `since` is ignored) whose latest observation, a first
+ * sighting or a price change, is at or after `since`; cheapest first. *out is malloc'd
+ * (free()); *count may be 0. GP_EDB or GP_ENOMEM.
+ */
+int gp_store_offers_changed_since(struct gp_store *store, const struct gp_offer_filter *filter,
+                                  int64_t since, struct gp_offer_change **out, size_t *count);
+
 /* The latest run of each feed, by feed name. *out is malloc'd (free()). */
 int gp_store_refresh_latest(struct gp_store *store, struct gp_refresh_run **out, size_t *count);
 

@@ -146,8 +146,17 @@ class RefreshTest(unittest.TestCase):
         self.assertTrue(all(r["user_agent"].startswith("gpuplan/") for r in second))
 
     def test_changed_prices_append_history_and_replace_offers(self):
-        self.refresh("--feed", "azure", scenarios={"azure": "ok"}, expect=0)
-        self.refresh("--feed", "azure", scenarios={"azure": "changed"}, expect=0)
+        env = dict(self.env, GPUPLAN_NOW="2026-11-20")
+        self.refresh("--feed", "azure", scenarios={"azure": "ok"}, env=env, expect=0)
+        env["GPUPLAN_NOW"] = "2026-11-25"
+        self.refresh("--feed", "azure", scenarios={"azure": "changed"}, env=env, expect=0)
+        changed = subprocess.run([GPUPLAN, "prices", "--changed-since", "2026-11-24", "--format",
+                                  "csv"], env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(changed.returncode, 0, changed.stderr)
+        rows = changed.stdout.strip().splitlines()[1:]
+        self.assertEqual(len(rows), 1, changed.stdout)
+        self.assertIn("h100-sxm,azure,on-demand,11.25", rows[0])
+        self.assertIn("was 12.29 (-8.5%)", rows[0])
         self.assertEqual(self.last_run("azure")[:3], ("ok", 2, 1))
         self.assertEqual(self.observations("azure"), 7)
         self.assertEqual([o[4] for o in self.offers("azure")], [90.0, 48.0])
