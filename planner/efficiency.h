@@ -40,12 +40,12 @@ struct gp_efficiency {
 
 /* data/efficiency.json: defaults plus per-GPU entries that override some of them. */
 struct gp_efficiency_entry {
-    char gpu_id[GP_GPU_ID_MAX];
-    struct gp_efficiency eff; /* complete: defaults with the entry's fields applied */
+    char gpu_id[GP_GPU_ID_MAX]; /* catalog id the entry applies to */
+    struct gp_efficiency eff;   /* complete: defaults with the entry's fields applied */
 };
 
 struct gp_efficiency_table {
-    struct gp_efficiency defaults;
+    struct gp_efficiency defaults;       /* for GPUs without an entry; source "default" */
     struct gp_efficiency_entry *entries; /* owned, `count` entries */
     size_t count;
 };
@@ -56,11 +56,11 @@ struct gp_efficiency_table {
  * efficiency_source.
  */
 struct gp_eff_override {
-    bool gemm_set[GP_PRECISION_COUNT];
-    struct gp_eff_curve gemm[GP_PRECISION_COUNT];
-    bool bandwidth_set;
-    struct gp_eff_curve bandwidth;
-    char source[96]; /* "calibrated:<host>:<date>" */
+    bool gemm_set[GP_PRECISION_COUNT];            /* which gemm curves replace the defaults */
+    struct gp_eff_curve gemm[GP_PRECISION_COUNT]; /* s in FLOPs per GEMM */
+    bool bandwidth_set;                           /* whether `bandwidth` replaces the default */
+    struct gp_eff_curve bandwidth;                /* s in bytes per transfer */
+    char source[96];                              /* "calibrated:<host>:<date>" */
 };
 
 /* Parse data/efficiency.json text; errors name origin, JSON path, line and column. Returns 0,

@@ -46,25 +46,25 @@ struct gp_price {
 /* One row of `gpuplan plan`. Money in USD; cli/ converts to the chosen currency. A *_known
  * flag that is false means the corresponding figures are absent (printed empty / null). */
 struct gp_plan_row {
-    char gpu[GP_GPU_ID_MAX];
+    char gpu[GP_GPU_ID_MAX]; /* catalog id */
     enum gp_vendor vendor;
-    enum gp_workload_kind kind;
-    enum gp_precision precision;
-    int tp;
-    int replicas;
-    int gpus;
-    int nodes;
-    int batch;
-    double tokens_per_s;         /* fleet output tokens/s (training: training tokens/s) */
+    enum gp_workload_kind kind;  /* decides which columns apply */
+    enum gp_precision precision; /* precision used, after any fallback */
+    int tp;              /* tensor-parallel degree, GPUs per replica (training: per stage) */
+    int replicas;        /* model replicas (training: data-parallel width) */
+    int gpus;            /* GPUs in the fleet; 0 when nothing could be sized */
+    int nodes;           /* nodes of gpus_per_node GPUs */
+    int batch;           /* sequences per decode step (training: per micro-batch) */
+    double tokens_per_s; /* fleet output tokens/s (training: training tokens/s) */
     double tokens_per_s_per_gpu; /* the same per GPU */
-    double ttft_ms;
-    double tpot_ms;
-    enum gp_bound bound;
-    double it_kw;       /* GPUs at the modelled load + node overhead, kW */
-    double facility_kw; /* it_kw * PUE, kW */
-    bool price_known;
-    double price_per_gpu_hour; /* USD per GPU-hour (owned: amortised capex + energy + hosting) */
-    char price_tier[16];
+    double ttft_ms;              /* modelled time to first token, ms */
+    double tpot_ms;              /* modelled time per output token, ms */
+    enum gp_bound bound;         /* what limits the chosen configuration */
+    double it_kw;                /* GPUs at the modelled load + node overhead, kW */
+    double facility_kw;          /* it_kw * PUE, kW */
+    bool price_known;            /* false: the cost figures are absent (no-public-price) */
+    double price_per_gpu_hour;   /* USD per GPU-hour (owned: amortised capex + energy + hosting) */
+    char price_tier[16];         /* as struct gp_price */
     char price_source[64];
     char price_date[11];
     double cost_per_hour;         /* fleet, USD/h */

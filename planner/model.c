@@ -71,10 +71,12 @@ static double allreduce(double bytes, int t, const struct rates *r, double laten
 
 /* The best configuration found so far for an inference workload. */
 struct candidate {
-    double per_gpu; /* output tokens/s per GPU */
-    int tp, batch;
-    double rate, ttft, tpot, busy;
-    enum gp_bound bound;
+    double per_gpu;      /* output tokens/s per GPU */
+    int tp, batch;       /* tensor-parallel degree; sequences per step */
+    double rate;         /* output tokens/s of one replica */
+    double ttft, tpot;   /* ms */
+    double busy;         /* share of the step the GPU is working, [0, 1] */
+    enum gp_bound bound; /* what limits it */
 };
 
 /*

@@ -79,10 +79,10 @@ struct gp_workload {
     char name[GP_NAME_MAX]; /* preset or file stem */
     char description[160];  /* one line for people */
     enum gp_workload_kind kind;
-    struct gp_model_arch model; /* inference and training */
-    struct gp_inference inference;
-    struct gp_training training;
-    struct gp_generic generic;
+    struct gp_model_arch model;    /* inference and training */
+    struct gp_inference inference; /* kind inference */
+    struct gp_training training;   /* kind training */
+    struct gp_generic generic;     /* kind generic */
 };
 
 const char *gp_workload_kind_name(enum gp_workload_kind kind);
