@@ -632,6 +632,10 @@ static void test_efficiency_table(void **state)
         assert_true(gp_efficiency_gemm(&e, GP_BF16)->eff_max > 0);
         assert_true(e.uncertainty_low <= 1 && e.uncertainty_high >= 1);
     }
+    /* ... and no entry names a GPU the catalog does not have (it would silently never apply). */
+    for (size_t i = 0; i < effs.count; i++)
+        if (!gp_catalog_find(&cat, effs.entries[i].gpu_id))
+            fail_msg("efficiency.json entry '%s' is not in the catalog", effs.entries[i].gpu_id);
     /* Calibrated curves replace the kernel-level ones and name their source. */
     gp_efficiency_resolve(&e, &effs, "h100-sxm");
     memset(&ov, 0, sizeof(ov));
