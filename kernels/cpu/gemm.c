@@ -9,7 +9,7 @@
 #include "kernels/cpu/cpu_int.h"
 
 #define VERIFY_SAMPLES  64
-#define MAX_COPIES      64
+#define MAX_COPIES      1024
 #define CBLAS_COL_MAJOR 102 /* CblasColMajor */
 #define CBLAS_NO_TRANS  111 /* CblasNoTrans */
 #define CBLAS_TRANS     112 /* CblasTrans */

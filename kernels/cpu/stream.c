@@ -1,6 +1,7 @@
 /* STREAM-style bandwidth kernels on the CPU: a pool of pthreads running 16-byte vector loops
  * with non-temporal stores, timed with CLOCK_MONOTONIC around each parallel run. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,14 +16,19 @@
 
 #define MAX_THREADS    256
 #define VERIFY_SAMPLES 4096
-#define CHUNK_ALIGN    8 /* elements: chunk borders fall on 64-byte lines */
+#define CHUNK_ALIGN    8     /* elements: chunk borders fall on 64-byte lines */
+#define BLOCK          16384 /* elements taken at a time: 128 KiB of each array */
 
 enum phase { PHASE_INIT, PHASE_RUN, PHASE_STOP };
 
-/* A per-thread partial sum on its own cache line. */
-struct partial {
+/* A thread's share of the current run, on its own cache line: the next block to take from its
+ * range [start, end) and its partial sum. Other threads take blocks from it once they finished
+ * their own, so a thread the OS preempts does not hold the whole run up. */
+struct share {
+    atomic_size_t next;
+    size_t end;
     double sum;
-    char pad[64 - sizeof(double)];
+    char pad[64 - sizeof(atomic_size_t) - sizeof(size_t) - sizeof(double)];
 };
 
 struct pool {
@@ -40,7 +46,7 @@ struct pool {
     pthread_cond_t finished; /* `pending` reached 0 */
     unsigned generation;     /* phases begun so far */
     int pending;             /* workers still busy with the current phase */
-    struct partial partial[MAX_THREADS];
+    struct share share[MAX_THREADS];
 };
 
 /* The arrays outlive one benchmark: a calibration runs several kernels over the same sizes, and
@@ -189,9 +195,28 @@ static void work(struct pool *p, int t)
         fill(p, lo, hi);
         return;
     }
-    chunk(p->window, t, p->threads, &lo, &hi);
     size_t base = p->current * p->window;
-    p->partial[t].sum = kernel(p->kind, p->a, p->b, p->c, base + lo, base + hi);
+    double sum = 0.0;
+    for (int k = 0; k < p->threads; k++) {
+        struct share *sh = &p->share[(t + k) % p->threads];
+        size_t at;
+        while ((at = atomic_fetch_add(&sh->next, BLOCK)) < sh->end) {
+            size_t end = at + BLOCK < sh->end ? at + BLOCK : sh->end;
+            sum += kernel(p->kind, p->a, p->b, p->c, base + at, base + end);
+        }
+    }
+    p->share[t].sum = sum;
+}
+
+/* Hand every thread its static range of the window again (blocks start on CHUNK_ALIGN). */
+static void reset_shares(struct pool *p)
+{
+    for (int t = 0; t < p->threads; t++) {
+        size_t lo, hi;
+        chunk(p->window, t, p->threads, &lo, &hi);
+        atomic_store(&p->share[t].next, lo);
+        p->share[t].end = hi;
+    }
 }
 
 static void *worker_main(void *arg)
@@ -220,6 +245,8 @@ static void *worker_main(void *arg)
 /* Run one phase on every thread, the calling thread doing share 0; returns when all are done. */
 static void run_phase(struct pool *p, enum phase phase)
 {
+    if (phase == PHASE_RUN)
+        reset_shares(p);
     pthread_mutex_lock(&p->lock);
     p->phase = phase;
     p->pending = p->threads - 1;
@@ -253,7 +280,7 @@ static int run_once(void *arg, double *seconds)
     if (ctx->runs == 0) {
         double sum = 0.0;
         for (int t = 0; t < p->threads; t++)
-            sum += p->partial[t].sum;
+            sum += p->share[t].sum;
         ctx->first_sum = sum;
     }
     ctx->runs++;

@@ -19,7 +19,7 @@
 #define TILE            16
 #define VERIFY_SAMPLES  1024
 #define GEMM_SAMPLES    64
-#define MAX_COPIES      32
+#define MAX_COPIES      512
 #define WORKSPACE_BYTES ((size_t)32 << 20)
 
 static struct gp_device_info infos[MAX_DEVICES];

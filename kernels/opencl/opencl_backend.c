@@ -89,7 +89,7 @@ static struct {
 #define LOCAL_SIZE     64
 #define VERIFY_SAMPLES 1024
 #define GEMM_SAMPLES   64
-#define MAX_COPIES     16
+#define MAX_COPIES     256
 
 struct device {
     cl_handle platform, id, context, queue, program;
