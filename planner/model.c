@@ -48,6 +48,7 @@ double gp_model_kv_bytes_per_token(const struct gp_model_arch *m, enum gp_precis
 /* Achieved rates on one GPU after efficiencies: the terms of every roofline below. */
 struct rates {
     double flops;     /* peak * eff_max for large GEMMs, FLOP/s */
+    double attn;      /* the same for attention, which runs at the KV cache's precision */
     double gemm_half; /* s_half of the GEMM curve, FLOPs */
     double bytes;     /* HBM bandwidth * eff_max for large transfers, B/s */
     double bw_half;   /* s_half of the bandwidth curve, bytes */
@@ -123,15 +124,15 @@ static int try_tp(struct candidate *out, const struct gp_workload *w, const stru
     double c = 2.0 * active / t / r->flops;
     double wread = op_time(touched * wb / t, n_gemm, r->bw_half, r->bytes);
     double a0 = op_time(0, L, r->bw_half, r->bytes);
-    double a = fmax(4.0 * L * attn * ctx / t / r->flops, kv_tok * ctx / r->bytes);
+    double a = fmax(4.0 * L * attn * ctx / t / r->attn, kv_tok * ctx / r->bytes);
     double k0 = t > 1 ? 2.0 * L * eff->net_latency_s : 0.0;
     double k = t > 1 ? 2.0 * L * 2.0 * (t - 1) / t * m->hidden * ACT_BYTES / r->link : 0.0;
     double o = eff->step_overhead_s + L * eff->layer_overhead_s;
 
     /* Prefill of one request: GEMMs over s tokens (compute-bound for any real prompt), causal
      * attention, and the same all-reduces with s tokens of payload. */
-    double pre_flops = s * (2.0 * active + 2.0 * L * attn * s) / t;
-    double pre_c = op_time(pre_flops, n_gemm, r->gemm_half, r->flops);
+    double pre_c = op_time(s * 2.0 * active / t, n_gemm, r->gemm_half, r->flops) +
+                   s * 2.0 * L * attn * s / t / r->attn;
     double pre_m = op_time(weights, n_gemm, r->bw_half, r->bytes);
     double pre_comm = 2.0 * L * allreduce(s * m->hidden * ACT_BYTES, t, r, eff->net_latency_s);
     double pre = fmax(pre_c, pre_m) + pre_comm + L * eff->layer_overhead_s;
@@ -169,7 +170,7 @@ static int try_tp(struct candidate *out, const struct gp_workload *w, const stru
     out->rate = rate;
     out->tpot = tpot * 1e3;
     out->ttft = (pre + step) * 1e3;
-    double comp_all = c0 + c * b + 4.0 * L * attn * ctx / t / r->flops * b + pre_c * b / g;
+    double comp_all = c0 + c * b + 4.0 * L * attn * ctx / t / r->attn * b + pre_c * b / g;
     double mem_all = wread + kv_tok * ctx / r->bytes * b + pre_m * b / g;
     out->busy = fmin(1.0, (gemm + a0 + a * b + comm + pre * b / g) / tpot);
     if (comm > comp_all && comm > mem_all)
@@ -179,13 +180,28 @@ static int try_tp(struct candidate *out, const struct gp_workload *w, const stru
     return 0;
 }
 
+/*
+ * The precision attention math runs in: the KV cache's, but no narrower than fp8 (attention
+ * kernels dequantise fp4/fp6 caches) and never narrower than the weights' matmuls.
+ */
+static enum gp_precision attention_precision(const struct gp_gpu *gpu, enum gp_precision weights,
+                                             enum gp_precision kv)
+{
+    enum gp_precision p = kv == GP_FP4 || kv == GP_FP6 ? GP_FP8 : kv;
+    if (gp_precision_bytes(p) < gp_precision_bytes(weights))
+        p = weights;
+    return gp_model_precision(gpu, p);
+}
+
 static void rates_init(struct rates *r, const struct gp_gpu *gpu, const struct gp_efficiency *eff,
-                       enum gp_precision prec, double scale, bool serving)
+                       enum gp_precision prec, enum gp_precision attn, double scale, bool serving)
 {
     const struct gp_eff_curve *gemm = gp_efficiency_gemm(eff, prec);
+    const struct gp_eff_curve *attn_gemm = gp_efficiency_gemm(eff, attn);
     double sc = serving ? eff->serve_compute : 1.0, sm = serving ? eff->serve_memory : 1.0;
 
     r->flops = gpu->peak_tflops[prec] * 1e12 * fmin(1.0, gemm->eff_max * sc * scale);
+    r->attn = gpu->peak_tflops[attn] * 1e12 * fmin(1.0, attn_gemm->eff_max * sc * scale);
     r->gemm_half = gemm->s_half;
     r->bytes = gpu->hbm_tbs * 1e12 * fmin(1.0, eff->bandwidth.eff_max * sm * scale);
     r->bw_half = eff->bandwidth.s_half;
@@ -204,7 +220,8 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     double demand = in->load == GP_LOAD_REQUESTS ? in->rate * in->output_tokens : in->rate;
     double best_gpus = 0;
 
-    rates_init(&r, gpu, eff, out->precision, scale, true);
+    rates_init(&r, gpu, eff, out->precision,
+               attention_precision(gpu, out->precision, in->kv_precision), scale, true);
     for (int t = 1; t <= 8 && t <= gpu->gpus_per_node; t *= 2) {
         if (in->tensor_parallel > 0 && t != in->tensor_parallel)
             continue;
@@ -333,7 +350,7 @@ static void generic(struct gp_perf *out, const struct gp_workload *w, const stru
     const struct gp_generic *g = &w->generic;
     struct rates r;
 
-    rates_init(&r, gpu, eff, out->precision, scale, false);
+    rates_init(&r, gpu, eff, out->precision, out->precision, scale, false);
     double tc = g->flops > 0 ? op_time(g->flops, 1, r.gemm_half, r.flops) : 0.0;
     double tm = g->bytes > 0 ? op_time(g->bytes, 1, r.bw_half, r.bytes) : 0.0;
     double seconds = fmax(tc, tm) + eff->step_overhead_s;
