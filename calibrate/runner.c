@@ -162,7 +162,7 @@ static void host_name(char *out, size_t size)
 }
 
 static char *conditions_json(const struct gp_device_info *d, const struct gp_backend_candidate *b,
-                             int device, int quick)
+                             int device, int quick, int planned, int skipped)
 {
     cJSON *o = cJSON_CreateObject();
     char *text = NULL;
@@ -191,6 +191,8 @@ static char *conditions_json(const struct gp_device_info *d, const struct gp_bac
     cJSON_AddStringToObject(o, "backend_path", b->path);
     cJSON_AddStringToObject(o, "statistic", "median of device-timed runs after warm-up");
     cJSON_AddStringToObject(o, "plan", quick ? "quick" : "full");
+    cJSON_AddNumberToObject(o, "steps_planned", planned);
+    cJSON_AddNumberToObject(o, "steps_skipped_for_time", skipped);
     text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -432,11 +434,6 @@ int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_cand
     gp_text_copy(out->gpu_id, sizeof(out->gpu_id), gpu_id ? gpu_id : "");
     host_name(out->host, sizeof(out->host));
     out->started_at = gp_time_now();
-    out->conditions = conditions_json(info, backend, device, options->quick);
-    if (!out->conditions) {
-        rc = gp_error_set(GP_ENOMEM, "out of memory recording conditions");
-        goto done;
-    }
 
     /* Each step gets its share of the device budget, less a reserve for allocation, input
      * generation and verification, which the per-step budgets do not count. */
@@ -444,30 +441,50 @@ int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_cand
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint64_t seed = options->seed ? options->seed : (uint64_t)t0.tv_nsec ^ (uint64_t)t0.tv_sec;
+    /* The last GEMM rate seen per precision (FLOP/s), to predict how long a step will take. */
+    double gemm_rate[GP_BENCH_PRECISION_COUNT] = {0};
+    int skipped = 0;
     for (int i = 0; i < plan->count; i++) {
         const struct step *st = &plan->steps[i];
+        const struct gp_bench_params *sp = &st->params;
         char what[96];
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
         double left = limit * 0.8 - elapsed;
-        if (left <= 0)
-            break; /* the budget is a promise: stop with what is measured */
-        double budget = left * 0.4 * st->weight / (total_weight - done_weight);
+        done_weight += st->weight;
+        if (left <= 0) {
+            skipped++; /* the budget is a promise: stop with what is measured */
+            continue;
+        }
+        /* A benchmark runs at least 4 times (a warm-up and 3 timed runs); a slow device would
+         * overrun the budget on a large GEMM, so such a step is left out. */
+        if (sp->kind == GP_BENCH_GEMM && gemm_rate[sp->precision] > 0 &&
+            4.0 * 2.0 * sp->m * (double)sp->n * sp->k / gemm_rate[sp->precision] > left) {
+            skipped++;
+            continue;
+        }
+        double budget = left * 0.4 * st->weight / (total_weight - done_weight + st->weight);
         if (budget > 1.0)
             budget = 1.0;
-        describe(what, sizeof(what), &st->params);
+        describe(what, sizeof(what), sp);
         if (options->progress)
-            options->progress(options->payload, done_weight / total_weight, what);
-        rc = run_step(&out->points[out->point_count], backend, device, st, budget,
-                      seed + (uint64_t)i * 7919u, gpu);
-        done_weight += st->weight;
+            options->progress(options->payload, (done_weight - st->weight) / total_weight, what);
+        struct gp_calibration_point *pt = &out->points[out->point_count];
+        rc = run_step(pt, backend, device, st, budget, seed + (uint64_t)i * 7919u, gpu);
         if (rc == 1) {
             rc = 0;
             continue;
         }
         if (rc < 0)
             goto done;
+        if (sp->kind == GP_BENCH_GEMM)
+            gemm_rate[sp->precision] = pt->median * 1e12;
         out->point_count++;
+    }
+    out->conditions = conditions_json(info, backend, device, options->quick, plan->count, skipped);
+    if (!out->conditions) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory recording conditions");
+        goto done;
     }
     if (options->progress)
         options->progress(options->payload, 1.0, "fitting");

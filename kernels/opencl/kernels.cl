@@ -21,53 +21,60 @@ float gp_value(ulong seed, ulong index, int bits)
     return (float)q / (float)(1UL << bits);
 }
 
+/* The elements work-item get_global_id(0) handles, as a loop over `i` below `n`: a grid-stride
+ * walk, where neighbouring work-items touch neighbouring elements (GPUs), or with `blocked` one
+ * contiguous slice per work-item (CPU devices, where each work-item runs on one thread). */
+#define FOR_EACH(i, n, blocked)                                                                    \
+    for (ulong per_ = ((n) + get_global_size(0) - 1) / get_global_size(0),                        \
+               i = (blocked) ? get_global_id(0) * per_ : get_global_id(0),                         \
+               end_ = (blocked) ? min((ulong)(n), i + per_) : (ulong)(n),                          \
+               step_ = (blocked) ? 1 : get_global_size(0);                                         \
+         i < end_; i += step_)
+
 __kernel void stream_init(__global double *a, __global double *b, __global double *c, ulong seed,
-                          ulong n)
+                          ulong n, int blocked)
 {
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+    FOR_EACH(i, n, blocked)
+    {
         a[i] = gp_value(seed, i, 23);
         b[i] = gp_value(seed + 1, i, 23);
         c[i] = gp_value(seed + 2, i, 23);
     }
 }
 
-/* kind: 0 copy, 1 scale, 2 add, 3 triad (the numbering of enum gp_bench_kind). `off` and `n`
- * count double2 elements. */
-__kernel void stream_run(__global double2 *a, __global double2 *b, __global double2 *c, int kind,
-                         ulong off, ulong n)
-{
-    const double2 s = (double2)(SCALAR, SCALAR);
-    a += off;
-    b += off;
-    c += off;
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
-        if (kind == 0)
-            c[i] = a[i];
-        else if (kind == 1)
-            b[i] = s * c[i];
-        else if (kind == 2)
-            c[i] = a[i] + b[i];
-        else
-            a[i] = b[i] + s * c[i];
+/* One kernel per STREAM operation over double2 (16-byte) elements [off, off + n). */
+#define STREAM_KERNEL(NAME, BODY)                                                                  \
+    __kernel void NAME(__global double2 *a, __global double2 *b, __global double2 *c, ulong off,    \
+                       ulong n, int blocked)                                                       \
+    {                                                                                              \
+        const double2 s = (double2)(SCALAR, SCALAR);                                               \
+        a += off;                                                                                  \
+        b += off;                                                                                  \
+        c += off;                                                                                  \
+        FOR_EACH(i, n, blocked)                                                                    \
+        {                                                                                          \
+            BODY;                                                                                  \
+        }                                                                                          \
     }
-}
+
+STREAM_KERNEL(stream_copy, c[i] = a[i])
+STREAM_KERNEL(stream_scale, b[i] = s * c[i])
+STREAM_KERNEL(stream_add, c[i] = a[i] + b[i])
+STREAM_KERNEL(stream_triad, a[i] = b[i] + s * c[i])
 
 /* Sum of a[off .. off + n) (double2 elements): one partial sum per work-group. */
-__kernel void stream_read(__global const double2 *a, ulong off, ulong n, __global double *partial,
-                          __local double *scratch)
+__kernel void stream_read(__global const double2 *a, ulong off, ulong n, int blocked,
+                          __global double *partial, __local double *scratch)
 {
-    double2 acc0 = (double2)(0.0, 0.0), acc1 = acc0;
-    size_t lid = get_local_id(0), stride = get_global_size(0);
+    double2 acc = (double2)(0.0, 0.0);
+    size_t lid = get_local_id(0);
+
     a += off;
-    ulong i = get_global_id(0);
-    for (; i + stride < n; i += 2 * stride) {
-        acc0 += a[i];
-        acc1 += a[i + stride];
+    FOR_EACH(i, n, blocked)
+    {
+        acc += a[i];
     }
-    if (i < n)
-        acc0 += a[i];
-    acc0 += acc1;
-    scratch[lid] = acc0.x + acc0.y;
+    scratch[lid] = acc.x + acc.y;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (size_t step = get_local_size(0) / 2; step > 0; step /= 2) {
         if (lid < step)
@@ -79,10 +86,12 @@ __kernel void stream_read(__global const double2 *a, ulong off, ulong n, __globa
 }
 
 /* x[off + i] = value i of stream `seed`, for i < n. */
-__kernel void gemm_init(__global float *x, ulong off, ulong seed, ulong n, int bits)
+__kernel void gemm_init(__global float *x, ulong off, ulong seed, ulong n, int bits, int blocked)
 {
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
+    FOR_EACH(i, n, blocked)
+    {
         x[off + i] = gp_value(seed, i, bits);
+    }
 }
 
 /* C (m x n) = A (m x k) * B (k x n); A and B k-major, C column-major (see backend.h); TILE x

@@ -93,11 +93,12 @@ static struct {
 
 struct device {
     cl_handle platform, id, context, queue, program;
-    cl_handle k_init, k_run, k_read, k_ginit, k_gemm;
+    cl_handle k_init, k_run[4], k_read, k_ginit, k_gemm; /* k_run by enum gp_bench_kind */
     struct gp_device_info info;
     size_t max_group;
     uint64_t max_alloc;
     int fp64;
+    cl_int blocked; /* CPU device: each work-item streams through one contiguous slice */
 };
 
 static struct device devices[MAX_DEVICES];
@@ -247,12 +248,14 @@ static void describe_device(struct device *d)
     info->ecc = ecc ? 1 : 0;
     d->max_alloc = alloc;
     d->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    d->blocked = (type & CL_DEVICE_TYPE_GPU) == 0;
     info->precisions = GP_BENCH_PRECISION_BIT(GP_BENCH_FP32);
 }
 
 static void release_device(struct device *d)
 {
-    cl_handle kernels[] = {d->k_init, d->k_run, d->k_read, d->k_ginit, d->k_gemm};
+    cl_handle kernels[] = {d->k_init,   d->k_run[0], d->k_run[1], d->k_run[2],
+                           d->k_run[3], d->k_read,   d->k_ginit,  d->k_gemm};
     for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
         if (kernels[i])
             cl.clReleaseKernel(kernels[i]);
@@ -338,7 +341,10 @@ static int prepare(struct device *d)
         cl_handle *slot;
         const char *name;
     } kernels[] = {{&d->k_init, "stream_init"},
-                   {&d->k_run, "stream_run"},
+                   {&d->k_run[GP_BENCH_COPY], "stream_copy"},
+                   {&d->k_run[GP_BENCH_SCALE], "stream_scale"},
+                   {&d->k_run[GP_BENCH_ADD], "stream_add"},
+                   {&d->k_run[GP_BENCH_TRIAD], "stream_triad"},
                    {&d->k_read, "stream_read"},
                    {&d->k_ginit, "gemm_init"},
                    {&d->k_gemm, "gemm_tiled"}};
@@ -406,8 +412,9 @@ static int stream_once(void *arg, double *seconds)
         ARG(d->k_read, 0, s->a);
         ARG(d->k_read, 1, off);
         ARG(d->k_read, 2, n);
-        ARG(d->k_read, 3, s->partial);
-        CHECK(cl.clSetKernelArg(d->k_read, 4, local * sizeof(double), NULL), "clSetKernelArg");
+        ARG(d->k_read, 3, d->blocked);
+        ARG(d->k_read, 4, s->partial);
+        CHECK(cl.clSetKernelArg(d->k_read, 5, local * sizeof(double), NULL), "clSetKernelArg");
         rc = launch(d, d->k_read, 1, &s->global, &local, seconds);
         if (rc == GP_BACKEND_OK && s->runs == 0) {
             double partial[4096];
@@ -419,14 +426,14 @@ static int stream_once(void *arg, double *seconds)
                 s->first_sum += partial[g];
         }
     } else {
-        cl_int kind = (cl_int)s->p->kind;
-        ARG(d->k_run, 0, s->a);
-        ARG(d->k_run, 1, s->b);
-        ARG(d->k_run, 2, s->c);
-        ARG(d->k_run, 3, kind);
-        ARG(d->k_run, 4, off);
-        ARG(d->k_run, 5, n);
-        rc = launch(d, d->k_run, 1, &s->global, &local, seconds);
+        cl_handle k = d->k_run[s->p->kind];
+        ARG(k, 0, s->a);
+        ARG(k, 1, s->b);
+        ARG(k, 2, s->c);
+        ARG(k, 3, off);
+        ARG(k, 4, n);
+        ARG(k, 5, d->blocked);
+        rc = launch(d, k, 1, &s->global, &local, seconds);
     }
     s->runs++;
     return rc;
@@ -502,7 +509,8 @@ static int bench_stream(struct device *d, const struct gp_bench_params *p,
         cl.clSetKernelArg(d->k_init, 1, sizeof(s.b), &s.b) != CL_SUCCESS ||
         cl.clSetKernelArg(d->k_init, 2, sizeof(s.c), &s.c) != CL_SUCCESS ||
         cl.clSetKernelArg(d->k_init, 3, sizeof(seed), &seed) != CL_SUCCESS ||
-        cl.clSetKernelArg(d->k_init, 4, sizeof(total), &total) != CL_SUCCESS) {
+        cl.clSetKernelArg(d->k_init, 4, sizeof(total), &total) != CL_SUCCESS ||
+        cl.clSetKernelArg(d->k_init, 5, sizeof(d->blocked), &d->blocked) != CL_SUCCESS) {
         rc = fail(GP_BACKEND_EFAIL, "clSetKernelArg failed");
         goto done;
     }
@@ -572,6 +580,7 @@ static int fill(struct device *d, cl_handle buf, uint64_t offset, uint64_t strea
     ARG(d->k_ginit, 2, seed);
     ARG(d->k_ginit, 3, n);
     ARG(d->k_ginit, 4, bits);
+    ARG(d->k_ginit, 5, d->blocked);
     return launch(d, d->k_ginit, 1, &global, &local, NULL);
 }
 
