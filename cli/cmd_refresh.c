@@ -149,7 +149,7 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
         {"feed", 0, GP_OPT_LIST, &a.feeds, "NAME", "fetch only this feed (even if disabled)"},
         {"dry-run", 0, GP_OPT_FLAG, &a.dry_run, NULL, "fetch and parse, write nothing"},
         {"timeout", 0, GP_OPT_STRING, &a.timeout, "S",
-         "give up on a transfer after S seconds (default 120)"},
+         "give up on a transfer after S seconds (default 120, 1800 for streamed files)"},
         {"url", 0, GP_OPT_LIST, &a.urls, "NAME=URL", "use another base URL for feed NAME"},
         {"allow-insecure-http", 0, GP_OPT_FLAG, &a.insecure, NULL,
          "allow plain http to hosts other than loopback"},
@@ -201,6 +201,9 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
     ropts.lock_wait_s = (double)lock_wait;
     gp_http_options_init(&ropts.http, "gpuplan/" GPUPLAN_VERSION);
     ropts.http.timeout_s = timeout;
+    /* the AWS offer file is gigabytes: unless told otherwise, give it time; the low-speed
+     * limit still ends a stalled transfer within 30 s */
+    ropts.stream_timeout_s = a.timeout ? timeout : 1800;
     ropts.http.connect_timeout_s = timeout < 10 ? timeout : 10;
     ropts.http.allow_insecure_http = a.insecure;
 

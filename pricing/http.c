@@ -367,7 +367,7 @@ static int xfer_start(struct xfer *x)
     SETOPT(e, CURLOPT_SSL_VERIFYPEER, 1L);
     SETOPT(e, CURLOPT_SSL_VERIFYHOST, 2L);
     SETOPT(e, CURLOPT_CONNECTTIMEOUT, o->connect_timeout_s);
-    SETOPT(e, CURLOPT_TIMEOUT, o->timeout_s);
+    SETOPT(e, CURLOPT_TIMEOUT, req->timeout_s > 0 ? req->timeout_s : o->timeout_s);
     SETOPT(e, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_bps);
     SETOPT(e, CURLOPT_LOW_SPEED_TIME, o->low_speed_time_s);
     SETOPT(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)body_limit(req));

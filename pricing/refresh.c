@@ -261,6 +261,7 @@ static int submit_page(struct feed_run *fr, bool conditional)
         req->last_modified = fr->validator.last_modified;
     }
     if (a->stream_open) {
+        req->timeout_s = fr->r->opts->stream_timeout_s;
         if (fr->stream)
             a->stream_free(fr->stream);
         fr->stream = NULL;

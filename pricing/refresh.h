@@ -17,6 +17,8 @@ struct gp_refresh_options {
     size_t only_count;
     bool dry_run;                /* fetch and parse, write nothing, send no validators */
     double lock_wait_s;          /* how long to wait for another refresh, seconds */
+    long stream_timeout_s;       /* whole-transfer timeout of streamed documents (the AWS offer
+                                    file, gigabytes), seconds; 0 = http.timeout_s */
     struct gp_http_options http; /* timeouts, retries, parallelism, insecure http */
 };
 
