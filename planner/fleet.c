@@ -170,9 +170,14 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     /* The bounds describe the configuration chosen for the central estimate. */
     const struct gp_workload *bounded = w;
     struct gp_workload fixed_tp;
-    if (w->kind == GP_WORKLOAD_INFERENCE && perf.feasible && w->inference.tensor_parallel == 0) {
+    if (w->kind == GP_WORKLOAD_INFERENCE && perf.feasible) {
         fixed_tp = *w;
         fixed_tp.inference.tensor_parallel = perf.tp;
+        bounded = &fixed_tp;
+    } else if (w->kind == GP_WORKLOAD_TRAINING && perf.tp > 0) {
+        fixed_tp = *w;
+        fixed_tp.training.tensor_parallel = perf.tp;
+        fixed_tp.training.pipeline_parallel = perf.pp;
         bounded = &fixed_tp;
     }
     gp_model_evaluate(&lo_perf, bounded, gpu, eff, eff->uncertainty_low, a->max_gpus);

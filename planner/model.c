@@ -293,7 +293,8 @@ static void training(struct gp_perf *out, const struct gp_workload *w, const str
     for (int group = 1; group <= 1 << 16; group *= 2) {
         for (int tp = 1; tp <= group && tp <= gpu->gpus_per_node && tp <= 8; tp *= 2) {
             int pp = group / tp;
-            if (pp > w->model.layers)
+            if (pp > w->model.layers || (t->tensor_parallel && tp != t->tensor_parallel) ||
+                (t->pipeline_parallel && pp != t->pipeline_parallel))
                 continue;
             double n;
             if (t->gpus > 0) {

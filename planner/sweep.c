@@ -12,7 +12,7 @@
 #include "util/text.h"
 
 enum scope { ANY_WORKLOAD, INFERENCE, TRAINING, GENERIC, MODEL, ASSUMPTION };
-enum vtype { NUMBER, INTEGER, PRECISION, BOOLEAN, RATE };
+enum vtype { NUMBER, INTEGER, PRECISION, BOOLEAN, RATE, PARALLEL };
 
 struct key_def {
     struct gp_plan_key doc;
@@ -90,12 +90,18 @@ static const struct key_def keys[] = {
      IN(memory_fraction),
      0.01,
      1},
-    {{"tensor_parallel", "inference", "GPUs", "fixed tensor-parallel degree (0 = choose)"},
-     INFERENCE,
-     INTEGER,
-     IN(tensor_parallel),
+    {{"tensor_parallel", "model", "GPUs", "fixed tensor-parallel degree (0 = choose)"},
+     MODEL,
+     PARALLEL,
+     0,
      0,
      8},
+    {{"pipeline_parallel", "training", "stages", "fixed pipeline stages (0 = choose)"},
+     TRAINING,
+     INTEGER,
+     TR(pipeline_parallel),
+     0,
+     65536},
     {{"max_batch", "inference", "sequences", "engine limit on sequences per step (0 = default)"},
      INFERENCE,
      INTEGER,
@@ -351,7 +357,8 @@ int gp_plan_set(struct gp_plan_input *in, const char *key, const char *value)
         return unknown_key(key);
     if (!applies(k->scope, w->kind))
         return gp_error_set(GP_EINVALID, "%s applies to %s workloads; '%s' is a %s workload", key,
-                            k->doc.applies_to, w->name, gp_workload_kind_name(w->kind));
+                            k->scope == MODEL ? "inference and training" : k->doc.applies_to,
+                            w->name, gp_workload_kind_name(w->kind));
     switch (k->type) {
     case PRECISION: {
         enum gp_precision p = GP_BF16;
@@ -379,6 +386,17 @@ int gp_plan_set(struct gp_plan_input *in, const char *key, const char *value)
         else
             rc = gp_error_set(GP_EINVALID, "%s: '%s' is not true or false", key, value);
         break;
+    case PARALLEL: {
+        long n;
+        if (gp_text_to_int(value, 0, 8, &n) || (n & (n - 1)))
+            return gp_error_set(GP_EINVALID, "%s: '%s' is not 0 (choose), 1, 2, 4 or 8", key,
+                                value);
+        if (w->kind == GP_WORKLOAD_INFERENCE)
+            w->inference.tensor_parallel = (int)n;
+        else
+            w->training.tensor_parallel = (int)n;
+        break;
+    }
     case INTEGER: {
         long n;
         if (gp_text_to_int(value, (long)k->min, (long)k->max, &n))
@@ -397,7 +415,7 @@ int gp_plan_set(struct gp_plan_input *in, const char *key, const char *value)
         return rc;
     /* A changed shape re-derives the parameter count; the two training sizings exclude each
      * other. */
-    if (k->scope == MODEL && strcmp(key, "params") != 0) {
+    if (k->scope == MODEL && k->type != PARALLEL && strcmp(key, "params") != 0) {
         w->model.params = 0;
         gp_model_arch_complete(&w->model);
     }

@@ -48,6 +48,8 @@ static const char *const training_keys[] = {"kind",
                                             "seq_len",
                                             "micro_batch",
                                             "global_batch_tokens",
+                                            "tensor_parallel",
+                                            "pipeline_parallel",
                                             NULL};
 
 static const char *const generic_keys[] = {"kind",  "name",  "description",   "precision",
@@ -215,6 +217,12 @@ static int check_training(const struct gp_training *t, struct broken *b)
                       (double)t->seq_len);
     if (t->precision == GP_INT8)
         return breaks(b, "precision", "int8 is not a training precision");
+    if (t->tensor_parallel < 0 || t->tensor_parallel > 8 ||
+        (t->tensor_parallel & (t->tensor_parallel - 1)))
+        return breaks(b, "tensor_parallel", "must be 0 (choose), 1, 2, 4 or 8");
+    if (t->pipeline_parallel < 0 || t->pipeline_parallel > 65536 ||
+        (t->pipeline_parallel & (t->pipeline_parallel - 1)))
+        return breaks(b, "pipeline_parallel", "must be 0 (choose) or a power of 2 up to 65536");
     return 0;
 }
 
@@ -555,6 +563,10 @@ static int read_training(struct gp_json_reader *r, const cJSON *root, struct gp_
     if (!rc)
         rc = gp_json_number(r, root, "global_batch_tokens", &t->global_batch_tokens,
                             GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, root, "tensor_parallel", &t->tensor_parallel, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, root, "pipeline_parallel", &t->pipeline_parallel, GP_JSON_OPTIONAL);
     return rc;
 }
 

@@ -66,6 +66,8 @@ struct gp_training {
     int seq_len;                 /* tokens per sequence */
     int micro_batch;             /* sequences per micro-batch per GPU */
     double global_batch_tokens;  /* tokens per optimizer step across the fleet */
+    int tensor_parallel;         /* fixed tensor-parallel degree 1-8 (power of 2); 0 = choose */
+    int pipeline_parallel;       /* fixed pipeline stages (power of 2); 0 = choose */
 };
 
 struct gp_generic {

@@ -342,7 +342,15 @@ static void test_training(void **state)
     memset(&w, 0, sizeof(w));
     w.kind = GP_WORKLOAD_TRAINING;
     w.model = *gp_model_table_find(&models, "llama-3.1-8b");
-    w.training = (struct gp_training){GP_BF16, 1e11, 0, 64, false, 12, 1, 0.4, 4096, 1, 4194304};
+    w.training = (struct gp_training){.precision = GP_BF16,
+                                      .tokens = 1e11,
+                                      .gpus = 64,
+                                      .optimizer_bytes = 12,
+                                      .zero_stage = 1,
+                                      .mfu = 0.4,
+                                      .seq_len = 4096,
+                                      .micro_batch = 1,
+                                      .global_batch_tokens = 4194304};
     gp_model_evaluate(&plain, &w, gpu("h100-sxm"), &e, 1.0, 0);
     assert_true(plain.feasible);
     assert_int_equal(plain.gpus, 64);
@@ -355,6 +363,16 @@ static void test_training(void **state)
     gp_model_evaluate(&recompute, &w, gpu("h100-sxm"), &e, 1.0, 0);
     if (recompute.pp == plain.pp)
         assert_true(fabs(recompute.train_hours / plain.train_hours - 8.0 / 6.0) < 1e-9);
+    /* A fixed parallel layout is honoured. */
+    w.training.recompute = false;
+    w.training.tensor_parallel = 4;
+    w.training.pipeline_parallel = 2;
+    gp_model_evaluate(&plain, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_true(plain.feasible);
+    assert_int_equal(plain.tp, 4);
+    assert_int_equal(plain.pp, 2);
+    w.training.tensor_parallel = 0;
+    w.training.pipeline_parallel = 0;
     /* A deadline sizes the fleet so it is met. */
     w.training.gpus = 0;
     w.training.deadline_hours = 100;
@@ -563,6 +581,9 @@ static void test_set(void **state)
         {"precision", "fp5", GP_EINVALID, "unknown precision"},
         {"tokens", "1e9", GP_EINVALID, "applies to training workloads"},
         {"layers", "1.5", GP_EINVALID, "not a whole number"},
+        {"tensor_parallel", "4", 0, NULL},
+        {"tensor_parallel", "3", GP_EINVALID, "is not 0 (choose), 1, 2, 4 or 8"},
+        {"pipeline_parallel", "2", GP_EINVALID, "applies to training workloads"},
     };
     struct gp_plan_input in;
     (void)state;
@@ -583,6 +604,7 @@ static void test_set(void **state)
     assert_true(in.workload.inference.rate == 12.5);
     assert_true(in.assumptions.pue == 1.1);
     assert_int_equal(in.workload.model.layers, 40);
+    assert_int_equal(in.workload.inference.tensor_parallel, 4);
     /* The parameter count follows the shape. */
     assert_true(in.workload.model.params < 40e9);
 }

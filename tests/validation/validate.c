@@ -147,17 +147,15 @@ static int check_training(char *text, const char *file, const struct gp_catalog 
         gp_text_copy(w.name, sizeof(w.name), f[0]);
         w.model = *arch;
         /* The token count cancels in the ratio; any value does. */
-        w.training = (struct gp_training){(enum gp_precision)prec,
-                                          1e9,
-                                          0,
-                                          (int)gpus,
-                                          recompute != 0,
-                                          optim,
-                                          (int)zero,
-                                          0,
-                                          (int)seq,
-                                          1,
-                                          batch};
+        w.training = (struct gp_training){.precision = (enum gp_precision)prec,
+                                          .tokens = 1e9,
+                                          .gpus = (int)gpus,
+                                          .recompute = recompute != 0,
+                                          .optimizer_bytes = optim,
+                                          .zero_stage = (int)zero,
+                                          .seq_len = (int)seq,
+                                          .micro_batch = 1,
+                                          .global_batch_tokens = batch};
         if (gp_workload_validate(&w)) {
             fprintf(stderr, "%s:%d: %s\n", file, line, gp_error_last());
             return -1;
