@@ -253,8 +253,9 @@ void gp_registry_release(struct gp_registry *reg)
         struct gp_backend_candidate *c = &reg->items[i];
         if (c->loaded)
             c->ops->shutdown();
-        if (c->handle)
-            dlclose(c->handle);
+        /* A module that was initialised stays mapped until the process exits: the runtimes it
+         * pulled in (CUDA, HIP, OpenCL drivers) keep threads and exit handlers that must not
+         * outlive their code. Rejected modules were closed when they were rejected. */
         free(c->devices);
     }
     free(reg->items);

@@ -38,7 +38,8 @@ struct gp_registry {
  */
 int gp_registry_scan(struct gp_registry *out);
 
-/* Shut down and unload every backend; frees the array. Accepts NULL. */
+/* Shut down every backend and free the array (initialised modules stay mapped until exit, see
+ * registry.c). Accepts NULL. */
 void gp_registry_release(struct gp_registry *reg);
 
 /*

@@ -148,13 +148,6 @@ static int load_library(char *reason, size_t size)
     return 0;
 }
 
-static void unload_library(void)
-{
-    if (cl.lib)
-        dlclose(cl.lib);
-    memset(&cl, 0, sizeof(cl));
-}
-
 /* Every device of every platform, in platform order. Returns the count; 0 with a reason. */
 static int enumerate(cl_handle *platforms_out, cl_handle *ids, int max, char *reason, size_t size)
 {
@@ -284,12 +277,13 @@ static int opencl_init(void)
     return GP_BACKEND_OK;
 }
 
+/* Releases every OpenCL object; libOpenCL.so.1 itself stays loaded, since ICD drivers keep
+ * threads that must not outlive their code. */
 static void opencl_shutdown(void)
 {
     for (int i = 0; i < device_count; i++)
         release_device(&devices[i]);
     device_count = 0;
-    unload_library();
 }
 
 static int opencl_device_count(void)
