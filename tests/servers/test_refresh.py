@@ -197,6 +197,15 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(sorted(statuses), sorted([429, 200, 503, 200]))
         self.assertEqual(len(self.offers("azure")), 6)
 
+    def test_streamed_file_restarts_cleanly_after_a_cut(self):
+        # 500, then a body cut after 3000 bytes, then the whole file: the parser starts over
+        # and nothing from the cut attempt is counted twice
+        before = len(self.server.requests())
+        self.refresh("--feed", "aws", "--url", "aws=%s/aws/flaky" % self.server.base, expect=0)
+        self.assertEqual([r["status"] for r in self.server.requests()[before:]], [500, 200, 200])
+        self.assertEqual(len(self.offers("aws")), 5)
+        self.assertEqual(self.last_run("aws")[:5], ("ok", 5, 5, 1, 3))
+
     def test_compressed_responses(self):
         self.refresh("--feed", "azure", scenarios={"azure": "gzip"}, expect=0)
         self.assertEqual(len(self.offers("azure")), 6)
@@ -326,6 +335,47 @@ class RefreshTest(unittest.TestCase):
         self.refresh("--feed", "oci", scenarios={"oci": "ok"}, expect=0)
         self.assertEqual(self.query("SELECT status, error FROM refresh_runs WHERE feed = 'aws'"),
                          [("failed", "interrupted before it finished")])
+
+    def test_kill_at_any_moment_of_a_large_write(self):
+        # a 40,000-row price list written in one transaction, killed at different moments: the
+        # feed holds either every old or every new price, never a mix, never a broken file
+        rows = 40000
+        paths = {}
+        for version in (1, 2):
+            paths[version] = os.path.join(self.dir, "big-v%d.csv" % version)
+            with open(paths[version], "w", encoding="utf-8") as f:
+                f.write("provider,gpu,tier,price,unit,instance_type\n")
+                for i in range(rows):
+                    f.write("bulk,h100-sxm,on-demand,%d.%02d,gpu-hour,type-%06d\n" %
+                            (version, i % 100, i))
+        os.makedirs(os.path.join(self.dir, "config", "gpuplan"))
+        with open(os.path.join(self.dir, "config", "gpuplan", "feeds.json"), "w",
+                  encoding="utf-8") as f:
+            json.dump({"feeds": [{"name": "big", "adapter": "pricelist-csv",
+                                  "base_url": "file://" + paths[1]}]}, f)
+        self.refresh("--feed", "big", expect=0)
+        self.assertEqual(len(self.offers("big")), rows)
+        argv = [GPUPLAN, "refresh", "--feed", "big", "--url", "big=file://" + paths[2]]
+        kills = 0
+        for delay in (0.05, 0.15, 0.3, 0.5, 0.8, 1.2):
+            proc = subprocess.Popen(argv, env=self.env, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            time.sleep(delay)
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+                kills += 1
+            proc.wait(timeout=30)
+            self.assertEqual(self.query("PRAGMA integrity_check"), [("ok",)])
+            versions = self.query("SELECT DISTINCT CAST(amount AS INTEGER) FROM offers "
+                                  "WHERE feed = 'big'")
+            self.assertIn(versions, ([(1,)], [(2,)]), "delay %.2f" % delay)
+            self.assertEqual(len(self.offers("big")), rows)
+            observations = self.observations("big")
+            self.assertIn(observations, (rows, 2 * rows))
+            if versions == [(2,)]:
+                self.assertEqual(observations, 2 * rows)
+                break
+        self.assertGreater(kills, 0)
 
     def wait_for_run(self, feed, status):
         for _ in range(200):
