@@ -18,7 +18,7 @@ Routes come from every routes.json under --root. Each route:
   size         generate a body of this many bytes (oversized responses)
   gzip         compress the body (Content-Encoding: gzip)
 A request no route matches gets 404, so a wrong URL fails loudly. Every request is logged,
-one JSON object a line, to --log (the Authorization header is logged only as present/absent).
+one JSON object a line, to --log (of the Authorization header only its scheme is logged).
 
 The port is chosen by the OS and written to --port-file once the server listens.
 """
@@ -96,6 +96,9 @@ class Handler(BaseHTTPRequestHandler):
             "path": self.path,
             "status": status,
             "auth": "present" if self.headers.get("Authorization") else "absent",
+            # the scheme only ("Bearer", "AWS4-HMAC-SHA256"): credentials are never logged
+            "auth_scheme": (self.headers.get("Authorization") or "").split(" ")[0],
+            "amz_target": self.headers.get("X-Amz-Target"),
             "if_none_match": self.headers.get("If-None-Match"),
             "if_modified_since": self.headers.get("If-Modified-Since"),
             "user_agent": self.headers.get("User-Agent"),

@@ -285,7 +285,8 @@ class RefreshTest(unittest.TestCase):
         self.refresh("--feed", "aws", "--url", "aws=%s/aws/query" % self.server.base, env=env,
                      expect=0)
         reqs = self.server.requests()[before:]
-        self.assertEqual([(r["method"], r["auth"]) for r in reqs], [("POST", "present")] * 2)
+        self.assertEqual([(r["method"], r["auth_scheme"], r["amz_target"]) for r in reqs],
+                         [("POST", "AWS4-HMAC-SHA256", "AWSPriceListService.GetProducts")] * 2)
         self.assertEqual(len(self.offers("aws")), 3)
         with open(self.db, "rb") as f:
             self.assertNotIn(b"SECRET", f.read())
