@@ -213,9 +213,12 @@ static void describe(char *out, size_t size, const struct gp_bench_params *p)
     if (p->kind == GP_BENCH_GEMM)
         snprintf(out, size, "gemm %s %dx%dx%d%s", precision_names[p->precision], p->m, p->n, p->k,
                  p->impl == GP_BENCH_IMPL_OWN ? " (own kernel)" : "");
-    else
+    else if (p->array_bytes >= MIB)
         snprintf(out, size, "%s %llu MiB", kind_names[p->kind],
                  (unsigned long long)(p->array_bytes / MIB));
+    else
+        snprintf(out, size, "%s %llu KiB", kind_names[p->kind],
+                 (unsigned long long)(p->array_bytes / 1024));
 }
 
 /* Run one step and turn it into a point. 1 when the backend does not support it (skipped). */
