@@ -163,7 +163,7 @@ static int apply_calibration(struct gp_efficiency *eff, struct gp_store *store, 
 
 /* Append the row's cells to the table (money converted with `fx`). */
 static int add_row(struct gp_table *t, const struct gp_plan_row *r, const char *sweep_key,
-                   const char *sweep_value, double fx)
+                   const char *sweep_value, const char *currency, double fx)
 {
     char notes[160];
     bool inference = r->kind == GP_WORKLOAD_INFERENCE, training = r->kind == GP_WORKLOAD_TRAINING;
@@ -227,10 +227,12 @@ static int add_row(struct gp_table *t, const struct gp_plan_row *r, const char *
         if (r->price_known)
             bad |= gp_table_set_number(t, "cost_per_job", r->total_cost * fx) != 0;
     }
+    bad |= gp_table_set_text(t, "currency", "%s", currency) != 0;
     return bad ? gp_error_set(GP_ENOMEM, "out of memory building the plan table") : 0;
 }
 
-/* The columns for a workload kind: DESIGN.md's row fields, the kind's extras, the ranges. */
+/* The columns for a workload kind: DESIGN.md's row fields, the kind's extras, the ranges and
+ * the currency of every money column. */
 static size_t build_columns(struct gp_column *cols, enum gp_workload_kind kind,
                             const char *sweep_key)
 {
@@ -272,10 +274,9 @@ static size_t build_columns(struct gp_column *cols, enum gp_workload_kind kind,
         {"cost_per_job", GP_CELL_NUMBER, 6},
     };
     static const struct gp_column ranges[] = {
-        {"cost_low", GP_CELL_NUMBER, 4},
-        {"cost_high", GP_CELL_NUMBER, 4},
-        {"throughput_low", GP_CELL_NUMBER, 1},
-        {"throughput_high", GP_CELL_NUMBER, 1},
+        {"cost_low", GP_CELL_NUMBER, 4},       {"cost_high", GP_CELL_NUMBER, 4},
+        {"throughput_low", GP_CELL_NUMBER, 1}, {"throughput_high", GP_CELL_NUMBER, 1},
+        {"currency", GP_CELL_TEXT, 0},
     };
     size_t n = 0;
 
@@ -634,7 +635,7 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
     }
     for (size_t i = 0; i < nrows; i++) {
         if (add_row(&table, &rows[i], sweep_name, sweep.count ? sweep.values[i / ngpus] : NULL,
-                    fx)) {
+                    cli->currency, fx)) {
             rc = gp_cli_fail();
             goto done;
         }
