@@ -324,6 +324,26 @@ static int check_url(struct xfer *x)
     return gp_error_set(GP_EINVALID, "%s: unsupported URL scheme (use https)", x->shown_url);
 }
 
+/* Append "name: value" (or the whole line `value` when name is NULL) to the transfer's
+ * headers. The line is built in a buffer that is wiped after libcurl has copied it, since a
+ * session token travels this way. */
+static int add_header(struct xfer *x, const char *name, const char *value)
+{
+    struct gp_buf line = GP_BUF_INIT;
+    struct curl_slist *l = NULL;
+    int rc = name ? gp_buf_printf(&line, "%s: %s", name, value) : gp_buf_puts(&line, value);
+
+    if (rc == 0)
+        l = curl_slist_append(x->headers, line.data);
+    if (line.data)
+        memset(line.data, 0, line.len);
+    gp_buf_release(&line);
+    if (!l)
+        return -1;
+    x->headers = l;
+    return 0;
+}
+
 #define SETOPT(easy, opt, val)                                                                     \
     do {                                                                                           \
         if (curl_easy_setopt(easy, opt, val) != CURLE_OK)                                          \
@@ -405,46 +425,15 @@ static int xfer_start(struct xfer *x)
         break;
     }
 
-    for (const char *const *h = req->headers; h && *h; h++) {
-        struct curl_slist *l = curl_slist_append(x->headers, *h);
-        if (!l)
+    for (const char *const *h = req->headers; h && *h; h++)
+        if (add_header(x, NULL, *h) != 0)
             goto fail;
-        x->headers = l;
-    }
-    if (req->content_type) {
-        char line[128];
-        snprintf(line, sizeof(line), "Content-Type: %s", req->content_type);
-        struct curl_slist *l = curl_slist_append(x->headers, line);
-        if (!l)
-            goto fail;
-        x->headers = l;
-    }
-    if (req->session_token) {
-        struct gp_buf line = GP_BUF_INIT;
-        struct curl_slist *l = NULL;
-        if (gp_buf_printf(&line, "X-Amz-Security-Token: %s", req->session_token) == 0)
-            l = curl_slist_append(x->headers, line.data);
-        gp_buf_release(&line);
-        if (!l)
-            goto fail;
-        x->headers = l;
-    }
-    if (req->etag && *req->etag) {
-        char line[300];
-        snprintf(line, sizeof(line), "If-None-Match: %s", req->etag);
-        struct curl_slist *l = curl_slist_append(x->headers, line);
-        if (!l)
-            goto fail;
-        x->headers = l;
-    }
-    if (req->last_modified && *req->last_modified) {
-        char line[128];
-        snprintf(line, sizeof(line), "If-Modified-Since: %s", req->last_modified);
-        struct curl_slist *l = curl_slist_append(x->headers, line);
-        if (!l)
-            goto fail;
-        x->headers = l;
-    }
+    if ((req->content_type && add_header(x, "Content-Type", req->content_type) != 0) ||
+        (req->session_token && add_header(x, "X-Amz-Security-Token", req->session_token) != 0) ||
+        (req->etag && *req->etag && add_header(x, "If-None-Match", req->etag) != 0) ||
+        (req->last_modified && *req->last_modified &&
+         add_header(x, "If-Modified-Since", req->last_modified) != 0))
+        goto fail;
     if (x->headers)
         SETOPT(e, CURLOPT_HTTPHEADER, x->headers);
 
