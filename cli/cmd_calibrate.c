@@ -1,5 +1,6 @@
 /* `gpuplan calibrate`: run the calibration kernels on a backend's devices, store the results and
  * fitted curves, optionally export them; `gpuplan calibrate import FILE` merges exported runs. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,34 +34,81 @@ static const struct gp_column import_columns[] = {
     {"points", GP_CELL_INT, 0},       {"fits", GP_CELL_INT, 0},  {"status", GP_CELL_TEXT, 0},
 };
 
-/* ---- progress bar ----------------------------------------------------------------------- */
+/* ---- progress bar and device threads -------------------------------------------------- */
 
+/* Progress of every device of a run; the bar shows their mean, the text the latest step. */
 struct progress {
-    int enabled; /* stderr is a terminal and not --quiet */
-    int device;
-    int devices;
+    pthread_mutex_t lock;
+    int enabled;      /* stderr is a terminal and not --quiet */
+    int devices;      /* devices calibrated together */
+    double *fraction; /* per device, 0..1 */
+};
+
+/* One device's calibration, run on its own thread. */
+struct device_job {
+    struct progress *progress;
+    const struct gp_backend_candidate *backend;
+    const struct gp_catalog *catalog;
+    int device; /* backend's device index */
+    int slot;   /* index into progress->fraction */
+    int quick;
+    struct gp_calibration run; /* the result when rc == 0 */
+    int rc;
+    char error[512]; /* the thread's error message when rc != 0 */
 };
 
 static void progress_draw(void *payload, double fraction, const char *what)
 {
-    struct progress *p = payload;
+    struct device_job *job = payload;
+    struct progress *p = job->progress;
     char bar[31];
-    int filled = (int)(fraction * 30.0 + 0.5);
+    double mean = 0.0;
 
     if (!p->enabled)
         return;
+    pthread_mutex_lock(&p->lock);
+    p->fraction[job->slot] = fraction;
+    for (int i = 0; i < p->devices; i++)
+        mean += p->fraction[i] / p->devices;
+    int filled = (int)(mean * 30.0 + 0.5);
     for (int i = 0; i < 30; i++)
         bar[i] = i < filled ? '#' : '.';
     bar[30] = '\0';
-    fprintf(stderr, "\r\033[Kdevice %d/%d [%s] %3d%% %s", p->device + 1, p->devices, bar,
-            (int)(fraction * 100.0 + 0.5), what);
+    fprintf(stderr, "\r\033[K%d device%s [%s] %3d%%  device %d: %s", p->devices,
+            p->devices == 1 ? "" : "s", bar, (int)(mean * 100.0 + 0.5), job->device, what);
     fflush(stderr);
+    pthread_mutex_unlock(&p->lock);
 }
 
-static void progress_end(struct progress *p)
+static void *device_main(void *arg)
 {
-    if (p->enabled)
-        fputs("\r\033[K", stderr);
+    struct device_job *job = arg;
+    struct gp_calibrate_options options = {job->quick, 0, progress_draw, job};
+
+    job->rc = gp_calibrate_device(&job->run, job->backend, job->device, job->catalog, &options);
+    if (job->rc)
+        gp_text_copy(job->error, sizeof(job->error), gp_error_last());
+    return NULL;
+}
+
+/* Calibrate every job's device at once, one thread each (a thread that cannot start runs its
+ * job on the calling thread afterwards). */
+static void run_jobs(struct device_job *jobs, int count)
+{
+    pthread_t *threads = calloc((size_t)count, sizeof(*threads));
+    int *started = calloc((size_t)count, sizeof(*started));
+
+    for (int i = 0; i < count; i++)
+        started[i] = threads && started && count > 1 &&
+                     pthread_create(&threads[i], NULL, device_main, &jobs[i]) == 0;
+    for (int i = 0; i < count; i++) {
+        if (started && started[i])
+            pthread_join(threads[i], NULL);
+        else
+            device_main(&jobs[i]);
+    }
+    free(threads);
+    free(started);
 }
 
 /* ---- output ----------------------------------------------------------------------------- */
@@ -247,6 +295,7 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
     struct gp_store *store = NULL;
     struct gp_calibration *runs = NULL;
     int *devices = NULL;
+    struct device_job *jobs = NULL;
     size_t nruns = 0;
     struct gp_table table;
     int first = 0, last = 0, rc;
@@ -282,21 +331,49 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
         goto done;
     }
 
-    /* NEEDSWORK: devices run one after another; running them concurrently (one thread each)
-     * would include the thermal and power interaction of a busy node. */
-    struct progress progress = {isatty(STDERR_FILENO) && gp_msg_level() >= GP_MSG_NORMAL, 0,
-                                last - first + 1};
-    for (int d = first; d <= last; d++) {
-        struct gp_calibrate_options options = {quick, 0, progress_draw, &progress};
-        progress.device = d - first;
-        int err = gp_calibrate_device(&runs[nruns], backend, d, catalog, &options);
-        progress_end(&progress);
-        if (err) {
-            gp_error_wrap("%s device %d", backend->name, d);
-            rc = gp_cli_fail();
-            goto done;
+    /* All devices at once, as a node's GPUs run in production: the thermal and power state
+     * of the neighbours is part of what a device delivers. */
+    int count = last - first + 1;
+    struct progress progress = {PTHREAD_MUTEX_INITIALIZER,
+                                isatty(STDERR_FILENO) && gp_msg_level() >= GP_MSG_NORMAL, count,
+                                calloc((size_t)count, sizeof(double))};
+    jobs = calloc((size_t)count, sizeof(*jobs));
+    if (!jobs || !progress.fraction) {
+        free(progress.fraction);
+        gp_error_set(GP_ENOMEM, "out of memory");
+        rc = gp_cli_fail();
+        goto done;
+    }
+    for (int i = 0; i < count; i++) {
+        jobs[i].progress = &progress;
+        jobs[i].backend = backend;
+        jobs[i].catalog = catalog;
+        jobs[i].device = first + i;
+        jobs[i].slot = i;
+        jobs[i].quick = quick;
+    }
+    run_jobs(jobs, count);
+    if (progress.enabled)
+        fputs("\r\033[K", stderr);
+    free(progress.fraction);
+    /* Keep what verified; report every device that failed. */
+    int failed = 0, first_failure = -1;
+    for (int i = 0; i < count; i++) {
+        if (jobs[i].rc == 0) {
+            runs[nruns] = jobs[i].run;
+            memset(&jobs[i].run, 0, sizeof(jobs[i].run));
+            devices[nruns++] = jobs[i].device;
+        } else if (failed++ == 0) {
+            first_failure = i;
+        } else {
+            gp_msg_error("%s device %d: %s", backend->name, jobs[i].device, jobs[i].error);
         }
-        devices[nruns++] = d;
+    }
+    if (nruns == 0) {
+        gp_error_set(jobs[first_failure].rc, "%s device %d: %s", backend->name,
+                     jobs[first_failure].device, jobs[first_failure].error);
+        rc = gp_cli_fail();
+        goto done;
     }
     if (gp_store_calibrations_insert(store, runs, nruns, NULL, NULL, NULL) != 0) {
         rc = gp_cli_fail();
@@ -320,11 +397,19 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
     if (export_path)
         gp_msg_info("wrote %zu run(s) to %s", nruns, export_path);
     rc = gp_cli_output(cli, &table, SIZE_MAX);
+    if (first_failure >= 0) {
+        gp_error_set(jobs[first_failure].rc, "%s device %d: %s", backend->name,
+                     jobs[first_failure].device, jobs[first_failure].error);
+        rc = gp_cli_fail();
+    }
 
 done:
     gp_table_release(&table);
     for (size_t r = 0; runs && r < nruns; r++)
         gp_calibration_release(&runs[r]);
+    for (int i = 0; jobs && i < last - first + 1; i++)
+        gp_calibration_release(&jobs[i].run);
+    free(jobs);
     free(runs);
     free(devices);
     gp_registry_release(&reg);

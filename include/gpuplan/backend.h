@@ -5,12 +5,16 @@
 /*
  * A backend is a table of functions, `struct gp_backend_ops`, returned by the module's single
  * exported symbol GP_BACKEND_ENTRY_SYMBOL. The loader rejects a table whose abi_version is not
- * GP_BACKEND_ABI_VERSION. Any change to a struct, enum value or function signature below bumps
- * the version; members are only ever appended.
+ * GP_BACKEND_ABI_VERSION. Any change to a struct, enum value, function signature or calling
+ * rule below bumps the version; members are only ever appended.
  *
  * This header is plain C with no dependency on the rest of gpuplan, so CUDA and HIP sources
- * (compiled as C++) include it too. Functions of a backend are called from one thread at a
- * time; calls for different devices never overlap.
+ * (compiled as C++) include it too.
+ *
+ * Threads: probe, init, shutdown, device_count and device_info are called from one thread.
+ * bench is called from one thread per device, concurrently for different devices (a node's
+ * GPUs are calibrated together, as they run together), never twice at once for one device;
+ * last_error reports the failure of the calling thread's last call.
  */
 
 #include <stddef.h>
@@ -20,7 +24,7 @@
 extern "C" {
 #endif
 
-#define GP_BACKEND_ABI_VERSION  1
+#define GP_BACKEND_ABI_VERSION  2
 #define GP_BACKEND_ENTRY_SYMBOL "gpuplan_backend_entry"
 
 /* Return codes of backend functions. */
@@ -149,7 +153,8 @@ struct gp_backend_ops {
     /* Allocate, fill with random values, warm up, time, verify and free one benchmark.
      * 0, or a gp_backend_status with last_error set. */
     int (*bench)(int device, const struct gp_bench_params *params, struct gp_bench_result *out);
-    /* The message of the last failure; owned by the backend, valid until its next call. */
+    /* The message of the calling thread's last failure; owned by the backend, valid until
+     * that thread's next call. */
     const char *(*last_error)(void);
 };
 

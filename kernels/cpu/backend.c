@@ -8,7 +8,7 @@
 #include "kernels/cpu/cpu.h"
 #include "kernels/cpu/cpu_int.h"
 
-static char last_error[512];
+static _Thread_local char last_error[512];
 
 int gp_cpu__fail(int code, const char *fmt, ...)
 {

@@ -25,7 +25,7 @@
 static struct gp_device_info infos[MAX_DEVICES];
 static int sm_counts[MAX_DEVICES];
 static int device_count;
-static char last_error[1024];
+static thread_local char last_error[1024];
 
 static int fail(int code, const char *fmt, ...)
 {

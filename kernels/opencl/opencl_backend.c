@@ -103,7 +103,7 @@ struct device {
 
 static struct device devices[MAX_DEVICES];
 static int device_count;
-static char last_error[1024];
+static _Thread_local char last_error[1024];
 
 static int fail(int code, const char *fmt, ...)
 {
