@@ -195,6 +195,7 @@ static int add_row(struct gp_table *t, const struct gp_plan_row *r, const char *
         bad |= gp_table_set_number(t, "it_kw", r->it_kw) != 0;
         bad |= gp_table_set_number(t, "facility_kw", r->facility_kw) != 0;
         bad |= gp_table_set_number(t, "energy_cost_per_month", r->energy_cost_per_month * fx) != 0;
+        bad |= gp_table_set_number(t, "energy_kwh_per_month", r->energy_kwh_per_month) != 0;
         bad |= gp_table_set_number(t, "throughput_low", r->throughput_low) != 0;
         bad |= gp_table_set_number(t, "throughput_high", r->throughput_high) != 0;
     }
@@ -273,6 +274,7 @@ static size_t build_columns(struct gp_column *cols, enum gp_workload_kind kind,
         {"jobs_per_hour", GP_CELL_NUMBER, 1},
         {"cost_per_job", GP_CELL_NUMBER, 6},
     };
+    static const struct gp_column energy = {"energy_kwh_per_month", GP_CELL_NUMBER, 0};
     static const struct gp_column ranges[] = {
         {"cost_low", GP_CELL_NUMBER, 4},       {"cost_high", GP_CELL_NUMBER, 4},
         {"throughput_low", GP_CELL_NUMBER, 1}, {"throughput_high", GP_CELL_NUMBER, 1},
@@ -290,6 +292,7 @@ static size_t build_columns(struct gp_column *cols, enum gp_workload_kind kind,
     if (kind == GP_WORKLOAD_GENERIC)
         for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
             cols[n++] = generic[i];
+    cols[n++] = energy;
     for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
         cols[n++] = ranges[i];
     return n;

@@ -205,7 +205,8 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     out->gpu_hours = perf.train_hours * s.gpus;
     out->it_kw = s.it_kw;
     out->facility_kw = s.facility_kw;
-    out->energy_cost_per_month = s.facility_kw * HOURS_PER_MONTH * a->kwh_price / a->fx_per_usd;
+    out->energy_kwh_per_month = s.facility_kw * HOURS_PER_MONTH;
+    out->energy_cost_per_month = out->energy_kwh_per_month * a->kwh_price / a->fx_per_usd;
     out->throughput_low = lo.per_gpu;
     out->throughput_high = hi.per_gpu;
     out->price_known = s.price_known;

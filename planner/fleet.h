@@ -70,6 +70,7 @@ struct gp_plan_row {
     double cost_per_hour;         /* fleet, USD/h */
     double cost_per_month;        /* fleet, USD per 730 h */
     double cost_per_mtok;         /* USD per million output (training: trained) tokens */
+    double energy_kwh_per_month;  /* facility energy over 730 h, kWh */
     double energy_cost_per_month; /* facility energy at kwh_price, USD per month */
     char efficiency_source[96];
     unsigned notes;         /* enum gp_note bits */

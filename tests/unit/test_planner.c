@@ -475,6 +475,7 @@ static void test_fleet_sizing_and_cost(void **state)
     double full = (r.gpus * g->tdp_w + r.nodes * g->node_overhead_w) / 1000;
     assert_true(r.it_kw >= idle && r.it_kw <= full);
     assert_true(fabs(r.facility_kw - 1.3 * r.it_kw) < 1e-9);
+    assert_true(fabs(r.energy_kwh_per_month - r.facility_kw * 730) < 1e-9);
     assert_true(fabs(r.energy_cost_per_month - r.facility_kw * 730 * 0.083) < 1e-6);
     assert_true(r.feasible);
     assert_int_equal(r.notes, 0);
