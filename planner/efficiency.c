@@ -1,6 +1,7 @@
 /* Reading data/efficiency.json and resolving the efficiencies of one GPU type. */
 #include "planner/efficiency.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,11 @@ void gp_efficiency_resolve(struct gp_efficiency *out, const struct gp_efficiency
 
 void gp_efficiency_apply(struct gp_efficiency *eff, const struct gp_eff_override *ov)
 {
+    /* Training MFU follows the measured GEMM efficiency: bf16 when it was calibrated (the usual
+     * training precision), else fp8. */
+    enum gp_precision ref = ov->gemm_set[GP_BF16] ? GP_BF16 : GP_FP8;
+    if (ov->gemm_set[ref] && eff->gemm[ref].eff_max > 0)
+        eff->mfu = fmin(1.0, eff->mfu * ov->gemm[ref].eff_max / eff->gemm[ref].eff_max);
     for (int p = 0; p < GP_PRECISION_COUNT; p++)
         if (ov->gemm_set[p])
             eff->gemm[p] = ov->gemm[p];

@@ -73,7 +73,8 @@ void gp_efficiency_table_release(struct gp_efficiency_table *table);
 void gp_efficiency_resolve(struct gp_efficiency *out, const struct gp_efficiency_table *table,
                            const char *gpu_id);
 
-/* Replace the curves `ov` sets and take its source. */
+/* Replace the curves `ov` sets and take its source. The training MFU is scaled by the ratio of
+ * the calibrated to the replaced GEMM eff_max (bf16 when calibrated, else fp8). */
 void gp_efficiency_apply(struct gp_efficiency *eff, const struct gp_eff_override *ov);
 
 /* The GEMM curve for precision `p`, falling back to bf16 when `p` has none. Borrowed. */

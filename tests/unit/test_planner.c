@@ -667,6 +667,7 @@ static void test_efficiency_table(void **state)
     snprintf(ov.source, sizeof(ov.source), "calibrated:node1:2026-11-01");
     gp_efficiency_apply(&e, &ov);
     assert_true(e.gemm[GP_FP8].eff_max == 0.5);
+    assert_true(fabs(e.mfu - 0.40 * 0.5 / 0.71) < 1e-12); /* MFU follows the fp8 GEMM */
     assert_true(e.gemm[GP_BF16].eff_max == 0.80);
     assert_string_equal(e.source, "calibrated:node1:2026-11-01");
     assert_true(fabs(gp_eff_at(&e.gemm[GP_FP8], 1e9) - 0.25) < 1e-12);
