@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end on the built-in CPU backend: `backends` lists every candidate, `calibrate --quick`
 # measures, stores and exports, `calibrate import` merges the export into another database once
-# (duplicates recognised), and bad imports fail with a located message and change nothing.
+# (duplicates recognised), bad imports fail with a located message and change nothing, and an
+# imported GPU run becomes the planner's efficiency source for that GPU.
 set -uo pipefail
 
 gpuplan=$1
@@ -57,6 +58,14 @@ printf '{"format": "gpuplan-calibration", "schema_version": 1, "calibrations": [
 check "truncated file rejected" 2 $? "$tmp/err" 'trunc.json:[0-9]*:[0-9]*: invalid JSON'
 "$gpuplan" calibrate import "$tmp/missing.json" --db "$tmp/b.db" >"$tmp/out" 2>"$tmp/err"
 check "missing file" 2 $? "$tmp/err" 'missing.json'
+
+# Imported curves reach the planner: an H200 run measured elsewhere drives the H200 row.
+corpus=$(dirname "$0")/../fuzz/corpus/calibration
+"$gpuplan" calibrate import "$corpus/h200-minimal.json" --db "$tmp/c.db" >"$tmp/out" 2>"$tmp/err"
+check "import an H200 run" 0 $?
+"$gpuplan" plan --workload gemm-bf16 --gpus h200-sxm --db "$tmp/c.db" --format csv \
+  >"$tmp/out" 2>"$tmp/err"
+check "plan uses the imported curve" 0 $? "$tmp/out" 'calibrated:n1:2026-09-01'
 
 "$gpuplan" calibrate --db "$tmp/a.db" --backend cpuu >"$tmp/out" 2>"$tmp/err"
 check "unknown backend" 2 $? "$tmp/err" 'did you mean "cpu"'
