@@ -17,10 +17,30 @@
 
 static const char *const document_keys[] = {"schema_version", "feeds", "notes", NULL};
 static const char *const feed_keys[] = {
-    "name",    "adapter",    "provider",    "enabled",  "base_url", "paths", "keyed",
-    "key_env", "secret_env", "session_env", "key_file", "note",     NULL,
+    "name",  "adapter", "provider",   "enabled",     "base_url", "paths", "body",
+    "keyed", "key_env", "secret_env", "session_env", "key_file", "note",  NULL,
 };
-static const char *const source_keys[] = {"adapter", "base_url", "paths", NULL};
+static const char *const source_keys[] = {"adapter", "base_url", "paths", "body", NULL};
+
+/* "body": a JSON object (the query of a POST search API), kept as compact text. */
+static int read_body(const struct gp_json_reader *rd, const cJSON *obj, struct gp_feed_source *src)
+{
+    const cJSON *body = cJSON_GetObjectItemCaseSensitive(obj, "body");
+    char *text;
+    int rc = 0;
+
+    if (!body || cJSON_IsNull(body))
+        return 0;
+    if (!cJSON_IsObject(body))
+        return gp_json_fail(rd, "body", "must be a JSON object");
+    text = cJSON_PrintUnformatted(body);
+    if (!text)
+        return gp_error_set(GP_ENOMEM, "out of memory reading a feed body");
+    if (gp_text_copy(src->body, sizeof(src->body), text) != 0)
+        rc = gp_json_fail(rd, "body", "longer than %zu bytes", sizeof(src->body) - 1);
+    cJSON_free(text);
+    return rc;
+}
 
 static int read_source(const struct gp_json_reader *rd, const cJSON *obj,
                        struct gp_feed_source *src)
@@ -32,6 +52,8 @@ static int read_source(const struct gp_json_reader *rd, const cJSON *obj,
     if (!rc)
         rc = gp_json_string(rd, obj, "base_url", src->base_url, sizeof(src->base_url),
                             GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = read_body(rd, obj, src);
     if (!rc)
         rc = gp_json_child(rd, obj, "paths", true, &paths, GP_JSON_OPTIONAL);
     if (rc || !paths)

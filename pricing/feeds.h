@@ -16,6 +16,7 @@ struct gp_feed_source {
     char base_url[GP_FEED_URL_MAX];                 /* scheme://host[:port][/prefix] */
     char paths[GP_FEED_MAX_PATHS][GP_FEED_URL_MAX]; /* documents fetched in turn, after base */
     size_t path_count;
+    char body[4096]; /* JSON sent as a POST body to every path; "" for GET */
 };
 
 struct gp_feed_config {

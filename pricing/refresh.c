@@ -246,6 +246,11 @@ static int submit_page(struct feed_run *fr, bool conditional)
         req->body = fr->post.data;
         req->body_len = fr->post.len;
         req->content_type = a->content_type;
+    } else if (fr->src->body[0]) {
+        req->method = "POST";
+        req->body = fr->src->body;
+        req->body_len = strlen(fr->src->body);
+        req->content_type = "application/json";
     }
     if (fr->key.present) {
         req->auth = a->auth;
@@ -437,7 +442,7 @@ static int start_feed(struct refresh *r, struct feed_run *fr, const struct gp_ca
     gp_text_copy(res->adapter, sizeof(res->adapter), fr->src->adapter);
     res->tiers = fr->adapter->tiers;
     fr->ctx.base_url = fr->src->base_url;
-    fr->conditional = source_paths(fr->src) == 1 && !fr->adapter->request_body;
+    fr->conditional = source_paths(fr->src) == 1 && !fr->adapter->request_body && !fr->src->body[0];
 
     if (fr->adapter->key_required && !fr->key.present) {
         res->status = GP_REFRESH_SKIPPED;
