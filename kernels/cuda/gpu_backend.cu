@@ -433,8 +433,9 @@ static void describe(int dev, struct gp_device_info *info, int *sms)
         info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_FP8);
 #endif
 #if defined(GP_HAVE_VENDOR_GEMM) && !defined(GP_BACKEND_HIP)
-    snprintf(info->library_version, sizeof(info->library_version), "cuBLASLt %zu",
-             cublasLtGetVersion());
+    size_t lt = cublasLtGetVersion(); /* major * 10000 + minor * 100 + patch */
+    snprintf(info->library_version, sizeof(info->library_version), "cuBLASLt %zu.%zu.%zu",
+             lt / 10000, lt / 100 % 100, lt % 100);
 #elif defined(GP_HAVE_VENDOR_GEMM)
     snprintf(info->library_version, sizeof(info->library_version), "%s", GP_VENDOR_GEMM_NAME);
 #else
