@@ -493,6 +493,7 @@ static void user_config_merges_by_name(void **state)
     assert_int_equal(gp_feed_configs_load(&cfg, path), 0);
     assert_false(gp_feed_configs_find(&cfg, "azure")->enabled);
     assert_non_null(strstr(gp_feed_configs_find(&cfg, "azure")->source.paths[0], "$filter="));
+    assert_non_null(strstr(gp_feed_configs_find(&cfg, "vast")->source.body, "\"rentable\""));
     struct gp_feed_config *acme = gp_feed_configs_find(&cfg, "acme");
     assert_non_null(acme);
     assert_string_equal(acme->provider, "acme");
@@ -537,6 +538,9 @@ static void bad_configs_are_rejected_with_a_location(void **state)
          "\"enabeld\": true}]}",
          "enabled"},
         {"{\"feeds\": {}}", "feeds"},
+        {"{\"feeds\": [{\"name\": \"vast\", \"adapter\": \"vast\", \"base_url\": \"https://h\", "
+         "\"body\": \"gpu_name=H100\"}]}",
+         "must be a JSON object"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
