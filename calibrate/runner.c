@@ -492,7 +492,7 @@ int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_cand
     if (options->progress)
         options->progress(options->payload, 1.0, "fitting");
     if (out->point_count == 0) {
-        rc = gp_error_set(GP_ERROR, "%s device %d ran no benchmark", backend->name, device);
+        rc = gp_error_set(GP_ERROR, "no benchmark ran: the backend supports none of the plan");
         goto done;
     }
     rc = gp_calibrate_fit_all(out, gpu);

@@ -91,6 +91,13 @@ static void *device_main(void *arg)
     return NULL;
 }
 
+/* Print a failed job's error and return the exit code it maps to. */
+static int job_fail(const struct device_job *job)
+{
+    gp_error_set(job->rc, "%s device %d: %s", job->backend->name, job->device, job->error);
+    return gp_cli_fail();
+}
+
 /* Calibrate every job's device at once, one thread each (a thread that cannot start runs its
  * job on the calling thread afterwards). */
 static void run_jobs(struct device_job *jobs, int count)
@@ -356,23 +363,22 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
     if (progress.enabled)
         fputs("\r\033[K", stderr);
     free(progress.fraction);
-    /* Keep what verified; report every device that failed. */
-    int failed = 0, first_failure = -1;
+    /* Keep what verified. The first failure becomes the command's error, the others are
+     * reported as they are. */
+    const struct device_job *failure = NULL;
     for (int i = 0; i < count; i++) {
         if (jobs[i].rc == 0) {
             runs[nruns] = jobs[i].run;
             memset(&jobs[i].run, 0, sizeof(jobs[i].run));
             devices[nruns++] = jobs[i].device;
-        } else if (failed++ == 0) {
-            first_failure = i;
+        } else if (!failure) {
+            failure = &jobs[i];
         } else {
             gp_msg_error("%s device %d: %s", backend->name, jobs[i].device, jobs[i].error);
         }
     }
     if (nruns == 0) {
-        gp_error_set(jobs[first_failure].rc, "%s device %d: %s", backend->name,
-                     jobs[first_failure].device, jobs[first_failure].error);
-        rc = gp_cli_fail();
+        rc = job_fail(failure);
         goto done;
     }
     if (gp_store_calibrations_insert(store, runs, nruns, NULL, NULL, NULL) != 0) {
@@ -397,11 +403,8 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
     if (export_path)
         gp_msg_info("wrote %zu run(s) to %s", nruns, export_path);
     rc = gp_cli_output(cli, &table, SIZE_MAX);
-    if (first_failure >= 0) {
-        gp_error_set(jobs[first_failure].rc, "%s device %d: %s", backend->name,
-                     jobs[first_failure].device, jobs[first_failure].error);
-        rc = gp_cli_fail();
-    }
+    if (failure)
+        rc = job_fail(failure);
 
 done:
     gp_table_release(&table);

@@ -31,7 +31,8 @@ foreach(backend cpu opencl cuda hip)
 endforeach()
 
 add_test(NAME backend_calibrate_cli
-         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/backend/test_calibrate_cli.sh $<TARGET_FILE:gpuplan>)
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/backend/test_calibrate_cli.sh $<TARGET_FILE:gpuplan>
+                 ${GP_TEST_MODULE_DIR})
 set_tests_properties(backend_calibrate_cli PROPERTIES LABELS backend TIMEOUT 300)
 
 gp_add_fuzz_target(fuzz_calibration SOURCES fuzz/fuzz_calibration.c LIBS gp_calibrate

@@ -6,6 +6,7 @@
 set -uo pipefail
 
 gpuplan=$1
+modules=$2 # the deliberately broken test modules (tests/backend/modules)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export NO_COLOR=1
@@ -66,6 +67,16 @@ check "import an H200 run" 0 $?
 "$gpuplan" plan --workload gemm-bf16 --gpus h200-sxm --db "$tmp/c.db" --format csv \
   >"$tmp/out" 2>"$tmp/err"
 check "plan uses the imported curve" 0 $? "$tmp/out" 'calibrated:n1:2026-09-01'
+
+# Broken modules are listed with their reasons; a backend whose benchmarks all fail is an error.
+GPUPLAN_BACKEND_DIR=$modules "$gpuplan" backends --format csv >"$tmp/out" 2>"$tmp/err"
+check "broken modules listed" 0 $? "$tmp/out" '^badabi,rejected,0,.*ABI [0-9]* != [0-9]*'
+GPUPLAN_BACKEND_DIR=$modules "$gpuplan" calibrate --db "$tmp/a.db" --backend fake --quick \
+  >"$tmp/out" 2>"$tmp/err"
+check "nothing measured" 1 $? "$tmp/err" 'fake device 0: no benchmark ran'
+GPUPLAN_BACKEND_DIR=$modules "$gpuplan" calibrate --db "$tmp/a.db" --backend zero \
+  >"$tmp/out" 2>"$tmp/err"
+check "rejected backend named" 3 $? "$tmp/err" 'backend zero is not available: no devices'
 
 "$gpuplan" calibrate --db "$tmp/a.db" --backend cpuu >"$tmp/out" 2>"$tmp/err"
 check "unknown backend" 2 $? "$tmp/err" 'did you mean "cpu"'
