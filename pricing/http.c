@@ -77,6 +77,30 @@ bool gp_http_is_loopback(const char *url)
     return loopback;
 }
 
+bool gp_http_has_credentials(const char *url)
+{
+    CURLU *u = curl_url();
+    char *user = NULL, *password = NULL;
+    bool found;
+
+    if (!u)
+        return false;
+    if (curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
+        /* not a URL curl can read: treat an '@' before the path as credentials */
+        const char *sep = strstr(url, "://");
+        const char *host = sep ? sep + 3 : url;
+        found = memchr(host, '@', strcspn(host, "/?#")) != NULL;
+    } else {
+        curl_url_get(u, CURLUPART_USER, &user, 0);
+        curl_url_get(u, CURLUPART_PASSWORD, &password, 0);
+        found = user || password;
+    }
+    curl_free(user);
+    curl_free(password);
+    curl_url_cleanup(u);
+    return found;
+}
+
 void gp_http_redact_url(char *out, size_t size, const char *url)
 {
     CURLU *u = curl_url();
@@ -449,6 +473,18 @@ fail:
     return gp_error_set(GP_ERROR, "%s: cannot set up the transfer", x->shown_url);
 }
 
+/* The URL for messages: without credentials, and without a long query (Azure's filter runs to
+ * hundreds of characters and says nothing about a failure). */
+static void shorten_url(char *out, size_t size, const char *url)
+{
+    gp_http_redact_url(out, size, url);
+    if (strlen(out) > 120 && strchr(out, '?') && size > 4) {
+        char *q = strchr(out, '?');
+        if ((size_t)(q - out) + 5 <= size)
+            memcpy(q, "?...", 5);
+    }
+}
+
 int gp_http_submit(struct gp_http_client *client, const struct gp_http_request *req,
                    struct gp_http_response *resp, gp_http_done_fn done, void *ctx)
 {
@@ -464,7 +500,7 @@ int gp_http_submit(struct gp_http_client *client, const struct gp_http_request *
     x->submitted = monotonic_now();
     x->not_before = x->submitted;
     x->state = XFER_WAITING;
-    gp_http_redact_url(x->shown_url, sizeof(x->shown_url), req->url);
+    shorten_url(x->shown_url, sizeof(x->shown_url), req->url);
     resp->error = 0;
     resp->message[0] = '\0';
     resp->attempts = 0;

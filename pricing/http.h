@@ -119,6 +119,9 @@ int gp_http_fetch(const struct gp_http_options *opts, const struct gp_http_reque
 /* Whether `url` names a loopback host (localhost, 127.0.0.0/8, ::1). */
 bool gp_http_is_loopback(const char *url);
 
+/* Whether `url` carries a user name or password ("https://user:secret@host/"). */
+bool gp_http_has_credentials(const char *url);
+
 /* Copy `url` into out[size] without its user:password part, for messages and the store. */
 void gp_http_redact_url(char *out, size_t size, const char *url);
 

@@ -415,7 +415,6 @@ static int start_feed(struct refresh *r, struct feed_run *fr, const struct gp_ca
 {
     const struct gp_feed_config *f = fr->cfg;
     struct gp_refresh_result *res = fr->result;
-    char shown[GP_FEED_URL_MAX];
     int rc;
 
     gp_text_copy(res->feed, sizeof(res->feed), f->name);
@@ -455,8 +454,7 @@ static int start_feed(struct refresh *r, struct feed_run *fr, const struct gp_ca
         release_run(fr);
         return 0;
     }
-    gp_http_redact_url(shown, sizeof(shown), fr->src->base_url);
-    if (strcmp(shown, fr->src->base_url) != 0) {
+    if (gp_http_has_credentials(fr->src->base_url)) {
         res->status = GP_REFRESH_FAILED;
         snprintf(res->reason, sizeof(res->reason),
                  "the base URL carries credentials; put the key in key_env or key_file instead");

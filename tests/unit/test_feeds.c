@@ -437,6 +437,11 @@ static void urls_are_classified_and_redacted(void **state)
     assert_false(gp_http_is_loopback("http://127.0.0.1.example.com/x"));
     assert_false(gp_http_is_loopback("http://10.0.0.1/x"));
     assert_false(gp_http_is_loopback("https://prices.azure.com/"));
+    assert_false(gp_http_has_credentials("https://prices.azure.com"));
+    assert_false(gp_http_has_credentials("https://h.example/a@b?x=c@d"));
+    assert_false(gp_http_has_credentials("file:///srv/prices/acme.csv"));
+    assert_true(gp_http_has_credentials("https://user:s3cret@host.example/path"));
+    assert_true(gp_http_has_credentials("https://token@host.example"));
     gp_http_redact_url(out, sizeof(out), "https://user:s3cret@host.example/path?q=1");
     assert_null(strstr(out, "s3cret"));
     assert_non_null(strstr(out, "host.example/path?q=1"));
