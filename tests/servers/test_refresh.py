@@ -291,6 +291,11 @@ class RefreshTest(unittest.TestCase):
         with open(self.db, "rb") as f:
             self.assertNotIn(b"SECRET", f.read())
 
+    def test_base_url_of_host_only(self):
+        # as in data/feeds.json: scheme and host, the path from the feed's paths
+        self.refresh("--feed", "oci", "--url", "oci=" + self.server.base, expect=0)
+        self.assertEqual(len(self.offers("oci")), 6)
+
     def test_dry_run_writes_nothing(self):
         proc = self.refresh("--dry-run", "--feed", "oci", scenarios={"oci": "ok"}, expect=0)
         self.assertIn("dry run", proc.stderr)
