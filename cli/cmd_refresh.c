@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/msg.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 #ifndef GPUPLAN_VERSION
 #define GPUPLAN_VERSION "0.0.0"
@@ -22,6 +23,7 @@ struct refresh_args {
     bool dry_run;
     bool insecure;
     bool list;
+    bool status;
     const char *timeout;
     const char *lock_wait;
 };
@@ -132,6 +134,59 @@ static int list_feeds(struct gp_cli *cli, const struct gp_feed_configs *cfg)
     return rc;
 }
 
+/* `refresh --status`: the latest run of each feed, from the database, to stdout. */
+static int show_status(struct gp_cli *cli)
+{
+    static const struct gp_column columns[] = {
+        {"feed", GP_CELL_TEXT, 0},    {"status", GP_CELL_TEXT, 0},  {"started", GP_CELL_TEXT, 0},
+        {"seconds", GP_CELL_INT, 0},  {"offers", GP_CELL_INT, 0},   {"changed", GP_CELL_INT, 0},
+        {"unmapped", GP_CELL_INT, 0}, {"rejected", GP_CELL_INT, 0}, {"error", GP_CELL_TEXT, 0},
+    };
+    struct gp_refresh_run *runs = NULL;
+    struct gp_store *store = NULL;
+    struct gp_table t;
+    size_t n = 0;
+    int rc = gp_cli_store(cli, &store);
+
+    if (rc)
+        return rc;
+    if (gp_store_refresh_latest(store, &runs, &n) != 0)
+        return gp_cli_fail();
+    gp_table_init(&t, columns, sizeof(columns) / sizeof(columns[0]));
+    for (size_t i = 0; i < n && !rc; i++) {
+        const struct gp_refresh_run *r = &runs[i];
+        char started[32];
+        gp_time_format_stamp(r->started_at, started, sizeof(started));
+        rc = gp_table_add_row(&t);
+        if (!rc)
+            rc = gp_table_set_text(&t, "feed", "%s", r->feed);
+        if (!rc)
+            rc = gp_table_set_text(&t, "status", "%s", r->status);
+        if (!rc)
+            rc = gp_table_set_text(&t, "started", "%s", started);
+        if (!rc && r->finished_at)
+            rc = gp_table_set_int(&t, "seconds", r->finished_at - r->started_at);
+        if (!rc)
+            rc = gp_table_set_int(&t, "offers", (long long)r->counts.offers);
+        if (!rc)
+            rc = gp_table_set_int(&t, "changed", (long long)r->counts.changed);
+        if (!rc)
+            rc = gp_table_set_int(&t, "unmapped", (long long)r->counts.unmapped);
+        if (!rc)
+            rc = gp_table_set_int(&t, "rejected", (long long)r->counts.rejected);
+        if (!rc)
+            rc = gp_table_set_text(&t, "error", "%s", r->error);
+    }
+    rc = rc ? gp_cli_fail() : gp_cli_output(cli, &t, SIZE_MAX);
+    if (rc == 0 && n == 0) {
+        gp_error_set(GP_ESTALE, "no refresh has run on this database yet");
+        rc = gp_cli_fail();
+    }
+    gp_table_release(&t);
+    free(runs);
+    return rc;
+}
+
 int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
 {
     struct refresh_args a;
@@ -156,6 +211,8 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
         {"lock-wait", 0, GP_OPT_STRING, &a.lock_wait, "S",
          "wait up to S seconds for another refresh to finish (default 300)"},
         {"list", 0, GP_OPT_FLAG, &a.list, NULL, "list the configured feeds and exit"},
+        {"status", 0, GP_OPT_FLAG, &a.status, NULL,
+         "show the latest run of each feed recorded in the database and exit"},
         GP_OPT_END,
     };
 
@@ -168,6 +225,8 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
         return rc;
     if (a.lock_wait && (rc = parse_seconds(cli, "lock-wait", a.lock_wait, 86400, &lock_wait)))
         return rc;
+    if (a.status)
+        return show_status(cli);
 
     if (gp_feed_configs_load(&cfg, NULL) != 0)
         return gp_cli_fail();

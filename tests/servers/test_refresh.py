@@ -127,6 +127,13 @@ class RefreshTest(unittest.TestCase):
             status, offers, changed, _unmapped, _rejected, error = self.last_run(feed)
             self.assertEqual((status, offers, changed, error), ("ok", count, count, None), feed)
         self.assertIn("azure", first.stderr)
+        status = subprocess.run([GPUPLAN, "refresh", "--status", "--format", "csv"], env=self.env,
+                                capture_output=True, text=True, timeout=60)
+        self.assertEqual(status.returncode, 0, status.stderr)
+        lines = status.stdout.strip().splitlines()
+        self.assertEqual(lines[0], "feed,status,started,seconds,offers,changed,unmapped,rejected,"
+                                   "error")
+        self.assertEqual(sorted(line.split(",")[0] for line in lines[1:]), sorted(expected))
         self.assertIn(("Standard_ND96isr_H100_v5", "eastus", "h100-sxm", "spot", 18.169536,
                        18.169536 / 8), self.offers("azure"))
 
