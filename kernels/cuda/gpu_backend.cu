@@ -246,6 +246,55 @@ __global__ void gemm_tiled(int m, int n, int k, const void *A, const void *B, fl
 
 #if defined(GP_BACKEND_HIP)
 
+/* The number after `key ` in a KFD topology properties file, or -1. */
+static long long kfd_property(const char *path, const char *key)
+{
+    char line[128];
+    long long value = -1;
+    size_t klen = strlen(key);
+    FILE *f = fopen(path, "r");
+
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof(line), f))
+        if (strncmp(line, key, klen) == 0 && line[klen] == ' ') {
+            value = strtoll(line + klen + 1, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return value;
+}
+
+/* The largest cache the KFD topology lists for the node at the device's PCI location, bytes;
+ * 0 when there is no such node (no amdgpu driver, containers without /sys/class/kfd). */
+static uint64_t kfd_llc_bytes(const gpuDeviceProp *prop)
+{
+    const long long location =
+        ((long long)prop->pciBusID << 8) | ((long long)prop->pciDeviceID << 3);
+    uint64_t best = 0;
+    char path[160];
+
+    for (int node = 0; node < 256; node++) {
+        snprintf(path, sizeof(path), "/sys/class/kfd/kfd/topology/nodes/%d/properties", node);
+        long long loc = kfd_property(path, "location_id");
+        if (loc < 0 && node > 0)
+            break;
+        if (loc != location || kfd_property(path, "domain") != prop->pciDomainID)
+            continue;
+        for (int cache = 0; cache < 1024; cache++) {
+            snprintf(path, sizeof(path),
+                     "/sys/class/kfd/kfd/topology/nodes/%d/caches/%d/properties", node, cache);
+            long long kib = kfd_property(path, "size");
+            if (kib < 0)
+                break;
+            if ((uint64_t)kib * 1024u > best)
+                best = (uint64_t)kib * 1024u;
+        }
+        break;
+    }
+    return best;
+}
+
 /* ROCm SMI: power cap and driver version of the device whose PCI id matches. */
 static void query_management(int dev, const gpuDeviceProp *prop, struct gp_device_info *info)
 {
@@ -412,10 +461,14 @@ static void describe(int dev, struct gp_device_info *info, int *sms)
     snprintf(info->driver_version, sizeof(info->driver_version), "HIP driver %d", driver);
     snprintf(info->runtime_version, sizeof(info->runtime_version), "HIP %d.%d.%d",
              runtime / 10000000, runtime / 100000 % 100, runtime % 100000);
-    /* gfx942 and gfx950 have a 256 MiB Infinity Cache behind the per-XCD L2 that the runtime
-     * does not report; the working sets must beat it. */
+    /* The runtime reports the per-XCD L2 only; the kernel driver's topology also lists the
+     * Infinity Cache (256 MiB on gfx942 and gfx950), which the working sets must beat. */
+    uint64_t llc = kfd_llc_bytes(&prop);
+    if (llc > info->llc_bytes)
+        info->llc_bytes = llc;
     if (strncmp(info->arch, "gfx94", 5) == 0 || strncmp(info->arch, "gfx95", 5) == 0) {
-        info->llc_bytes = (uint64_t)256 << 20;
+        if (info->llc_bytes < ((uint64_t)256 << 20))
+            info->llc_bytes = (uint64_t)256 << 20;
         info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_FP8);
         if (strncmp(info->arch, "gfx94", 5) == 0)
             info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_TF32);
