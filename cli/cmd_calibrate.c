@@ -166,6 +166,31 @@ static int add_point_row(struct gp_table *t, int device, const struct gp_calibra
     return rc;
 }
 
+/* With several devices, the spread of each curve's asymptote across them: a node's GPUs differ
+ * by cooling position and silicon, and a slow one shows here first. */
+static void report_spread(const struct gp_calibration *runs, size_t count)
+{
+    if (count < 2)
+        return;
+    for (size_t i = 0; i < runs[0].fit_count; i++) {
+        const struct gp_calibration_fit *f = &runs[0].fits[i];
+        double lo = f->eff_max, hi = f->eff_max;
+        size_t n = 1;
+        for (size_t r = 1; r < count; r++)
+            for (size_t j = 0; j < runs[r].fit_count; j++) {
+                const struct gp_calibration_fit *g = &runs[r].fits[j];
+                if (strcmp(g->kernel, f->kernel) != 0 || strcmp(g->precision, f->precision) != 0)
+                    continue;
+                lo = g->eff_max < lo ? g->eff_max : lo;
+                hi = g->eff_max > hi ? g->eff_max : hi;
+                n++;
+            }
+        if (n > 1 && hi > 0)
+            gp_msg_info("spread %-9s %-4s over %zu devices: eff_max %.4g .. %.4g (%.1f%%)",
+                        f->kernel, f->precision, n, lo, hi, 100.0 * (hi - lo) / hi);
+    }
+}
+
 /* The fits as JSON (for --format json) and as lines on stderr (for people). */
 static int report_fits(struct gp_table *t, const struct gp_calibration *runs, const int *devices,
                        size_t count)
@@ -202,7 +227,10 @@ static int report_fits(struct gp_table *t, const struct gp_calibration *runs, co
             }
             cJSON_AddItemToArray(fits, fo);
             cJSON_AddStringToObject(fo, "kernel", f->kernel);
-            cJSON_AddStringToObject(fo, "precision", f->precision);
+            if (f->precision[0])
+                cJSON_AddStringToObject(fo, "precision", f->precision);
+            else
+                cJSON_AddNullToObject(fo, "precision");
             cJSON_AddNumberToObject(fo, "eff_max", f->eff_max);
             cJSON_AddNumberToObject(fo, "s_half", f->s_half);
             cJSON_AddNumberToObject(fo, "r2", f->r2);
@@ -222,6 +250,7 @@ static int report_fits(struct gp_table *t, const struct gp_calibration *runs, co
                             f->precision[0] ? "FLOP" : "bytes", f->r2 + 0.0, f->points);
         }
     }
+    report_spread(runs, count);
     if (!t->meta)
         t->meta = cJSON_CreateObject();
     if (!t->meta) {
