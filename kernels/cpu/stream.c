@@ -25,10 +25,9 @@ enum phase { PHASE_INIT, PHASE_RUN, PHASE_STOP };
  * range [start, end) and its partial sum. Other threads take blocks from it once they finished
  * their own, so a thread the OS preempts does not hold the whole run up. */
 struct share {
-    atomic_size_t next;
+    _Alignas(64) atomic_size_t next;
     size_t end;
     double sum;
-    char pad[64 - sizeof(atomic_size_t) - sizeof(size_t) - sizeof(double)];
 };
 
 struct pool {
@@ -324,9 +323,10 @@ int gp_cpu__stream_bench(const struct gp_bench_params *params, struct gp_bench_r
     int wanted, started = 0, synced = 0;
     int rc = GP_BACKEND_OK;
 
-    p = calloc(1, sizeof(*p));
+    p = aligned_alloc(_Alignof(struct pool), (sizeof(*p) + 63) / 64 * 64);
     if (!p)
         return gp_cpu__fail(GP_BACKEND_ENOMEM, "out of memory");
+    memset(p, 0, sizeof(*p));
     p->kind = params->kind;
     p->seed = params->seed;
     wanted = gp_cpu__threads(params->threads);
