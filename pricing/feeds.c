@@ -171,7 +171,8 @@ int gp_feed_configs_parse(struct gp_feed_configs *out, const char *text, size_t 
     if (rc)
         return rc;
     gp_json_reader_init(&rd, origin, text, len);
-    rc = gp_json_check_keys(&rd, root, document_keys);
+    rc = cJSON_IsObject(root) ? gp_json_check_keys(&rd, root, document_keys)
+                              : gp_json_fail(&rd, NULL, "must be an object with a feeds array");
     if (!rc)
         rc = gp_json_child(&rd, root, "feeds", true, &feeds, GP_JSON_REQUIRED);
     for (int i = 0; !rc && i < cJSON_GetArraySize(feeds); i++) {

@@ -543,6 +543,7 @@ static void bad_configs_are_rejected_with_a_location(void **state)
          "\"enabeld\": true}]}",
          "enabled"},
         {"{\"feeds\": {}}", "feeds"},
+        {"[{\"feeds\": []}]", "must be an object"},
         {"{\"feeds\": [{\"name\": \"vast\", \"adapter\": \"vast\", \"base_url\": \"https://h\", "
          "\"body\": \"gpu_name=H100\"}]}",
          "must be a JSON object"},
