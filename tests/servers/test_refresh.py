@@ -266,6 +266,17 @@ class RefreshTest(unittest.TestCase):
         self.assertIn("refusing plain http", proc.stderr)
         self.assertEqual(len(self.server.requests()), before)
 
+    def test_proxy_variables_are_honoured(self):
+        # the fixture server doubles as a forward proxy: it sees the absolute URL
+        env = dict(self.env, http_proxy=self.server.base)
+        before = len(self.server.requests())
+        self.refresh("--feed", "oci", "--allow-insecure-http", "--url",
+                     "oci=http://prices.example.invalid/oci/ok", env=env, expect=0)
+        paths = [r["path"] for r in self.server.requests()[before:]]
+        self.assertEqual(paths, ["http://prices.example.invalid/oci/ok/pls/apex/cetools/api/v1/"
+                                 "products/?currencyCode=USD"])
+        self.assertEqual(len(self.offers("oci")), 6)
+
     def test_generic_price_lists_over_http_and_file(self):
         os.makedirs(os.path.join(self.dir, "config", "gpuplan"))
         csv_path = os.path.abspath(os.path.join(FIXTURES, "pricelist", "negotiated.csv"))
