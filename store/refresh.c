@@ -140,9 +140,8 @@ static int count_offers(struct gp_store *store, const char *feed, size_t *out)
 
 int gp_store_refresh_finish(struct gp_store *store, int64_t id, const char *feed,
                             const char *status, int64_t finished_at,
-                            const struct gp_refresh_counts *counts, const char *error)
+                            struct gp_refresh_counts *counts, const char *error)
 {
-    struct gp_refresh_counts c = counts ? *counts : (struct gp_refresh_counts){0};
     sqlite3_stmt *stmt = NULL;
     int rc = gp_store_begin(store);
 
@@ -155,13 +154,13 @@ int gp_store_refresh_finish(struct gp_store *store, int64_t id, const char *feed
             sqlite3_bind_int64(stmt, 2, finished_at);
             rc = step_done(store, stmt, "cannot confirm a feed's offers");
         }
-        c.changed = 0;
+        counts->changed = 0;
     }
     /* a failed feed keeps its last good offers: report how many it still holds */
     if (!rc)
-        rc = count_offers(store, feed, &c.offers);
+        rc = count_offers(store, feed, &counts->offers);
     if (!rc)
-        rc = close_run(store, id, status, finished_at, &c, error);
+        rc = close_run(store, id, status, finished_at, counts, error);
     if (!rc)
         rc = gp_store_commit(store);
     if (rc)

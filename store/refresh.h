@@ -54,10 +54,11 @@ int gp_store_refresh_begin(struct gp_store *store, const char *feed, int64_t sta
 
 /* Close a run that wrote no offers: status "failed" (with `error`) or "unchanged". For
  * "unchanged" the feed's current offers are confirmed: their observed_at becomes finished_at,
- * in the same transaction. */
+ * in the same transaction. counts->offers is set to the offers the feed still holds (its last
+ * good ones) and recorded with the other counts. */
 int gp_store_refresh_finish(struct gp_store *store, int64_t id, const char *feed,
                             const char *status, int64_t finished_at,
-                            const struct gp_refresh_counts *counts, const char *error);
+                            struct gp_refresh_counts *counts, const char *error);
 
 /*
  * In one transaction: replace the feed's offers (appending new or changed prices to the
