@@ -116,42 +116,6 @@ static void feed_failed(struct feed_run *fr, const char *why)
     release_run(fr);
 }
 
-static int by_offer_key(const void *a, const void *b)
-{
-    const struct gp_offer *x = a, *y = b;
-    int c;
-
-    if ((c = strcmp(x->provider, y->provider)) || (c = strcmp(x->region, y->region)) ||
-        (c = strcmp(x->instance_type, y->instance_type)) || (c = strcmp(x->gpu_id, y->gpu_id)))
-        return c;
-    if (x->tier != y->tier)
-        return x->tier < y->tier ? -1 : 1;
-    return (x->usd_per_gpu_hour > y->usd_per_gpu_hour) -
-           (x->usd_per_gpu_hour < y->usd_per_gpu_hour);
-}
-
-/* One offer per store key: a feed listing the same SKU twice keeps its cheapest price. */
-static void dedupe(struct gp_feed_ctx *ctx)
-{
-    size_t out = 0;
-
-    if (ctx->count == 0)
-        return;
-    qsort(ctx->offers, ctx->count, sizeof(*ctx->offers), by_offer_key);
-    for (size_t i = 0; i < ctx->count; i++) {
-        const struct gp_offer *o = &ctx->offers[i];
-        if (out > 0) {
-            const struct gp_offer *k = &ctx->offers[out - 1];
-            if (!strcmp(o->provider, k->provider) && !strcmp(o->region, k->region) &&
-                !strcmp(o->instance_type, k->instance_type) && !strcmp(o->gpu_id, k->gpu_id) &&
-                o->tier == k->tier)
-                continue;
-        }
-        ctx->offers[out++] = *o;
-    }
-    ctx->count = out;
-}
-
 static void feed_complete(struct feed_run *fr)
 {
     struct gp_refresh_result *res = fr->result;
@@ -161,7 +125,7 @@ static void feed_complete(struct feed_run *fr)
         feed_failed(fr, gp_error_last());
         return;
     }
-    dedupe(&fr->ctx);
+    gp_feed_dedupe(&fr->ctx);
     if (fr->ctx.count == 0) {
         snprintf(why, sizeof(why),
                  "no usable offers (%zu rows: %zu rejected, %zu unmapped, %zu out of scope); "

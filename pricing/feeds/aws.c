@@ -11,8 +11,9 @@
 #include "util/json.h"
 #include "util/text.h"
 
-#define MAX_LINE   ((size_t)64 << 10) /* longest CSV record kept, bytes */
-#define MAX_FIELDS 160
+#define MAX_LINE    ((size_t)64 << 10) /* longest CSV record kept, bytes */
+#define MAX_FIELDS  160
+#define COMPACT_MIN 4096 /* offers held before the first fold of duplicates */
 
 /* ---- bulk CSV ------------------------------------------------------------------------ */
 
@@ -46,6 +47,7 @@ struct gp_feed_stream {
     int col[COL_COUNT]; /* field index of each column, -1 when absent */
     int width;          /* fields in the header */
     char *scratch;      /* MAX_LINE + 1 bytes for splitting a record */
+    size_t compact_at;  /* offers held before duplicates are folded again */
 };
 
 static int aws_stream_open(struct gp_feed_stream **out, struct gp_feed_ctx *ctx)
@@ -58,6 +60,7 @@ static int aws_stream_open(struct gp_feed_stream **out, struct gp_feed_ctx *ctx)
         return gp_error_set(GP_ENOMEM, "out of memory opening the AWS offer file parser");
     }
     s->ctx = ctx;
+    s->compact_at = COMPACT_MIN;
     gp_buf_init(&s->partial, MAX_LINE);
     *out = s;
     return 0;
@@ -216,6 +219,12 @@ static int aws_stream_push(struct gp_feed_stream *s, const char *data, size_t le
             }
         }
         data += chunk + (nl != NULL);
+    }
+    /* A file listing one price many times must not grow memory with its size: fold
+     * duplicates whenever the offers held double, so memory follows the distinct keys. */
+    if (!rc && s->ctx->count >= s->compact_at) {
+        gp_feed_dedupe(s->ctx);
+        s->compact_at = s->ctx->count * 2 > COMPACT_MIN ? s->ctx->count * 2 : COMPACT_MIN;
     }
     return rc;
 }
