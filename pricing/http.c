@@ -2,11 +2,14 @@
  * caps, so adapters and the refresh never see a transfer. */
 #include "pricing/http.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
@@ -348,6 +351,40 @@ static int check_url(struct xfer *x)
     return gp_error_set(GP_EINVALID, "%s: unsupported URL scheme (use https)", x->shown_url);
 }
 
+static bool address_is_loopback(const struct sockaddr *sa)
+{
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)sa;
+        return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)(const void *)sa;
+        static const unsigned char v4_mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        const unsigned char *b = in6->sin6_addr.s6_addr;
+        if (memcmp(b, &in6addr_loopback, 16) == 0)
+            return true;
+        return memcmp(b, v4_mapped, 12) == 0 && b[12] == 127;
+    }
+    return false;
+}
+
+/* Opens the socket of a plain-http transfer only towards a loopback address. */
+static curl_socket_t open_loopback_socket(void *clientp, curlsocktype purpose,
+                                          struct curl_sockaddr *address)
+{
+    struct xfer *x = clientp;
+
+    (void)purpose;
+    if (!address_is_loopback(&address->addr)) {
+        x->abort_code = GP_EINVALID;
+        snprintf(x->abort_msg, sizeof(x->abort_msg),
+                 "%s: refusing plain http: the host resolves to an address that is not loopback",
+                 x->shown_url);
+        return CURL_SOCKET_BAD;
+    }
+    return socket(address->family, address->socktype, address->protocol);
+}
+
 /* Append "name: value" (or the whole line `value` when name is NULL) to the transfer's
  * headers. The line is built in a buffer that is wiped after libcurl has copied it, since a
  * session token travels this way. */
@@ -420,8 +457,15 @@ static int xfer_start(struct xfer *x)
     SETOPT(e, CURLOPT_MAXREDIRS, 5L);
     SETOPT(e, CURLOPT_PROTOCOLS_STR, req->allow_file ? "http,https,file" : "http,https");
     SETOPT(e, CURLOPT_REDIR_PROTOCOLS_STR, insecure ? "http,https" : "https");
-    if (strcmp(scheme, "http") == 0 && gp_http_is_loopback(req->url))
+    if (strcmp(scheme, "http") == 0 && !insecure) {
+        /* loopback only: never through a proxy, and checked again on the address itself, so
+         * a "localhost" that resolves elsewhere is refused too */
         SETOPT(e, CURLOPT_NOPROXY, "*");
+        SETOPT(e, CURLOPT_OPENSOCKETFUNCTION, open_loopback_socket);
+        SETOPT(e, CURLOPT_OPENSOCKETDATA, x);
+    } else if (strcmp(scheme, "http") == 0 && gp_http_is_loopback(req->url)) {
+        SETOPT(e, CURLOPT_NOPROXY, "*");
+    }
 
     if (req->body) {
         SETOPT(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
