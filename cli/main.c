@@ -19,17 +19,18 @@ static const struct gp_command commands[] = {
     {"prices", gp_cmd_prices,
      "Show current offers per GPU-hour, cheapest first; 'prices history' shows every observed "
      "price.",
-     "[history] [--gpu ID] [--provider P] [--tier TIER] [--max-age DAYS]"},
+     "[history] [--gpu ID] [--provider P] [--tier TIER] [--max-age DAYS] "
+     "[--changed-since DATE]"},
     {"quote", gp_cmd_quote, "Keep negotiated prices: add, list or remove quotes.",
      "add|list|rm [options]"},
+    {"refresh", gp_cmd_refresh,
+     "Fetch the price feeds into the database; a summary per feed on stderr.",
+     "[--feed NAME ...] [--dry-run] [--timeout S] [--url NAME=URL ...]"},
     {"plan", gp_cmd_plan,
      "Plan a fleet per GPU type for a workload: GPUs, power, cost; what-if with --set/--sweep.",
      "--workload FILE|PRESET [--gpus ID,...] [--pricing MODE] [--set KEY=VALUE ...] "
      "[--sweep KEY=SPEC]"},
     {"workloads", gp_cmd_workloads, "List the workload presets.", ""},
-    {"refresh", gp_cmd_refresh,
-     "Fetch the price feeds into the database; a summary per feed on stderr.",
-     "[--feed NAME ...] [--dry-run] [--timeout S] [--url NAME=URL ...]"},
     {"backends", gp_cmd_backends,
      "List the calibration backends: loaded or rejected and why, with their devices.", ""},
     {"calibrate", gp_cmd_calibrate,

@@ -10,6 +10,7 @@
 #include "pricing/normalize.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/text.h"
 #include "util/timeutil.h"
 
 /* Values a row inherits from the document when it does not set them. */
@@ -67,7 +68,7 @@ static enum gp_name_match read_gpu(const struct gp_json_reader *r, const cJSON *
     if (*rc)
         return GP_NAME_UNKNOWN;
     if (gp_catalog_find(catalog, name)) {
-        snprintf(o->gpu_id, sizeof(o->gpu_id), "%s", name);
+        gp_text_copy(o->gpu_id, sizeof(o->gpu_id), name); /* a catalog id always fits */
         return GP_NAME_MAPPED;
     }
     result = gp_normalize_gpu_name(&match, d->provider, name);

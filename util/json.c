@@ -302,6 +302,8 @@ int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj, const c
 {
     const cJSON *item;
 
+    if (!cJSON_IsObject(obj))
+        return gp_json_fail(r, NULL, "must be an object");
     cJSON_ArrayForEach(item, obj)
     {
         const char *const *k;

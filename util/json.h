@@ -61,7 +61,7 @@ int gp_json_child(const struct gp_json_reader *r, const cJSON *obj, const char *
                   bool want_array, const cJSON **out, int flags);
 
 /* Reject any member of `obj` not in the NULL-terminated `known` list, suggesting the nearest
- * known key. */
+ * known key; a value that is not an object is rejected too. */
 int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj, const char *const *known);
 
 /*
