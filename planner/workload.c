@@ -347,22 +347,11 @@ int gp_model_table_parse(struct gp_model_table *out, const char *text, size_t le
     struct gp_json_reader r;
     cJSON *root = NULL;
     const cJSON *list = NULL, *item;
-    int rc, version = 0, i = 0;
+    int rc, i = 0;
 
     memset(out, 0, sizeof(*out));
     gp_json_reader_init(&r, origin, text, len);
-    rc = gp_json_parse(&root, text, len, origin);
-    if (rc)
-        return rc;
-    if (!cJSON_IsObject(root)) {
-        rc = gp_json_fail(&r, NULL, "must be an object");
-        goto done;
-    }
-    rc = gp_json_check_keys(&r, root, top_keys);
-    if (!rc)
-        rc = gp_json_int(&r, root, "schema_version", &version, GP_JSON_REQUIRED);
-    if (!rc && version != 1)
-        rc = gp_json_fail(&r, "schema_version", "unsupported version %d (expected 1)", version);
+    rc = gp_json_parse_versioned(&root, &r, top_keys, 1);
     if (!rc)
         rc = gp_json_child(&r, root, "models", true, &list, GP_JSON_REQUIRED);
     if (rc)

@@ -175,6 +175,25 @@ void gp_json_reader_init(struct gp_json_reader *r, const char *file, const char 
     r->path[0] = '\0';
 }
 
+int gp_json_parse_versioned(cJSON **out, const struct gp_json_reader *r, const char *const *known,
+                            int version)
+{
+    int found = 0;
+    int rc = gp_json_parse(out, r->text, r->len, r->file);
+
+    if (rc)
+        return rc;
+    if (!cJSON_IsObject(*out))
+        return gp_json_fail(r, NULL, "must be an object");
+    rc = gp_json_check_keys(r, *out, known);
+    if (!rc)
+        rc = gp_json_int(r, *out, "schema_version", &found, GP_JSON_REQUIRED);
+    if (!rc && found != version)
+        rc = gp_json_fail(r, "schema_version", "unsupported version %d (expected %d)", found,
+                          version);
+    return rc;
+}
+
 size_t gp_json_enter(struct gp_json_reader *r, const char *key, int idx)
 {
     size_t saved = strlen(r->path);

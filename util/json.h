@@ -33,6 +33,14 @@ int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file);
 
 void gp_json_reader_init(struct gp_json_reader *r, const char *file, const char *text, size_t len);
 
+/*
+ * Parse the reader's document as an object with only the `known` members (NULL-terminated) and
+ * a "schema_version" equal to `version`. *out is owned by the caller (cJSON_Delete) even when an
+ * error is returned; it is NULL when the text is not JSON. Returns 0 or GP_EINVALID.
+ */
+int gp_json_parse_versioned(cJSON **out, const struct gp_json_reader *r, const char *const *known,
+                            int version);
+
 /* Descend into `key` (or index `idx` when key is NULL); returns the previous path length, to
  * be given back to gp_json_leave. */
 size_t gp_json_enter(struct gp_json_reader *r, const char *key, int idx);
