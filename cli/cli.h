@@ -17,6 +17,7 @@
 #include "gpuplan/gpu.h"
 #include "report/table.h"
 #include "store/store.h"
+#include "util/format.h"
 
 /* Exit codes (docs/exit-codes.md). */
 enum gp_exit {
@@ -30,10 +31,10 @@ enum gp_exit {
 
 /* Global options and lazily opened resources, shared by every command. */
 struct gp_cli {
-    const char *db_flag;    /* --db, or NULL */
-    const char *data_dir;   /* --data, or NULL for the embedded data */
-    const char *currency;   /* --currency: output currency, "USD" by default */
-    const char *format_name;/* --format, or NULL for the default (table) */
+    const char *db_flag;     /* --db, or NULL */
+    const char *data_dir;    /* --data, or NULL for the embedded data */
+    const char *currency;    /* --currency: output currency, "USD" by default */
+    const char *format_name; /* --format, or NULL for the default (table) */
     enum gp_format format;
     bool no_color;          /* --no-color */
     bool quiet, verbose;    /* -q, -v */
@@ -43,7 +44,7 @@ struct gp_cli {
     struct gp_store *store; /* owned; opened by gp_cli_store */
     struct gp_catalog catalog;
     bool catalog_loaded;
-    struct gp_fx_table fx;  /* owned; loaded by gp_cli_fx */
+    struct gp_fx_table fx; /* owned; loaded by gp_cli_fx */
     bool fx_loaded;
 };
 
@@ -65,11 +66,14 @@ struct gp_opt {
     const char *long_name; /* without the dashes */
     char short_name;       /* 0 for none */
     enum gp_opt_type type;
-    void *dest;            /* bool *, const char ** or struct gp_strlist * */
-    const char *value_name;/* shown in help, e.g. "ID"; NULL for flags */
+    void *dest;             /* bool *, const char ** or struct gp_strlist * */
+    const char *value_name; /* shown in help, e.g. "ID"; NULL for flags */
     const char *help;
 };
-#define GP_OPT_END {NULL, 0, GP_OPT_FLAG, NULL, NULL, NULL}
+#define GP_OPT_END                                                                                 \
+    {                                                                                              \
+        NULL, 0, GP_OPT_FLAG, NULL, NULL, NULL                                                     \
+    }
 
 struct gp_command {
     const char *name;
@@ -88,8 +92,8 @@ int gp_cli_parse(struct gp_cli *cli, const struct gp_command *cmd, const struct 
                  int argc, char **argv, int *npos);
 
 /* Print a command's help (synopsis, summary, options) to `out`. */
-void gp_cli_print_help(struct gp_cli *cli, const struct gp_command *cmd,
-                       const struct gp_opt *opts, FILE *out);
+void gp_cli_print_help(struct gp_cli *cli, const struct gp_command *cmd, const struct gp_opt *opts,
+                       FILE *out);
 
 /* The command table (cli/main.c) and lookup by name. */
 const struct gp_command *gp_cli_find_command(const char *name);
@@ -112,11 +116,7 @@ int gp_cli_fail(void);
 /* Map a GP_E* code to an exit code. */
 int gp_cli_exit_code(int error_code);
 /* Print a usage problem for the running command with a hint to --help; returns GP_EXIT_USAGE. */
-int gp_cli_usage_error(struct gp_cli *cli, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+int gp_cli_usage_error(struct gp_cli *cli, const char *fmt, ...) GP_PRINTF(2, 3);
 
 /* Render a table to stdout in the chosen format. Returns an exit code. */
 int gp_cli_output(struct gp_cli *cli, const struct gp_table *t, size_t highlight_row);

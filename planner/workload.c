@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/format.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -120,11 +121,7 @@ struct broken {
     char msg[160];
 };
 
-static int breaks(struct broken *b, const char *field, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+static int breaks(struct broken *b, const char *field, const char *fmt, ...) GP_PRINTF(3, 4);
 
 static int breaks(struct broken *b, const char *field, const char *fmt, ...)
 {

@@ -8,6 +8,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "util/format.h"
+
 enum gp_cell_kind { GP_CELL_EMPTY, GP_CELL_TEXT, GP_CELL_NUMBER, GP_CELL_INT };
 
 struct gp_column {
@@ -46,11 +48,7 @@ int gp_table_add_row(struct gp_table *t);
 
 /* Set a cell of the last row. Column is looked up by name once per call; setting a column the
  * table does not have is a programming error reported as GP_ERROR. */
-int gp_table_set_text(struct gp_table *t, const char *column, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+int gp_table_set_text(struct gp_table *t, const char *column, const char *fmt, ...) GP_PRINTF(3, 4);
 int gp_table_set_number(struct gp_table *t, const char *column, double value);
 int gp_table_set_int(struct gp_table *t, const char *column, long long value);
 

@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "util/format.h"
+
 /*
  * Invariants: `data` is NULL only before the first append; when non-NULL it is always
  * NUL-terminated at data[len]. `limit` (bytes, 0 = GP_BUF_DEFAULT_LIMIT) caps len: an append
@@ -34,11 +36,7 @@ int gp_buf_grow(struct gp_buf *buf, size_t extra);
 int gp_buf_append(struct gp_buf *buf, const void *bytes, size_t len);
 int gp_buf_puts(struct gp_buf *buf, const char *text);
 int gp_buf_putc(struct gp_buf *buf, char c);
-int gp_buf_printf(struct gp_buf *buf, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+int gp_buf_printf(struct gp_buf *buf, const char *fmt, ...) GP_PRINTF(2, 3);
 int gp_buf_vprintf(struct gp_buf *buf, const char *fmt, va_list ap);
 /* Hand the contents to the caller (free() it); the buffer is left empty. Never returns NULL
  * unless allocation fails: an empty buffer yields "". */

@@ -2,6 +2,8 @@
 #ifndef GP_UTIL_ERROR_H
 #define GP_UTIL_ERROR_H
 
+#include "util/format.h"
+
 /*
  * Functions below cli/ return 0 on success or one of these negative codes, and set a
  * human-readable message with gp_error_set(). Only cli/ prints that message and maps the
@@ -20,18 +22,10 @@ enum gp_error_code {
 };
 
 /* Record `fmt` as the last error and return `code`, so callers can `return gp_error_set(...)`. */
-int gp_error_set(int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+int gp_error_set(int code, const char *fmt, ...) GP_PRINTF(2, 3);
 
 /* Prefix the current message with `fmt` + ": ", keeping its code; returns that code. */
-int gp_error_wrap(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+int gp_error_wrap(const char *fmt, ...) GP_PRINTF(1, 2);
 
 /* The last message (borrowed; valid until the next gp_error_set on this thread); "" if none. */
 const char *gp_error_last(void);

@@ -8,6 +8,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "util/format.h"
+
 /*
  * A reader borrows the document text (for locating errors) and tracks the JSON path of the
  * value being read, e.g. "model.layers" or "gpus[3].hbm_gb".
@@ -48,10 +50,7 @@ void gp_json_leave(struct gp_json_reader *r, size_t saved);
 
 /* Set GP_EINVALID with "FILE:LINE:COL: PATH.KEY: message" (key may be NULL) and return it. */
 int gp_json_fail(const struct gp_json_reader *r, const char *key, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+    GP_PRINTF(3, 4);
 
 /* Typed getters: 0, or GP_EINVALID naming the field when it is absent (unless OPTIONAL), null
  * (unless NULLABLE), of the wrong type, or (numbers) not finite. */
