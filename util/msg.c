@@ -16,8 +16,11 @@ enum gp_msg_level gp_msg_level(void)
     return current_level;
 }
 
-static void emit(const char *prefix, const char *fmt, va_list ap)
+/* Print "prefix message\n" on stderr when the level is at least `shown_from`. */
+static void emit(enum gp_msg_level shown_from, const char *prefix, const char *fmt, va_list ap)
 {
+    if (current_level < shown_from)
+        return;
     fputs(prefix, stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -27,36 +30,30 @@ void gp_msg_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    emit("gpuplan: error: ", fmt, ap);
+    emit(GP_MSG_QUIET, "gpuplan: error: ", fmt, ap);
     va_end(ap);
 }
 
 void gp_msg_warn(const char *fmt, ...)
 {
     va_list ap;
-    if (current_level < GP_MSG_NORMAL)
-        return;
     va_start(ap, fmt);
-    emit("gpuplan: warning: ", fmt, ap);
+    emit(GP_MSG_NORMAL, "gpuplan: warning: ", fmt, ap);
     va_end(ap);
 }
 
 void gp_msg_info(const char *fmt, ...)
 {
     va_list ap;
-    if (current_level < GP_MSG_NORMAL)
-        return;
     va_start(ap, fmt);
-    emit("", fmt, ap);
+    emit(GP_MSG_NORMAL, "", fmt, ap);
     va_end(ap);
 }
 
 void gp_msg_note(const char *fmt, ...)
 {
     va_list ap;
-    if (current_level < GP_MSG_VERBOSE)
-        return;
     va_start(ap, fmt);
-    emit("gpuplan: ", fmt, ap);
+    emit(GP_MSG_VERBOSE, "gpuplan: ", fmt, ap);
     va_end(ap);
 }
