@@ -91,6 +91,11 @@ struct gp_command {
 int gp_cli_parse(struct gp_cli *cli, const struct gp_command *cmd, const struct gp_opt *opts,
                  int argc, char **argv, int *npos);
 
+/* gp_cli_parse for the command named `command` when it takes no positional arguments: one is a
+ * usage problem. Returns as gp_cli_parse does. */
+int gp_cli_parse_options(struct gp_cli *cli, const char *command, const struct gp_opt *opts,
+                         int argc, char **argv);
+
 /* Print a command's help (synopsis, summary, options) to `out`. */
 void gp_cli_print_help(struct gp_cli *cli, const struct gp_command *cmd, const struct gp_opt *opts,
                        FILE *out);

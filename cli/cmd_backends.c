@@ -50,12 +50,10 @@ int gp_cmd_backends(struct gp_cli *cli, int argc, char **argv)
     static const struct gp_opt opts[] = {GP_OPT_END};
     struct gp_registry reg;
     struct gp_table table;
-    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("backends"), opts, argc, argv, &npos);
+    int rc = gp_cli_parse_options(cli, "backends", opts, argc, argv);
 
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
-    if (npos)
-        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
     if (gp_registry_scan(&reg) != 0)
         return gp_cli_fail();
     gp_table_init(&table, backend_columns, sizeof(backend_columns) / sizeof(backend_columns[0]));

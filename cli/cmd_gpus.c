@@ -66,12 +66,10 @@ int gp_cmd_gpus(struct gp_cli *cli, int argc, char **argv)
     static const struct gp_opt opts[] = {GP_OPT_END};
     const struct gp_catalog *catalog = NULL;
     struct gp_table table;
-    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("gpus"), opts, argc, argv, &npos);
+    int rc = gp_cli_parse_options(cli, "gpus", opts, argc, argv);
 
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
-    if (npos)
-        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
     rc = gp_cli_catalog(cli, &catalog);
     if (rc)
         return rc;

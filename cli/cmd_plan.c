@@ -484,7 +484,6 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
          "one row per value and GPU type; SPEC is FROM:TO:STEP or A,B,C"},
         GP_OPT_END,
     };
-    const struct gp_command *self = gp_cli_find_command("plan");
     const struct gp_catalog *cat = NULL;
     struct gp_store *store = NULL;
     struct gp_efficiency_table effs = {0};
@@ -499,18 +498,16 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
     struct gp_column columns[MAX_COLUMNS];
     size_t ngpus = 0, nquotes = 0, nrows = 0;
     long max_age = DEFAULT_MAX_AGE_DAYS;
-    int pricing = PRICING_CHEAPEST, npos = 0;
+    int pricing = PRICING_CHEAPEST;
     double fx = 1.0;
     int64_t now = gp_time_now();
-    int rc = gp_cli_parse(cli, self, opts, argc, argv, &npos);
+    int rc = gp_cli_parse_options(cli, "plan", opts, argc, argv);
 
     if (rc) {
         if (rc < 0)
             gp_cli_plan_keys_print(stdout);
         return rc < 0 ? GP_EXIT_OK : rc;
     }
-    if (npos > 0)
-        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
     if (!a.workload)
         return gp_cli_usage_error(cli, "--workload is required (a file or a preset; see "
                                        "'gpuplan workloads')");

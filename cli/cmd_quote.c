@@ -163,12 +163,10 @@ static int quote_add(struct gp_cli *cli, int argc, char **argv)
         {"note", 0, GP_OPT_STRING, &a.note, "TEXT", "free text (contract, contact)"},
         GP_OPT_END,
     };
-    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("quote"), opts, argc, argv, &npos);
+    int rc = gp_cli_parse_options(cli, "quote", opts, argc, argv);
 
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
-    if (npos)
-        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
     rc = gp_cli_store(cli, &store);
     if (!rc)
         rc = build_quote(cli, &a, &quote);
@@ -187,12 +185,10 @@ static int quote_list(struct gp_cli *cli, int argc, char **argv)
     struct gp_store *store;
     struct gp_quote *quotes = NULL;
     size_t n = 0;
-    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("quote"), opts, argc, argv, &npos);
+    int rc = gp_cli_parse_options(cli, "quote", opts, argc, argv);
 
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
-    if (npos)
-        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
     rc = gp_cli_store(cli, &store);
     if (rc)
         return rc;

@@ -197,7 +197,7 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
     const struct gp_fx_table *fx = NULL;
     struct gp_store *store = NULL;
     long timeout = 120, lock_wait = 300;
-    int npos = 0, rc;
+    int rc;
 
     memset(&a, 0, sizeof(a));
     const struct gp_opt opts[] = {
@@ -216,11 +216,9 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
         GP_OPT_END,
     };
 
-    rc = gp_cli_parse(cli, gp_cli_find_command("refresh"), opts, argc, argv, &npos);
+    rc = gp_cli_parse_options(cli, "refresh", opts, argc, argv);
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
-    if (npos > 0)
-        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
     if (a.timeout && (rc = parse_seconds(cli, "timeout", a.timeout, 86400, &timeout)))
         return rc;
     if (a.lock_wait && (rc = parse_seconds(cli, "lock-wait", a.lock_wait, 86400, &lock_wait)))

@@ -40,12 +40,10 @@ int gp_cmd_workloads(struct gp_cli *cli, int argc, char **argv)
     struct gp_table table;
     char **list = NULL;
     size_t count = 0;
-    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("workloads"), opts, argc, argv, &npos);
+    int rc = gp_cli_parse_options(cli, "workloads", opts, argc, argv);
 
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
-    if (npos > 0)
-        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
     rc = gp_cli_plan_inputs(cli, &effs, &models);
     if (rc)
         return rc;

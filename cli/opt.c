@@ -222,3 +222,13 @@ void gp_cli_print_help(struct gp_cli *cli, const struct gp_command *cmd, const s
     fprintf(out, "\nexit codes: 0 ok, 1 error, 2 usage or invalid input, 3 no or stale data, "
                  "4 network, 5 database (docs/exit-codes.md)\n");
 }
+
+int gp_cli_parse_options(struct gp_cli *cli, const char *command, const struct gp_opt *opts,
+                         int argc, char **argv)
+{
+    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command(command), opts, argc, argv, &npos);
+
+    if (!rc && npos)
+        return gp_cli_usage_error(cli, "unexpected argument '%s'", argv[1]);
+    return rc;
+}
