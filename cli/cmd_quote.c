@@ -6,6 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "cli/cli.h"
+#include "cli/prices_rows.h"
 #include "pricing/normalize.h"
 #include "util/error.h"
 #include "util/text.h"
@@ -41,23 +42,7 @@ static int add_quote_row(struct gp_table *t, const struct gp_quote *q, double pe
     if (!rc)
         rc = gp_table_set_int(t, "id", q->id);
     if (!rc)
-        rc = gp_table_set_text(t, "provider", "%s", o->provider);
-    if (!rc)
-        rc = gp_table_set_text(t, "gpu", "%s", o->gpu_id);
-    if (!rc)
-        rc = gp_table_set_number(t, "price_per_gpu_hour", o->usd_per_gpu_hour * per_usd);
-    if (!rc)
-        rc = gp_table_set_text(t, "currency", "%s", currency);
-    if (!rc)
-        rc = gp_table_set_number(t, "original_amount", o->amount);
-    if (!rc)
-        rc = gp_table_set_text(t, "original_currency", "%s", o->currency);
-    if (!rc)
-        rc = gp_table_set_text(t, "original_unit", "%s", gp_price_unit_name(o->unit));
-    if (!rc)
-        rc = gp_table_set_int(t, "gpus_per_instance", o->gpus_per_instance);
-    if (!rc)
-        rc = gp_table_set_text(t, "region", "%s", o->region);
+        rc = gp_price_row_set_terms(t, o, per_usd, currency);
     if (!rc)
         rc = gp_table_set_text(t, "entered", "%s", entered);
     if (!rc)

@@ -25,6 +25,30 @@ const struct gp_column gp_price_columns[] = {
 };
 const size_t gp_price_column_count = sizeof(gp_price_columns) / sizeof(gp_price_columns[0]);
 
+int gp_price_row_set_terms(struct gp_table *t, const struct gp_offer *o, double per_usd,
+                           const char *currency)
+{
+    int rc = gp_table_set_text(t, "provider", "%s", o->provider);
+
+    if (!rc)
+        rc = gp_table_set_text(t, "gpu", "%s", o->gpu_id);
+    if (!rc)
+        rc = gp_table_set_number(t, "price_per_gpu_hour", o->usd_per_gpu_hour * per_usd);
+    if (!rc)
+        rc = gp_table_set_text(t, "currency", "%s", currency);
+    if (!rc)
+        rc = gp_table_set_number(t, "original_amount", o->amount);
+    if (!rc)
+        rc = gp_table_set_text(t, "original_currency", "%s", o->currency);
+    if (!rc)
+        rc = gp_table_set_text(t, "original_unit", "%s", gp_price_unit_name(o->unit));
+    if (!rc)
+        rc = gp_table_set_int(t, "gpus_per_instance", o->gpus_per_instance);
+    if (!rc)
+        rc = gp_table_set_text(t, "region", "%s", o->region);
+    return rc;
+}
+
 int gp_price_row_add(struct gp_table *t, const struct gp_price_row_context *ctx,
                      const struct gp_offer *o, const char *extra_note)
 {
@@ -39,25 +63,9 @@ int gp_price_row_add(struct gp_table *t, const struct gp_price_row_context *ctx,
                  extra_note);
     gp_time_format_date(o->observed_at, observed, sizeof(observed));
     if (!rc)
-        rc = gp_table_set_text(t, "gpu", "%s", o->gpu_id);
-    if (!rc)
-        rc = gp_table_set_text(t, "provider", "%s", o->provider);
+        rc = gp_price_row_set_terms(t, o, ctx->per_usd, ctx->currency);
     if (!rc)
         rc = gp_table_set_text(t, "tier", "%s", gp_tier_name(o->tier));
-    if (!rc)
-        rc = gp_table_set_number(t, "price_per_gpu_hour", o->usd_per_gpu_hour * ctx->per_usd);
-    if (!rc)
-        rc = gp_table_set_text(t, "currency", "%s", ctx->currency);
-    if (!rc)
-        rc = gp_table_set_number(t, "original_amount", o->amount);
-    if (!rc)
-        rc = gp_table_set_text(t, "original_currency", "%s", o->currency);
-    if (!rc)
-        rc = gp_table_set_text(t, "original_unit", "%s", gp_price_unit_name(o->unit));
-    if (!rc)
-        rc = gp_table_set_int(t, "gpus_per_instance", o->gpus_per_instance);
-    if (!rc)
-        rc = gp_table_set_text(t, "region", "%s", o->region);
     if (!rc)
         rc = gp_table_set_text(t, "instance_type", "%s", o->instance_type);
     if (!rc)

@@ -1,5 +1,5 @@
-/* Turning offers and quotes into rows of the price tables shared by `prices` and its
- * subcommands. */
+/* Turning offers and quotes into rows of the price tables of `prices`, its subcommands and
+ * `quote`. */
 #ifndef GP_CLI_PRICES_ROWS_H
 #define GP_CLI_PRICES_ROWS_H
 
@@ -18,6 +18,12 @@ struct gp_price_row_context {
     int64_t now;          /* Unix seconds UTC */
     long max_age_days;    /* older offers are marked stale-price */
 };
+
+/* Set the cells every price table has on the last row: provider, gpu, the price per GPU-hour
+ * in the output currency (`per_usd` units per USD, code `currency`) and the offer's original
+ * terms: amount, currency, unit, GPUs per instance and region. */
+int gp_price_row_set_terms(struct gp_table *t, const struct gp_offer *offer, double per_usd,
+                           const char *currency);
 
 /* Append a row for `offer`; `extra_note` (may be NULL) is added to the notes. */
 int gp_price_row_add(struct gp_table *t, const struct gp_price_row_context *ctx,
