@@ -17,40 +17,18 @@
 #include "catalog/catalog.h"
 #include "store/calibrations.h"
 #include "store/store.h"
+#include "tests/unit/store_fixture.h"
 #include "util/error.h"
-
-struct fixture {
-    char path[64];
-    struct gp_store *store;
-    struct gp_catalog catalog;
-};
 
 static int setup(void **state)
 {
-    struct fixture *f = calloc(1, sizeof(*f));
-
-    snprintf(f->path, sizeof(f->path), "/tmp/gpuplan-test-calib-%d.db", (int)getpid());
-    unlink(f->path);
-    if (gp_store_open(&f->store, f->path, 0) || gp_catalog_load(&f->catalog))
-        return -1;
-    *state = f;
-    return 0;
+    *state = store_fixture_open("calib");
+    return *state ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    char wal[80];
-
-    gp_store_close(f->store);
-    gp_catalog_release(&f->catalog);
-    unlink(f->path);
-    snprintf(wal, sizeof(wal), "%s-wal", f->path);
-    unlink(wal);
-    snprintf(wal, sizeof(wal), "%s-shm", f->path);
-    unlink(wal);
-    free(f);
-    return 0;
+    return store_fixture_close(*state);
 }
 
 /* A plausible H200 run: bandwidth points and bf16 square GEMMs, fitted for real. */
@@ -103,13 +81,13 @@ static void make_run(struct gp_calibration *c, const struct gp_catalog *cat, int
 
 static void test_fit_all_on_a_run(void **state)
 {
-    struct fixture *f = *state;
+    struct store_fixture *f = *state;
     struct gp_calibration c;
 
     make_run(&c, &f->catalog, 1790000000, 1.0);
     assert_int_equal(c.fit_count, 2);
-    const struct gp_calibration_fit *bw = strcmp(c.fits[0].kernel, "bandwidth") == 0 ? &c.fits[0]
-                                                                                     : &c.fits[1];
+    const struct gp_calibration_fit *bw =
+        strcmp(c.fits[0].kernel, "bandwidth") == 0 ? &c.fits[0] : &c.fits[1];
     const struct gp_calibration_fit *gemm = bw == &c.fits[0] ? &c.fits[1] : &c.fits[0];
     assert_string_equal(gemm->precision, "bf16");
     assert_float_equal(gemm->peak, 989.0, 1.0);
@@ -123,7 +101,7 @@ static void test_fit_all_on_a_run(void **state)
 
 static void test_exchange_round_trip_and_store(void **state)
 {
-    struct fixture *f = *state;
+    struct store_fixture *f = *state;
     struct gp_calibration runs[2], *back = NULL, *stored = NULL;
     size_t n = 0, added = 0, skipped = 0;
     char *text = NULL;
@@ -190,7 +168,7 @@ static void test_exchange_round_trip_and_store(void **state)
 
 static void test_bad_imports_are_located(void **state)
 {
-    struct fixture *f = *state;
+    struct store_fixture *f = *state;
     struct gp_calibration good, *out = NULL;
     size_t n = 0;
     char *text = NULL;

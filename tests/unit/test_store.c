@@ -13,22 +13,15 @@
 #include "catalog/catalog.h"
 #include "catalog/fx.h"
 #include "store/store.h"
+#include "tests/unit/store_fixture.h"
 #include "util/error.h"
-
-struct fixture {
-    char path[64];
-    struct gp_store *store;
-    struct gp_catalog catalog;
-};
 
 static int setup(void **state)
 {
-    struct fixture *f = calloc(1, sizeof(*f));
+    struct store_fixture *f = store_fixture_open("store");
     struct gp_fx_table fx;
 
-    snprintf(f->path, sizeof(f->path), "/tmp/gpuplan-test-store-%d.db", (int)getpid());
-    unlink(f->path);
-    if (gp_store_open(&f->store, f->path, 0) || gp_catalog_load(&f->catalog) || gp_fx_load(&fx))
+    if (!f || gp_fx_load(&fx))
         return -1;
     if (gp_store_seed(f->store, "test", &f->catalog, NULL, 0, &fx))
         return -1;
@@ -39,18 +32,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-    char side[80];
-
-    gp_store_close(f->store);
-    gp_catalog_release(&f->catalog);
-    unlink(f->path);
-    snprintf(side, sizeof(side), "%s-wal", f->path);
-    unlink(side);
-    snprintf(side, sizeof(side), "%s-shm", f->path);
-    unlink(side);
-    free(f);
-    return 0;
+    return store_fixture_close(*state);
 }
 
 static struct gp_offer offer(const char *gpu, const char *region, double usd, int64_t at)
@@ -69,7 +51,7 @@ static struct gp_offer offer(const char *gpu, const char *region, double usd, in
 
 static void schema_is_current(void **state)
 {
-    struct fixture *f = *state;
+    struct store_fixture *f = *state;
     char hash[80];
 
     assert_true(gp_store_schema_version() >= 1);
@@ -79,7 +61,7 @@ static void schema_is_current(void **state)
 
 static void unchanged_prices_are_recorded_once(void **state)
 {
-    struct fixture *f = *state;
+    struct store_fixture *f = *state;
     struct gp_offer run1[] = {offer("b200", "us", 6.0, 100), offer("mi300x", "us", 2.5, 100)};
     struct gp_offer run2[] = {offer("b200", "us", 6.0, 200), offer("mi300x", "us", 2.2, 200)};
     struct gp_feed_write_stats stats;
@@ -112,7 +94,7 @@ static void unchanged_prices_are_recorded_once(void **state)
 
 static void failed_write_changes_nothing(void **state)
 {
-    struct fixture *f = *state;
+    struct store_fixture *f = *state;
     struct gp_offer good[] = {offer("b200", "eu", 5.0, 100)};
     struct gp_offer bad[] = {offer("b200", "eu", 4.0, 200), offer("tpu-v5", "eu", 1.0, 200)};
     struct gp_offer_filter filter = {NULL, "acme", -1, 0};
@@ -130,7 +112,7 @@ static void failed_write_changes_nothing(void **state)
 
 static void filters_apply(void **state)
 {
-    struct fixture *f = *state;
+    struct store_fixture *f = *state;
     struct gp_offer spot = offer("h200-sxm", "us", 1.5, 300);
     struct gp_offer_filter by_tier = {NULL, NULL, GP_TIER_SPOT, 0};
     struct gp_offer_filter by_gpu = {"h200-sxm", NULL, -1, 0};
@@ -154,7 +136,7 @@ static void filters_apply(void **state)
 
 static void quotes_round_trip(void **state)
 {
-    struct fixture *f = *state;
+    struct store_fixture *f = *state;
     struct gp_quote q, *list = NULL;
     size_t n = 0;
     int64_t id = 0;
@@ -178,7 +160,7 @@ static void quotes_round_trip(void **state)
 
 static void fx_rates_come_back(void **state)
 {
-    struct fixture *f = *state;
+    struct store_fixture *f = *state;
     struct gp_fx_table fx;
     double rate = 0;
 
