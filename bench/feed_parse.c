@@ -315,21 +315,39 @@ static void bench_store(const char *dir, const struct gp_catalog *cat, const str
     free(offers);
 }
 
-int main(void)
+/* Whether the command line asks for `name` (no arguments: every case). */
+static bool wanted(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], name) == 0)
+            return true;
+    return argc < 2;
+}
+
+int main(int argc, char **argv)
 {
     char dir[] = "/tmp/gpuplan-feed-bench-XXXXXX";
     struct gp_catalog cat;
     struct gp_fx_table fx;
 
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "csv") && strcmp(argv[i], "json") && strcmp(argv[i], "store")) {
+            fprintf(stderr, "usage: feed_parse [csv] [json] [store]  (no argument: all three)\n");
+            return 2;
+        }
+    }
     if (gp_catalog_load(&cat) || gp_fx_load(&fx))
         die("data");
     if (!mkdtemp(dir)) {
         perror(dir);
         return 1;
     }
-    bench_csv(dir, &cat, &fx); /* first, so its peak RSS is its own */
-    bench_json(dir, &cat, &fx);
-    bench_store(dir, &cat, &fx);
+    if (wanted(argc, argv, "csv"))
+        bench_csv(dir, &cat, &fx); /* first, so its peak RSS is its own */
+    if (wanted(argc, argv, "json"))
+        bench_json(dir, &cat, &fx);
+    if (wanted(argc, argv, "store"))
+        bench_store(dir, &cat, &fx);
     rmdir(dir);
     gp_catalog_release(&cat);
     gp_fx_release(&fx);

@@ -126,7 +126,8 @@ static int close_run(struct gp_store *store, int64_t id, const char *status, int
 static int count_offers(struct gp_store *store, const char *feed, size_t *out)
 {
     sqlite3_stmt *stmt = NULL;
-    int rc = gp_store__prepare(store, &stmt, "SELECT count(*) FROM offers WHERE feed = ?1");
+    int rc = gp_store__prepare(store, &stmt,
+                               "SELECT count(*) FROM feed_offers WHERE feed = ?1 AND listed = 1");
     if (rc)
         return rc;
     gp_store__bind_text(stmt, 1, feed);
@@ -148,7 +149,9 @@ int gp_store_refresh_finish(struct gp_store *store, int64_t id, const char *feed
     if (rc)
         return rc;
     if (strcmp(status, "unchanged") == 0) {
-        rc = gp_store__prepare(store, &stmt, "UPDATE offers SET observed_at = ?2 WHERE feed = ?1");
+        rc = gp_store__prepare(store, &stmt,
+                               "UPDATE feed_offers SET observed_at = ?2 "
+                               "WHERE feed = ?1 AND listed = 1");
         if (!rc) {
             gp_store__bind_text(stmt, 1, feed);
             sqlite3_bind_int64(stmt, 2, finished_at);
@@ -246,19 +249,18 @@ int gp_store_http_state_get(struct gp_store *store, const char *feed, const char
     return rc;
 }
 
-/* ?1 gpu, ?2 provider, ?3 tier (NULL = any), ?4 since; o.* in offers' column order. */
+/* ?1 gpu, ?2 provider, ?3 tier (NULL = any), ?4 since; the offers view's columns, then the
+ * last price before ?4. */
 static const char changed_sql[] =
-    "SELECT o.feed, o.provider, o.region, o.instance_type, o.gpu_id, o.gpus_per_instance, "
-    "o.tier, o.amount, o.currency, o.unit, o.usd_per_gpu_hour, o.observed_at, o.source_url, "
-    "coalesce((SELECT p.usd_per_gpu_hour FROM price_observations p WHERE p.feed = o.feed "
-    "AND p.provider = o.provider AND p.region = o.region AND p.instance_type = o.instance_type "
-    "AND p.gpu_id = o.gpu_id AND p.tier = o.tier AND p.observed_at < ?4 "
-    "ORDER BY p.observed_at DESC, p.id DESC LIMIT 1), 0) "
-    "FROM offers o WHERE (?1 IS NULL OR o.gpu_id = ?1) AND (?2 IS NULL OR o.provider = ?2) "
-    "AND (?3 IS NULL OR o.tier = ?3) AND EXISTS (SELECT 1 FROM price_observations p "
-    "WHERE p.feed = o.feed AND p.provider = o.provider AND p.region = o.region "
-    "AND p.instance_type = o.instance_type AND p.gpu_id = o.gpu_id AND p.tier = o.tier "
-    "AND p.observed_at >= ?4) ORDER BY o.usd_per_gpu_hour, o.provider, o.feed";
+    "SELECT f.feed, f.provider, f.region, f.instance_type, f.gpu_id, f.gpus_per_instance, "
+    "f.tier, f.amount, f.currency, f.unit, f.usd_per_gpu_hour, f.observed_at, s.url, "
+    "coalesce((SELECT p.usd_per_gpu_hour FROM price_history p WHERE p.offer_id = f.id "
+    "AND p.observed_at < ?4 ORDER BY p.observed_at DESC, p.id DESC LIMIT 1), 0) "
+    "FROM feed_offers f JOIN sources s ON s.id = f.source_id "
+    "WHERE f.listed = 1 AND (?1 IS NULL OR f.gpu_id = ?1) AND (?2 IS NULL OR f.provider = ?2) "
+    "AND (?3 IS NULL OR f.tier = ?3) AND EXISTS (SELECT 1 FROM price_history p "
+    "WHERE p.offer_id = f.id AND p.observed_at >= ?4) "
+    "ORDER BY f.usd_per_gpu_hour, f.provider, f.feed";
 
 static void read_change(sqlite3_stmt *stmt, struct gp_offer_change *c)
 {
