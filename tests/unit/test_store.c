@@ -1,4 +1,5 @@
-/* Unit tests for store/: migrations, feed writes with history dedup, rollback, queries, quotes. */
+/* Unit tests for store/: migrations and upgrades, feed writes with history dedup, rollback,
+ * queries, quotes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,11 +10,13 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h> /* only to build a database as an older gpuplan left it */
 
 #include "catalog/catalog.h"
 #include "catalog/fx.h"
 #include "store/store.h"
 #include "tests/unit/store_fixture.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 static int setup(void **state)
@@ -134,6 +137,209 @@ static void filters_apply(void **state)
     free(rows);
 }
 
+static void duplicate_keys_keep_the_cheaper_price(void **state)
+{
+    struct store_fixture *f = *state;
+    struct gp_offer run[] = {offer("b200", "us", 6.0, 100), offer("b200", "us", 5.5, 100),
+                             offer("b200", "us", 7.0, 100)};
+    struct gp_feed_write_stats stats;
+    struct gp_offer_filter all = {NULL, NULL, -1, 0};
+    struct gp_offer *rows = NULL;
+    size_t n = 0;
+
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", run, 3, &stats), 0);
+    assert_int_equal(stats.offers, 1);
+    assert_int_equal(stats.new_prices, 1);
+    assert_int_equal(gp_store_offers_query(f->store, &all, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_true(rows[0].usd_per_gpu_hour == 5.5);
+    free(rows);
+    assert_int_equal(gp_store_history_query(f->store, &all, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_true(rows[0].usd_per_gpu_hour == 5.5); /* the history holds what the offer says */
+    free(rows);
+}
+
+static void a_returning_offer_at_its_last_price_is_not_recorded_again(void **state)
+{
+    struct store_fixture *f = *state;
+    struct gp_offer both[] = {offer("b200", "us", 6.0, 100), offer("mi300x", "us", 2.5, 100)};
+    struct gp_offer back[] = {offer("b200", "us", 6.0, 300), offer("mi300x", "us", 2.5, 300)};
+    struct gp_feed_write_stats stats;
+    struct gp_offer_filter all = {NULL, NULL, -1, 0};
+    struct gp_offer *rows = NULL;
+    size_t n = 0;
+
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", both, 2, &stats), 0);
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", both, 1, &stats), 0);
+    assert_int_equal(stats.new_prices, 0);
+    assert_int_equal(gp_store_offers_query(f->store, &all, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    free(rows);
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", back, 2, &stats), 0);
+    assert_int_equal(stats.offers, 2);
+    assert_int_equal(stats.new_prices, 0);
+    assert_int_equal(gp_store_offers_query(f->store, &all, &rows, &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(rows[0].observed_at, 300);
+    assert_int_equal(rows[1].observed_at, 300);
+    free(rows);
+    assert_int_equal(gp_store_history_query(f->store, &all, &rows, &n), 0);
+    assert_int_equal(n, 2);
+    free(rows);
+}
+
+/* More offers than one batch statement holds, and a count that is not a multiple of it. */
+static void large_writes_mix_new_changed_and_unchanged_offers(void **state)
+{
+    enum { FIRST = 150, SECOND = 221 };
+    struct store_fixture *f = *state;
+    struct gp_offer *run = calloc(SECOND, sizeof(*run));
+    struct gp_feed_write_stats stats;
+    struct gp_offer_filter all = {NULL, NULL, -1, 0};
+    struct gp_offer *rows = NULL;
+    size_t n = 0, changed = 0;
+
+    assert_non_null(run);
+    for (int i = 0; i < SECOND; i++) {
+        run[i] = offer(i % 2 ? "b200" : "h100-sxm", "us", 1.0 + i / 100.0, 100);
+        snprintf(run[i].instance_type, sizeof(run[i].instance_type), "type-%03d", i);
+        snprintf(run[i].source_url, sizeof(run[i].source_url), "https://x.invalid/%d", i % 5);
+    }
+    assert_int_equal(gp_store_feed_replace(f->store, "bulk", run, FIRST, &stats), 0);
+    assert_int_equal(stats.offers, FIRST);
+    assert_int_equal(stats.new_prices, FIRST);
+    for (int i = 0; i < SECOND; i++) {
+        run[i].observed_at = 200;
+        if (i < FIRST && i % 3 == 0) {
+            run[i].amount = run[i].usd_per_gpu_hour = run[i].amount + 0.5;
+            changed++;
+        }
+    }
+    assert_int_equal(gp_store_feed_replace(f->store, "bulk", run, SECOND, &stats), 0);
+    assert_int_equal(stats.offers, SECOND);
+    assert_int_equal(stats.new_prices, changed + (SECOND - FIRST));
+
+    assert_int_equal(gp_store_offers_query(f->store, &all, &rows, &n), 0);
+    assert_int_equal(n, SECOND);
+    for (size_t i = 0; i < n; i++) {
+        int k = atoi(rows[i].instance_type + strlen("type-"));
+        assert_true(rows[i].usd_per_gpu_hour == run[k].usd_per_gpu_hour);
+        assert_string_equal(rows[i].source_url, run[k].source_url);
+        assert_int_equal(rows[i].observed_at, 200);
+    }
+    free(rows);
+    assert_int_equal(gp_store_history_query(f->store, &all, &rows, &n), 0);
+    assert_int_equal(n, FIRST + stats.new_prices);
+    free(rows);
+    free(run);
+}
+
+/* Run the SQL of migration `name` (from the source tree) on a raw connection. */
+static void run_migration(sqlite3 *db, const char *name)
+{
+    const char *root = getenv("GPUPLAN_SOURCE_DIR");
+    struct gp_buf sql = GP_BUF_INIT;
+    char path[4096];
+
+    snprintf(path, sizeof(path), "%s/store/migrations/%s", root ? root : ".", name);
+    gp_buf_init(&sql, (size_t)1 << 20);
+    assert_int_equal(gp_buf_read_file(&sql, path), 0);
+    assert_int_equal(sqlite3_exec(db, sql.data, NULL, NULL, NULL), SQLITE_OK);
+    gp_buf_release(&sql);
+}
+
+/* A database left by the schema-2 gpuplan: two feeds, a price change, an offer that dropped
+ * out of its feed, then opened (and so migrated) by this one. */
+static void a_schema_2_database_upgrades_with_its_history(void **state)
+{
+    static const char legacy[] =
+        "INSERT INTO gpus VALUES ('b200', 'B200', 'nvidia', 'blackwell', 192, 8, 1000, '{}', 't'),"
+        " ('mi300x', 'MI300X', 'amd', 'cdna3', 192, 5.3, 750, '{}', 't');"
+        "INSERT INTO price_observations (id, feed, provider, region, instance_type, gpu_id, "
+        "gpus_per_instance, tier, amount, currency, unit, usd_per_gpu_hour, observed_at, "
+        "source_url) VALUES"
+        " (1, 'acme', 'acme', 'us', 'big', 'b200', 8, 'on-demand', 48, 'USD', 'instance-hour',"
+        "  6, 100, 'https://a.invalid/1'),"
+        " (2, 'acme', 'acme', 'us', '', 'mi300x', 1, 'spot', 2.5, 'EUR', 'gpu-hour', 2.75, 100,"
+        "  'https://a.invalid/1'),"
+        " (3, 'acme', 'acme', 'us', 'big', 'b200', 8, 'on-demand', 40, 'USD', 'instance-hour',"
+        "  5, 200, 'https://a.invalid/2'),"
+        " (4, 'other', 'zeta', '', '', 'b200', 1, 'on-demand', 4, 'USD', 'gpu-hour', 4, 150, '');"
+        "INSERT INTO offers VALUES"
+        " ('acme', 'acme', 'us', 'big', 'b200', 8, 'on-demand', 40, 'USD', 'instance-hour', 5,"
+        "  300, 'https://a.invalid/2'),"
+        " ('other', 'zeta', '', '', 'b200', 1, 'on-demand', 4, 'USD', 'gpu-hour', 4, 150, '');"
+        "PRAGMA user_version = 2;";
+    char path[64], side[80];
+    sqlite3 *db = NULL;
+    struct gp_store *store = NULL;
+    struct gp_offer_filter all = {NULL, NULL, -1, 0};
+    struct gp_offer *rows = NULL;
+    struct gp_offer again[2];
+    struct gp_feed_write_stats stats;
+    size_t n = 0;
+
+    (void)state;
+    snprintf(path, sizeof(path), "/tmp/gpuplan-test-upgrade-%d.db", (int)getpid());
+    unlink(path);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    run_migration(db, "001_initial.sql");
+    run_migration(db, "002_calibration_details.sql");
+    assert_int_equal(sqlite3_exec(db, legacy, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+
+    assert_int_equal(gp_store_open(&store, path, 0), 0);
+
+    assert_int_equal(gp_store_history_query(store, &all, &rows, &n), 0);
+    assert_int_equal(n, 4);
+    /* grouped by key, oldest first: acme's mi300x (no instance type), its b200 twice, zeta */
+    assert_string_equal(rows[0].gpu_id, "mi300x");
+    assert_string_equal(rows[0].currency, "EUR");
+    assert_int_equal(rows[0].tier, GP_TIER_SPOT);
+    assert_string_equal(rows[1].instance_type, "big");
+    assert_true(rows[1].amount == 48 && rows[1].observed_at == 100);
+    assert_true(rows[2].amount == 40 && rows[2].observed_at == 200);
+    assert_string_equal(rows[2].source_url, "https://a.invalid/2");
+    assert_int_equal(rows[2].gpus_per_instance, 8);
+    assert_int_equal(rows[2].unit, GP_UNIT_INSTANCE_HOUR);
+    assert_string_equal(rows[3].provider, "zeta");
+    assert_string_equal(rows[3].source_url, "");
+    free(rows);
+
+    assert_int_equal(gp_store_offers_query(store, &all, &rows, &n), 0);
+    assert_int_equal(n, 2); /* mi300x had dropped out of acme's offers */
+    assert_string_equal(rows[0].provider, "zeta");
+    assert_string_equal(rows[1].feed, "acme");
+    assert_true(rows[1].usd_per_gpu_hour == 5);
+    assert_int_equal(rows[1].observed_at, 300);
+    again[0] = rows[1];
+    free(rows);
+
+    /* The carried-over prices are the last ones: seeing them again records nothing. */
+    again[1] = offer("mi300x", "us", 2.75, 400);
+    again[1].tier = GP_TIER_SPOT;
+    again[1].amount = 2.5;
+    snprintf(again[1].currency, sizeof(again[1].currency), "EUR");
+    assert_int_equal(gp_store_feed_replace(store, "acme", again, 2, &stats), 0);
+    assert_int_equal(stats.offers, 2);
+    assert_int_equal(stats.new_prices, 0);
+    again[0].amount = 36;
+    again[0].usd_per_gpu_hour = 4.5;
+    assert_int_equal(gp_store_feed_replace(store, "acme", again, 2, &stats), 0);
+    assert_int_equal(stats.new_prices, 1);
+    assert_int_equal(gp_store_history_query(store, &all, &rows, &n), 0);
+    assert_int_equal(n, 5);
+    free(rows);
+
+    gp_store_close(store);
+    unlink(path);
+    snprintf(side, sizeof(side), "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof(side), "%s-shm", path);
+    unlink(side);
+}
+
 static void quotes_round_trip(void **state)
 {
     struct store_fixture *f = *state;
@@ -178,6 +384,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(unchanged_prices_are_recorded_once, setup, teardown),
         cmocka_unit_test_setup_teardown(failed_write_changes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(filters_apply, setup, teardown),
+        cmocka_unit_test_setup_teardown(duplicate_keys_keep_the_cheaper_price, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_returning_offer_at_its_last_price_is_not_recorded_again,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(large_writes_mix_new_changed_and_unchanged_offers, setup,
+                                        teardown),
+        cmocka_unit_test(a_schema_2_database_upgrades_with_its_history),
         cmocka_unit_test_setup_teardown(quotes_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(fx_rates_come_back, setup, teardown),
     };
