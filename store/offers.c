@@ -169,7 +169,7 @@ static int load_keys(struct gp_store *store, const char *feed, struct key_map *m
         "FROM feed_offers WHERE feed = ?1";
     sqlite3_stmt *stmt = NULL;
     size_t cap = 0;
-    int rc = gp_store__prepare(store, &stmt, sql), step;
+    int rc = gp_store__prepare(store, &stmt, sql), step = SQLITE_DONE;
 
     if (rc)
         return rc;
@@ -282,7 +282,7 @@ struct source_map {
     size_t count;
     uint32_t *slots; /* index + 1; 0 = empty */
     size_t mask;
-    const struct source *last;
+    size_t last; /* index + 1 of the URL looked up last; 0: none */
     sqlite3_stmt *find, *add;
 };
 
@@ -323,13 +323,13 @@ static int source_map_grow(struct source_map *m)
 /* The sources.id of `url`, adding the URL to the table when it is new. */
 static int source_id(struct gp_store *store, struct source_map *m, const char *url, int64_t *out)
 {
+    size_t len = strlen(url), s;
     uint64_t hash;
-    size_t s;
     struct source *src;
     int rc = 0, step;
 
-    if (m->last && strcmp(m->last->url, url) == 0) {
-        *out = m->last->id;
+    if (m->last && strcmp(m->items[m->last - 1].url, url) == 0) {
+        *out = m->items[m->last - 1].id;
         return 0;
     }
     hash = hash_text(0, url);
@@ -341,17 +341,17 @@ static int source_id(struct gp_store *store, struct source_map *m, const char *u
     for (s = (size_t)hash & m->mask; m->slots[s]; s = (s + 1) & m->mask) {
         src = &m->items[m->slots[s] - 1];
         if (src->hash == hash && strcmp(src->url, url) == 0) {
-            m->last = src;
+            m->last = m->slots[s];
             *out = src->id;
             return 0;
         }
     }
     src = &m->items[m->count];
     src->hash = hash;
-    src->url = malloc(strlen(url) + 1);
+    src->url = malloc(len + 1);
     if (!src->url)
         return gp_error_set(GP_ENOMEM, "out of memory recording source URLs");
-    memcpy(src->url, url, strlen(url) + 1);
+    memcpy(src->url, url, len + 1);
     sqlite3_reset(m->find);
     gp_store__bind_text(m->find, 1, url);
     step = sqlite3_step(m->find);
@@ -373,8 +373,7 @@ static int source_id(struct gp_store *store, struct source_map *m, const char *u
         return rc;
     }
     m->slots[s] = (uint32_t)(m->count + 1);
-    m->last = src;
-    m->count++;
+    m->last = ++m->count;
     *out = src->id;
     return 0;
 }

@@ -65,14 +65,17 @@ struct gp_offer_filter {
 
 /* What a feed write changed. */
 struct gp_feed_write_stats {
-    size_t offers;     /* current offers now held for the feed */
+    size_t offers;     /* current offers now held for the feed (one per offer key) */
     size_t new_prices; /* observations appended (first sighting or changed price) */
 };
 
 /*
- * In one transaction: append to the history each offer whose price differs from the last one
- * observed for the same (feed, provider, region, instance_type, gpu, tier), and replace the
- * feed's current offers with `offers`. On any error nothing is written.
+ * In one transaction: replace the feed's current offers with `offers`, and append to the
+ * history each one whose price (amount, currency, unit, GPUs per instance) differs from the
+ * last one recorded for the same key (feed, provider, region, instance_type, gpu, tier), even
+ * when the key had dropped out of the feed in between. Offers sharing a key keep the cheapest
+ * USD per GPU-hour (the first of equals). Offers sorted by key write fastest. On any error
+ * nothing is written: GP_EDB (an unknown GPU id, a value the schema rejects) or GP_ENOMEM.
  */
 int gp_store_feed_replace(struct gp_store *store, const char *feed, const struct gp_offer *offers,
                           size_t count, struct gp_feed_write_stats *stats);
