@@ -1,5 +1,5 @@
-/* Header-only pieces every backend shares: the warm-up and repetition loop, and the host-side
- * reference values that bandwidth and GEMM results are verified against. C and C++. */
+/* Header-only pieces every backend shares: the warm-up and repetition loop, the host-side
+ * reference values bandwidth and GEMM results are verified against, and those checks. C and C++. */
 #ifndef GP_KERNELS_BENCH_COMMON_H
 #define GP_KERNELS_BENCH_COMMON_H
 
@@ -120,6 +120,45 @@ static inline uint64_t gp_bench_sample_index(uint64_t n, int s, int count)
     return (uint64_t)((double)(n - 1) * (double)s / (double)(count - 1));
 }
 
+/* Read element `index` of bandwidth array `which` (0 = a, 1 = b, 2 = c) from wherever the
+ * backend keeps it. 0 or a status. */
+typedef int (*gp_bench_read_element_fn)(void *ctx, int which, uint64_t index, double *value);
+
+/*
+ * Check a run of bandwidth kernel `kind` on arrays generated from `seed` against the host
+ * reference. The read kernel's `first_sum` over the `n` doubles of window 0 must be within
+ * rounding; a kernel that writes must match at `samples` positions spread over window 0 exactly
+ * (every operation involved is exact). Sets out->max_error (above 1 is a failure) and
+ * out->checked; returns the first failure of `read`.
+ */
+static inline int gp_bench_stream_check(enum gp_bench_kind kind, uint64_t seed, uint64_t n,
+                                        double first_sum, int samples,
+                                        gp_bench_read_element_fn read, void *ctx,
+                                        struct gp_bench_result *out)
+{
+    int which = gp_bench_stream_output(kind);
+
+    out->max_error = 0.0;
+    out->checked = 0;
+    if (which < 0) {
+        double err = first_sum - gp_bench_stream_sum(seed, n);
+        out->max_error = (err < 0 ? -err : err) / ((double)n * (double)n * 0x1p-52 + 1e-12);
+        out->checked = 1;
+        return GP_BACKEND_OK;
+    }
+    for (int s = 0; s < samples; s++) {
+        uint64_t i = gp_bench_sample_index(n, s, samples);
+        double got = 0.0;
+        int rc = read(ctx, which, i, &got);
+        if (rc != GP_BACKEND_OK)
+            return rc;
+        if (got != gp_bench_stream_expect(kind, seed, which, i))
+            out->max_error = 1e300;
+        out->checked++;
+    }
+    return GP_BACKEND_OK;
+}
+
 /*
  * Reference for element (i, j) of C = A * B with the operands of rotation copy `copy`:
  * returns the exact product sum in double and the sum of |a * b| in *magnitude.
@@ -156,6 +195,42 @@ static inline double gp_bench_gemm_bound(enum gp_bench_precision out_format, int
                                                    : 0x1p-24;
     double acc_eps = out_format == GP_BENCH_FP64 ? 0x1p-53 : 0x1p-24;
     return (2.0 * out_eps + 2.0 * (double)k * acc_eps) * magnitude + 1e-30;
+}
+
+/* Read element `cell` (column-major: row cell % m, column cell / m) of the GEMM result C as a
+ * double. 0 or a status. */
+typedef int (*gp_bench_read_cell_fn)(void *ctx, uint64_t cell, double *value);
+
+/*
+ * Check `samples` pseudo-random cells of C = A * B, computed with operand copy `copy` from values
+ * of `bits` mantissa bits and stored in `out_format`, against the host reference. Sets
+ * out->max_error (the worst error relative to gp_bench_gemm_bound; above 1 is a failure) and
+ * out->checked; returns the first failure of `read`.
+ */
+static inline int gp_bench_gemm_check(const struct gp_bench_params *p, int copy, int bits,
+                                      enum gp_bench_precision out_format, int samples,
+                                      gp_bench_read_cell_fn read, void *ctx,
+                                      struct gp_bench_result *out)
+{
+    uint64_t cells = (uint64_t)p->m * (uint64_t)p->n;
+
+    out->max_error = 0.0;
+    out->checked = 0;
+    for (int s = 0; s < samples; s++) {
+        uint64_t cell = gp_bench_hash(p->seed ^ 0x5eedull, (uint64_t)s) % cells;
+        int i = (int)(cell % (uint64_t)p->m), j = (int)(cell / (uint64_t)p->m);
+        double got = 0.0, mag;
+        int rc = read(ctx, cell, &got);
+        if (rc != GP_BACKEND_OK)
+            return rc;
+        double want = gp_bench_gemm_expect(p->seed, copy, bits, p->m, p->n, p->k, i, j, &mag);
+        double err =
+            (got > want ? got - want : want - got) / gp_bench_gemm_bound(out_format, p->k, mag);
+        if (err > out->max_error)
+            out->max_error = err;
+        out->checked++;
+    }
+    return GP_BACKEND_OK;
 }
 
 #ifdef __cplusplus

@@ -629,34 +629,25 @@ done:
     return rc;
 }
 
+static int read_stream_element(void *ctx, int which, uint64_t index, double *value)
+{
+    struct stream_ctx *s = (struct stream_ctx *)ctx;
+    const double *arr = (const double *)(which == 0 ? s->a : which == 1 ? s->b : s->c);
+    int rc = GP_BACKEND_OK;
+
+    GPU_CHECK(gpuMemcpy(value, arr + index, sizeof(*value), gpuMemcpyDeviceToHost));
+done:
+    return rc;
+}
+
 static int stream_verify(struct stream_ctx *s, struct gp_bench_result *out)
 {
-    const struct gp_bench_params *p = s->p;
-    uint64_t n = s->window * 2;
-    int which = gp_bench_stream_output(p->kind), rc = GP_BACKEND_OK;
+    int rc = gp_bench_stream_check(s->p->kind, s->p->seed, s->window * 2, s->first_sum,
+                                   VERIFY_SAMPLES, read_stream_element, s, out);
 
-    out->max_error = 0.0;
-    out->checked = 0;
-    if (which < 0) {
-        double want = gp_bench_stream_sum(p->seed, n);
-        double err = s->first_sum - want;
-        out->max_error = (err < 0 ? -err : err) / ((double)n * (double)n * 0x1p-52 + 1e-12);
-        out->checked = 1;
-    } else {
-        const double *arr = (const double *)(which == 0 ? s->a : which == 1 ? s->b : s->c);
-        for (int k = 0; k < VERIFY_SAMPLES; k++) {
-            uint64_t i = gp_bench_sample_index(n, k, VERIFY_SAMPLES);
-            double got = 0.0;
-            GPU_CHECK(gpuMemcpy(&got, arr + i, sizeof(got), gpuMemcpyDeviceToHost));
-            if (got != gp_bench_stream_expect(p->kind, p->seed, which, i))
-                out->max_error = 1e300;
-            out->checked++;
-        }
-    }
-    if (out->max_error > 1.0)
+    if (rc == GP_BACKEND_OK && out->max_error > 1.0)
         rc = fail(GP_BACKEND_EVERIFY, "stream kernel %d: result differs from the reference",
-                  (int)p->kind);
-done:
+                  (int)s->p->kind);
     return rc;
 }
 
@@ -875,37 +866,31 @@ static double host_decode(const unsigned char *raw, enum store_format f)
     return sign ? -mag : mag;
 }
 
+static int read_gemm_cell(void *ctx, uint64_t cell, double *value)
+{
+    struct gemm_ctx *g = (struct gemm_ctx *)ctx;
+    size_t ob = format_bytes(g->out);
+    unsigned char raw[4];
+    int rc = GP_BACKEND_OK;
+
+    GPU_CHECK(gpuMemcpy(raw, (const char *)g->c + cell * ob, ob, gpuMemcpyDeviceToHost));
+    *value = host_decode(raw, g->out);
+done:
+    return rc;
+}
+
 static int gemm_verify(struct gemm_ctx *g, struct gp_bench_result *out)
 {
     const struct gp_bench_params *p = g->p;
-    size_t ob = format_bytes(g->out);
-    int bits = gp_bench_value_bits(p->precision), rc = GP_BACKEND_OK;
     enum gp_bench_precision bound_fmt = g->out == FMT_BF16  ? GP_BENCH_BF16
                                         : g->out == FMT_F16 ? GP_BENCH_FP16
                                                             : GP_BENCH_FP32;
+    int rc = gp_bench_gemm_check(p, (g->runs - 1) % g->copies, gp_bench_value_bits(p->precision),
+                                 bound_fmt, GEMM_SAMPLES, read_gemm_cell, g, out);
 
-    out->max_error = 0.0;
-    out->checked = 0;
-    for (int s = 0; s < GEMM_SAMPLES; s++) {
-        uint64_t cell =
-            gp_bench_hash(p->seed ^ 0x5eedull, (uint64_t)s) % ((uint64_t)p->m * (uint64_t)p->n);
-        int i = (int)(cell % (uint64_t)p->m), j = (int)(cell / (uint64_t)p->m);
-        unsigned char raw[4];
-        double mag;
-        GPU_CHECK(gpuMemcpy(raw, (const char *)g->c + cell * ob, ob, gpuMemcpyDeviceToHost));
-        double got = host_decode(raw, g->out);
-        double want = gp_bench_gemm_expect(p->seed, (g->runs - 1) % g->copies, bits, p->m, p->n,
-                                           p->k, i, j, &mag);
-        double err =
-            (got > want ? got - want : want - got) / gp_bench_gemm_bound(bound_fmt, p->k, mag);
-        if (err > out->max_error)
-            out->max_error = err;
-        out->checked++;
-    }
-    if (out->max_error > 1.0)
+    if (rc == GP_BACKEND_OK && out->max_error > 1.0)
         rc = fail(GP_BACKEND_EVERIFY, "gemm %dx%dx%d: off by %.3g times the error bound", p->m,
                   p->n, p->k, out->max_error);
-done:
     return rc;
 }
 

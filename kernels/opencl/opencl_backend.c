@@ -433,36 +433,27 @@ static int stream_once(void *arg, double *seconds)
     return rc;
 }
 
+static int read_stream_element(void *ctx, int which, uint64_t index, double *value)
+{
+    struct stream_ctx *s = ctx;
+    cl_handle buf = which == 0 ? s->a : which == 1 ? s->b : s->c;
+
+    CHECK(cl.clEnqueueReadBuffer(s->d->queue, buf, 1, index * sizeof(double), sizeof(double), value,
+                                 0, NULL, NULL),
+          "clEnqueueReadBuffer");
+    return GP_BACKEND_OK;
+}
+
 static int stream_verify(struct stream_ctx *s, struct gp_bench_result *out)
 {
-    const struct gp_bench_params *p = s->p;
     uint64_t n = s->window * 2; /* doubles in window 0 */
-    int which = gp_bench_stream_output(p->kind);
+    int rc = gp_bench_stream_check(s->p->kind, s->p->seed, n, s->first_sum, VERIFY_SAMPLES,
+                                   read_stream_element, s, out);
 
-    out->max_error = 0.0;
-    out->checked = 0;
-    if (which < 0) {
-        double want = gp_bench_stream_sum(p->seed, n);
-        double err = s->first_sum - want;
-        out->max_error = (err < 0 ? -err : err) / ((double)n * (double)n * 0x1p-52 + 1e-12);
-        out->checked = 1;
-    } else {
-        cl_handle buf = which == 0 ? s->a : which == 1 ? s->b : s->c;
-        for (int k = 0; k < VERIFY_SAMPLES; k++) {
-            uint64_t i = gp_bench_sample_index(n, k, VERIFY_SAMPLES);
-            double got;
-            CHECK(cl.clEnqueueReadBuffer(s->d->queue, buf, 1, i * sizeof(double), sizeof(double),
-                                         &got, 0, NULL, NULL),
-                  "clEnqueueReadBuffer");
-            if (got != gp_bench_stream_expect(p->kind, p->seed, which, i))
-                out->max_error = 1e300;
-            out->checked++;
-        }
-    }
-    if (out->max_error > 1.0)
-        return fail(GP_BACKEND_EVERIFY, "stream kernel %d: result differs from the reference",
-                    (int)p->kind);
-    return GP_BACKEND_OK;
+    if (rc == GP_BACKEND_OK && out->max_error > 1.0)
+        rc = fail(GP_BACKEND_EVERIFY, "stream kernel %d: result differs from the reference",
+                  (int)s->p->kind);
+    return rc;
 }
 
 static int bench_stream(struct device *d, const struct gp_bench_params *p,
@@ -578,6 +569,18 @@ static int fill(struct device *d, cl_handle buf, uint64_t offset, uint64_t strea
     return launch(d, d->k_ginit, 1, &global, &local, NULL);
 }
 
+static int read_gemm_cell(void *ctx, uint64_t cell, double *value)
+{
+    struct gemm_ctx *g = ctx;
+    float got;
+
+    if (cl.clEnqueueReadBuffer(g->d->queue, g->c, 1, cell * sizeof(float), sizeof(float), &got, 0,
+                               NULL, NULL) != CL_SUCCESS)
+        return fail(GP_BACKEND_EFAIL, "clEnqueueReadBuffer failed");
+    *value = got;
+    return GP_BACKEND_OK;
+}
+
 static int bench_gemm(struct device *d, const struct gp_bench_params *p,
                       struct gp_bench_result *out)
 {
@@ -617,31 +620,10 @@ static int bench_gemm(struct device *d, const struct gp_bench_params *p,
     out->work = 2.0 * p->m * (double)p->n * (double)p->k;
     snprintf(out->impl, sizeof(out->impl), "%s", "own-tiled16");
     rc = gp_bench_drive(p, out, gemm_once, &g);
-    if (rc != GP_BACKEND_OK)
-        goto done;
-
-    out->max_error = 0.0;
-    out->checked = 0;
-    for (int s = 0; s < GEMM_SAMPLES; s++) {
-        uint64_t cell =
-            gp_bench_hash(p->seed ^ 0x5eedull, (uint64_t)s) % ((uint64_t)p->m * (uint64_t)p->n);
-        int i = (int)(cell % (uint64_t)p->m), j = (int)(cell / (uint64_t)p->m);
-        float got;
-        double mag;
-        if (cl.clEnqueueReadBuffer(d->queue, g.c, 1, cell * sizeof(float), sizeof(float), &got, 0,
-                                   NULL, NULL) != CL_SUCCESS) {
-            rc = fail(GP_BACKEND_EFAIL, "clEnqueueReadBuffer failed");
-            goto done;
-        }
-        double want = gp_bench_gemm_expect(p->seed, (g.runs - 1) % g.copies, 23, p->m, p->n, p->k,
-                                           i, j, &mag);
-        double err_rel =
-            (got > want ? got - want : want - got) / gp_bench_gemm_bound(GP_BENCH_FP32, p->k, mag);
-        if (err_rel > out->max_error)
-            out->max_error = err_rel;
-        out->checked++;
-    }
-    if (out->max_error > 1.0)
+    if (rc == GP_BACKEND_OK)
+        rc = gp_bench_gemm_check(p, (g.runs - 1) % g.copies, 23, GP_BENCH_FP32, GEMM_SAMPLES,
+                                 read_gemm_cell, &g, out);
+    if (rc == GP_BACKEND_OK && out->max_error > 1.0)
         rc = fail(GP_BACKEND_EVERIFY, "gemm %dx%dx%d: off by %.3g times the error bound", p->m,
                   p->n, p->k, out->max_error);
 
