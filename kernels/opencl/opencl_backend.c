@@ -381,6 +381,14 @@ static size_t group_size(const struct device *d)
     return d->max_group && d->max_group < LOCAL_SIZE ? d->max_group : LOCAL_SIZE;
 }
 
+/* Release the buffers of `bufs` that were created (the others are NULL). */
+static void release_buffers(const cl_handle *bufs, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (bufs[i])
+            cl.clReleaseMemObject(bufs[i]);
+}
+
 /* ---- bandwidth -------------------------------------------------------------------------- */
 
 struct stream_ctx {
@@ -509,14 +517,7 @@ static int bench_stream(struct device *d, const struct gp_bench_params *p,
         rc = stream_verify(&s, out);
 
 done:
-    if (s.a)
-        cl.clReleaseMemObject(s.a);
-    if (s.b)
-        cl.clReleaseMemObject(s.b);
-    if (s.c)
-        cl.clReleaseMemObject(s.c);
-    if (s.partial)
-        cl.clReleaseMemObject(s.partial);
+    release_buffers((cl_handle[]){s.a, s.b, s.c, s.partial}, 4);
     return rc;
 }
 
@@ -628,12 +629,7 @@ static int bench_gemm(struct device *d, const struct gp_bench_params *p,
                   p->n, p->k, out->max_error);
 
 done:
-    if (g.a)
-        cl.clReleaseMemObject(g.a);
-    if (g.b)
-        cl.clReleaseMemObject(g.b);
-    if (g.c)
-        cl.clReleaseMemObject(g.c);
+    release_buffers((cl_handle[]){g.a, g.b, g.c}, 3);
     return rc;
 }
 
