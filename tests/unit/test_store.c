@@ -189,7 +189,8 @@ static void a_returning_offer_at_its_last_price_is_not_recorded_again(void **sta
     free(rows);
 }
 
-/* More offers than one batch statement holds, and a count that is not a multiple of it. */
+/* More offers than one batch statement holds, a count that is not a multiple of it, and more
+ * source URLs than the lookup starts with room for. */
 static void large_writes_mix_new_changed_and_unchanged_offers(void **state)
 {
     enum { FIRST = 150, SECOND = 221 };
@@ -204,7 +205,7 @@ static void large_writes_mix_new_changed_and_unchanged_offers(void **state)
     for (int i = 0; i < SECOND; i++) {
         run[i] = offer(i % 2 ? "b200" : "h100-sxm", "us", 1.0 + i / 100.0, 100);
         snprintf(run[i].instance_type, sizeof(run[i].instance_type), "type-%03d", i);
-        snprintf(run[i].source_url, sizeof(run[i].source_url), "https://x.invalid/%d", i % 5);
+        snprintf(run[i].source_url, sizeof(run[i].source_url), "https://x.invalid/%d", i % 70);
     }
     assert_int_equal(gp_store_feed_replace(f->store, "bulk", run, FIRST, &stats), 0);
     assert_int_equal(stats.offers, FIRST);
