@@ -3,6 +3,7 @@
 #include "pricing/feed.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,10 +87,15 @@ void gp_feed_ctx_reset(struct gp_feed_ctx *ctx)
     ctx->next_token[0] = '\0';
 }
 
-void gp_feed_reject(struct gp_feed_ctx *ctx, const char *why)
+void gp_feed_reject(struct gp_feed_ctx *ctx, const char *fmt, ...)
 {
-    if (ctx->rejected++ == 0)
-        gp_text_copy(ctx->first_rejection, sizeof(ctx->first_rejection), why);
+    va_list ap;
+
+    if (ctx->rejected++ > 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(ctx->first_rejection, sizeof(ctx->first_rejection), fmt, ap);
+    va_end(ap);
 }
 
 static void note_unmapped(struct gp_feed_ctx *ctx, const char *name)
@@ -143,7 +149,6 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
 {
     struct gp_gpu_name mapped;
     struct gp_offer *o;
-    char why[320];
 
     ctx->rows++;
     if (ctx->catalog && gp_catalog_find(ctx->catalog, row->gpu_name)) {
@@ -188,20 +193,16 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
     source_url(o->source_url, sizeof(o->source_url), ctx->url);
 
     if (row->unit == GP_UNIT_INSTANCE_HOUR && row->gpus <= 0 && mapped.gpu_count <= 0) {
-        snprintf(why, sizeof(why), "%s: per-instance price but the GPU count is unknown",
-                 row->gpu_name);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: per-instance price but the GPU count is unknown", row->gpu_name);
         return 0;
     }
     if (!row->currency || strlen(row->currency) != 3) {
-        snprintf(why, sizeof(why), "%s: missing or malformed currency", row->gpu_name);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: missing or malformed currency", row->gpu_name);
         return 0;
     }
     if (gp_normalize_price(o, ctx->fx) != 0) {
-        snprintf(why, sizeof(why), "%s: %s", row->gpu_name, gp_error_last());
+        gp_feed_reject(ctx, "%s: %s", row->gpu_name, gp_error_last());
         gp_error_clear();
-        gp_feed_reject(ctx, why);
         return 0;
     }
     ctx->count++;

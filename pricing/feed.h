@@ -14,6 +14,7 @@
 #include "gpuplan/offer.h"
 #include "pricing/http.h"
 #include "util/buf.h"
+#include "util/format.h"
 
 #define GP_FEED_TIER(t)   (1u << (t))
 #define GP_FEED_MAX_NAMES 32 /* distinct unmapped names kept for -v */
@@ -122,8 +123,9 @@ int gp_feed_add_offer(struct gp_feed_ctx *ctx, const struct gp_offer *offer);
  * leave them sorted by that key: the order the store's history index wants. */
 void gp_feed_dedupe(struct gp_feed_ctx *ctx);
 
-/* Count a row dropped for a reason the adapter found itself (unknown unit, wrong type). */
-void gp_feed_reject(struct gp_feed_ctx *ctx, const char *why);
+/* Count a row dropped for a reason the adapter found itself (unknown unit, wrong type); the
+ * printf-style reason is kept when it is the first. */
+void gp_feed_reject(struct gp_feed_ctx *ctx, const char *fmt, ...) GP_PRINTF(2, 3);
 
 /* Set ctx->next_url to `link` re-rooted on ctx->base_url: an absolute link keeps only its
  * path and query, a relative one is appended to the base. "" clears it. */

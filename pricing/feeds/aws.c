@@ -101,7 +101,6 @@ static int read_record(struct gp_feed_stream *s, char **f, int n)
     struct gp_feed_ctx *ctx = s->ctx;
     struct gp_feed_row row = {0};
     const char *software, *market, *gpu, *instance;
-    char why[256];
     double price;
     long gpus = 0;
 
@@ -124,13 +123,11 @@ static int read_record(struct gp_feed_stream *s, char **f, int n)
         return 0;
     instance = field(s, f, COL_INSTANCE);
     if (strcmp(field(s, f, COL_UNIT), "Hrs") != 0) {
-        snprintf(why, sizeof(why), "%s: unknown unit '%s'", instance, field(s, f, COL_UNIT));
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: unknown unit '%s'", instance, field(s, f, COL_UNIT));
         return 0;
     }
     if (gp_text_to_double(field(s, f, COL_PRICE), &price) != 0) {
-        snprintf(why, sizeof(why), "%s: PricePerUnit is not a number", instance);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: PricePerUnit is not a number", instance);
         return 0;
     }
     row.gpu_name = instance;
@@ -287,7 +284,6 @@ static int parse_product(struct gp_feed_ctx *ctx, const char *doc)
     const cJSON *attrs, *terms, *term, *dim;
     const char *instance, *gpu;
     struct gp_feed_row row = {0};
-    char why[256];
     long gpus = 0;
     int rc = 0;
 
@@ -312,13 +308,11 @@ static int parse_product(struct gp_feed_ctx *ctx, const char *doc)
             const cJSON *usd = cJSON_GetObjectItemCaseSensitive(ppu, "USD");
             double price;
             if (!unit || strcmp(unit, "Hrs") != 0) {
-                snprintf(why, sizeof(why), "%s: unknown unit '%s'", instance, unit ? unit : "");
-                gp_feed_reject(ctx, why);
+                gp_feed_reject(ctx, "%s: unknown unit '%s'", instance, unit ? unit : "");
                 continue;
             }
             if (gp_feed_json_price(usd, &price) != 0) {
-                snprintf(why, sizeof(why), "%s: pricePerUnit.USD is not a number", instance);
-                gp_feed_reject(ctx, why);
+                gp_feed_reject(ctx, "%s: pricePerUnit.USD is not a number", instance);
                 continue;
             }
             row.gpu_name = instance;

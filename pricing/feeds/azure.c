@@ -39,7 +39,6 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
     const char *unit = gp_feed_json_str(item, "unitOfMeasure");
     const char *currency = gp_feed_json_str(item, "currencyCode");
     struct gp_feed_row row = {0};
-    char why[256];
     double price, hours;
 
     if (!cJSON_IsObject(item) || !sku || !*sku) {
@@ -56,14 +55,12 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
         return 0;
 
     if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(item, "retailPrice"), &price) != 0) {
-        snprintf(why, sizeof(why), "%s: retailPrice is not a number", sku);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: retailPrice is not a number", sku);
         return 0;
     }
     hours = unit ? unit_hours(unit) : 0;
     if (hours == 0) {
-        snprintf(why, sizeof(why), "%s: unknown unit of measure '%s'", sku, unit ? unit : "");
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: unknown unit of measure '%s'", sku, unit ? unit : "");
         return 0;
     }
 

@@ -13,7 +13,6 @@ static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
     const cJSON *info = cJSON_GetObjectItemCaseSensitive(size, "gpu_info");
     int count = gp_feed_json_count(cJSON_GetObjectItemCaseSensitive(info, "count"), 72);
     struct gp_feed_row row = {0};
-    char why[256];
     double hourly;
 
     if (!slug) {
@@ -24,13 +23,11 @@ static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
     if (!cJSON_IsObject(info))
         return 0;
     if (count < 1) {
-        snprintf(why, sizeof(why), "%s: gpu_info.count is not a positive whole number", slug);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: gpu_info.count is not a positive whole number", slug);
         return 0;
     }
     if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(size, "price_hourly"), &hourly) != 0) {
-        snprintf(why, sizeof(why), "%s: price_hourly is not a number", slug);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: price_hourly is not a number", slug);
         return 0;
     }
     row.gpu_name = slug;

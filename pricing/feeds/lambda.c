@@ -15,7 +15,6 @@ static int parse_type(struct gp_feed_ctx *ctx, const cJSON *entry)
     int gpus = gp_feed_json_count(gpus_item, 72);
     const char *name = gp_feed_json_str(type, "name");
     struct gp_feed_row row = {0};
-    char why[256];
     double cents;
 
     if (!cJSON_IsObject(type) || !name) {
@@ -26,14 +25,12 @@ static int parse_type(struct gp_feed_ctx *ctx, const cJSON *entry)
     if (gpus == 0)
         return 0;
     if (gpus_item && gpus < 0) {
-        snprintf(why, sizeof(why), "%s: specs.gpus is not a whole number", name);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: specs.gpus is not a whole number", name);
         return 0;
     }
     if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(type, "price_cents_per_hour"),
                            &cents) != 0) {
-        snprintf(why, sizeof(why), "%s: price_cents_per_hour is not a number", name);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: price_cents_per_hour is not a number", name);
         return 0;
     }
     row.gpu_name = name;

@@ -55,7 +55,6 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
     const char *part = gp_feed_json_str(item, "partNumber");
     struct gp_feed_row row = {0};
     const char *currency = NULL;
-    char why[256];
     double amount = 0;
     bool bad;
 
@@ -65,15 +64,13 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
     if (!strstr(name, "GPU") || strstr(name, "BYOL"))
         return 0;
     if (strcmp(metric, "GPU Per Hour") != 0) {
-        snprintf(why, sizeof(why), "%s: unknown unit '%s'", name, metric);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: unknown unit '%s'", name, metric);
         return 0;
     }
     if (pick_price(cJSON_GetObjectItemCaseSensitive(item, "currencyCodeLocalizations"), &currency,
                    &amount, &bad) != 0) {
-        snprintf(why, sizeof(why),
-                 bad ? "%s: a price value is not a number" : "%s: no pay-as-you-go price", name);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(
+            ctx, bad ? "%s: a price value is not a number" : "%s: no pay-as-you-go price", name);
         return 0;
     }
     row.gpu_name = name;

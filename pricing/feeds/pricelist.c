@@ -115,29 +115,24 @@ static int csv_row(struct csv *c, struct gp_feed_ctx *ctx, char **f, int n)
     struct gp_feed_row row = {0};
     const char *gpus = cell(c, f, COL_GPUS);
     const char *observed = cell(c, f, COL_OBSERVED);
-    char why[256];
     long count = 0;
     int tier, unit;
 
     if (n != c->width) {
-        snprintf(why, sizeof(why), "line %ld: %d fields, the header has %d", c->line, n, c->width);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "line %ld: %d fields, the header has %d", c->line, n, c->width);
         return 0;
     }
     tier = gp_tier_parse(cell(c, f, COL_TIER));
     unit = gp_price_unit_parse(cell(c, f, COL_UNIT));
     if (tier < 0 || unit < 0) {
-        snprintf(why, sizeof(why), "line %ld: unknown %s '%s'", c->line, tier < 0 ? "tier" : "unit",
-                 tier < 0 ? cell(c, f, COL_TIER) : cell(c, f, COL_UNIT));
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "line %ld: unknown %s '%s'", c->line, tier < 0 ? "tier" : "unit",
+                       tier < 0 ? cell(c, f, COL_TIER) : cell(c, f, COL_UNIT));
         return 0;
     }
     if (gp_text_to_double(cell(c, f, COL_PRICE), &row.amount) != 0 ||
         (*gpus && gp_text_to_int(gpus, 1, 72, &count) != 0) ||
         (*observed && gp_time_parse(observed, &row.observed_at) != 0)) {
-        snprintf(why, sizeof(why), "line %ld: price, gpus_per_instance or observed is malformed",
-                 c->line);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "line %ld: price, gpus_per_instance or observed is malformed", c->line);
         return 0;
     }
     row.provider = cell(c, f, COL_PROVIDER);
@@ -191,9 +186,7 @@ static int csv_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
                      ? gp_error_set(GP_EINVALID, "%s:%ld: malformed header", ctx->url, c.line)
                      : csv_header(&c, ctx, f, fields);
         } else if (fields < 0) {
-            char why[64];
-            snprintf(why, sizeof(why), "line %ld: unterminated quote", c.line);
-            gp_feed_reject(ctx, why);
+            gp_feed_reject(ctx, "line %ld: unterminated quote", c.line);
         } else {
             rc = csv_row(&c, ctx, f, fields);
         }

@@ -13,7 +13,6 @@ static int add_cloud(struct gp_feed_ctx *ctx, const cJSON *gpu, const char *id, 
     const cJSON *price =
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(gpu, "price"), cloud);
     struct gp_feed_row row = {0};
-    char why[256];
     double amount;
 
     /* Not sold in this cloud, or no price: a community figure on a secure-only card means
@@ -21,8 +20,7 @@ static int add_cloud(struct gp_feed_ctx *ctx, const cJSON *gpu, const char *id, 
     if (cJSON_IsFalse(offered) || !price || cJSON_IsNull(price))
         return 0;
     if (gp_feed_json_price(price, &amount) != 0) {
-        snprintf(why, sizeof(why), "%s: price.%s is not a number", id, cloud);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: price.%s is not a number", id, cloud);
         return 0;
     }
     if (amount == 0)

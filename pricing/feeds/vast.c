@@ -15,7 +15,6 @@ static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
     int num = gp_feed_json_count(cJSON_GetObjectItemCaseSensitive(offer, "num_gpus"), 64);
     const cJSON *bid = cJSON_GetObjectItemCaseSensitive(offer, "min_bid");
     struct gp_feed_row row = {0};
-    char why[256];
     double dph, min_bid;
     int rc;
 
@@ -24,13 +23,11 @@ static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
         return 0;
     }
     if (num < 1) {
-        snprintf(why, sizeof(why), "%s: num_gpus is not a GPU count", gpu);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: num_gpus is not a GPU count", gpu);
         return 0;
     }
     if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(offer, "dph_total"), &dph) != 0) {
-        snprintf(why, sizeof(why), "%s: dph_total is not a number", gpu);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: dph_total is not a number", gpu);
         return 0;
     }
     row.gpu_name = gpu;
@@ -43,8 +40,7 @@ static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
     if (rc || !bid || cJSON_IsNull(bid))
         return rc;
     if (gp_feed_json_price(bid, &min_bid) != 0) {
-        snprintf(why, sizeof(why), "%s: min_bid is not a number", gpu);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: min_bid is not a number", gpu);
         return 0;
     }
     if (min_bid == 0)

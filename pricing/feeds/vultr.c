@@ -44,7 +44,6 @@ static int parse_plan(struct gp_feed_ctx *ctx, const cJSON *plan)
     const cJSON *vram = cJSON_GetObjectItemCaseSensitive(plan, "gpu_vram_gb");
     struct gp_feed_row row = {0};
     struct gp_gpu_name mapped;
-    char why[256];
     double hourly, preemptible;
     int rc;
 
@@ -77,8 +76,7 @@ static int parse_plan(struct gp_feed_ctx *ctx, const cJSON *plan)
     }
 
     if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(plan, "hourly_cost"), &hourly) != 0) {
-        snprintf(why, sizeof(why), "%s: hourly_cost is not a number", id);
-        gp_feed_reject(ctx, why);
+        gp_feed_reject(ctx, "%s: hourly_cost is not a number", id);
     } else {
         row.tier = GP_TIER_ON_DEMAND;
         row.amount = hourly;
@@ -90,8 +88,7 @@ static int parse_plan(struct gp_feed_ctx *ctx, const cJSON *plan)
     const cJSON *pre = cJSON_GetObjectItemCaseSensitive(plan, "hourly_cost_preemptible");
     if (pre && !cJSON_IsNull(pre)) {
         if (gp_feed_json_price(pre, &preemptible) != 0) {
-            snprintf(why, sizeof(why), "%s: hourly_cost_preemptible is not a number", id);
-            gp_feed_reject(ctx, why);
+            gp_feed_reject(ctx, "%s: hourly_cost_preemptible is not a number", id);
         } else if (preemptible != 0) {
             row.tier = GP_TIER_SPOT;
             row.amount = preemptible;
