@@ -12,6 +12,7 @@
 #include "pricing/feeds/adapters.h"
 #include "pricing/normalize.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/text.h"
 
 static const struct gp_feed_adapter *const adapters[] = {
@@ -350,6 +351,24 @@ const char *gp_feed_json_str(const cJSON *obj, const char *key)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
     return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+int gp_feed_json_list(cJSON **root, const cJSON **list, const char *url, const char *body,
+                      size_t len, const char *key, const char *const *message_keys)
+{
+    const char *msg = NULL;
+    int rc = gp_json_parse(root, body, len, url);
+
+    if (rc)
+        return rc;
+    *list = cJSON_GetObjectItemCaseSensitive(*root, key);
+    if (cJSON_IsArray(*list))
+        return 0;
+    for (size_t i = 0; message_keys && message_keys[i] && !msg; i++)
+        msg = gp_feed_json_str(*root, message_keys[i]);
+    if (msg)
+        return gp_error_set(GP_EINVALID, "%s: the API answered: %.200s", url, msg);
+    return gp_error_set(GP_EINVALID, "%s: no %s array: the response format changed", url, key);
 }
 
 int gp_feed_csv_split(char *line, char **fields, int max)

@@ -145,6 +145,15 @@ int gp_feed_json_count(const cJSON *item, int max);
 /* The string member `key` of `obj`, or NULL when absent or not a string. Borrowed. */
 const char *gp_feed_json_str(const cJSON *obj, const char *key);
 
+/*
+ * Parse the JSON page `body` of `url` and find its array member `key`. A page without one fails
+ * with the API's own message, the first of the string members `message_keys` (NULL-terminated;
+ * NULL for none) it has, else saying that the response format changed. *root is the caller's
+ * (cJSON_Delete) even on error; *list is borrowed from it. Returns 0 or GP_EINVALID.
+ */
+int gp_feed_json_list(cJSON **root, const cJSON **list, const char *url, const char *body,
+                      size_t len, const char *key, const char *const *message_keys);
+
 /* Split one CSV record (RFC 4180 quoting; no embedded newlines) in place into at most `max`
  * fields. Returns the number of fields, or -1 on an unterminated quote. */
 int gp_feed_csv_split(char *line, char **fields, int max);

@@ -337,21 +337,12 @@ static int query_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
     cJSON *root = NULL;
     const cJSON *list, *entry, *next;
-    int rc = gp_json_parse(&root, body, len, ctx->url);
+    int rc = gp_feed_json_list(&root, &list, ctx->url, body, len, "PriceList",
+                               (const char *const[]){"message", "Message", NULL});
 
     ctx->next_token[0] = '\0';
     if (rc)
-        return rc;
-    list = cJSON_GetObjectItemCaseSensitive(root, "PriceList");
-    if (!cJSON_IsArray(list)) {
-        const char *msg = gp_feed_json_str(root, "message");
-        if (!msg)
-            msg = gp_feed_json_str(root, "Message");
-        rc = msg ? gp_error_set(GP_EINVALID, "%s: the API answered: %.200s", ctx->url, msg)
-                 : gp_error_set(GP_EINVALID, "%s: no PriceList array: the response format changed",
-                                ctx->url);
         goto done;
-    }
     cJSON_ArrayForEach(entry, list)
     {
         if (!cJSON_IsString(entry)) {

@@ -46,19 +46,12 @@ static int digitalocean_parse(struct gp_feed_ctx *ctx, const char *body, size_t 
 {
     cJSON *root = NULL;
     const cJSON *sizes, *size, *next;
-    int rc = gp_json_parse(&root, body, len, ctx->url);
+    int rc = gp_feed_json_list(&root, &sizes, ctx->url, body, len, "sizes",
+                               (const char *const[]){"message", NULL});
 
     ctx->next_url[0] = '\0';
     if (rc)
-        return rc;
-    sizes = cJSON_GetObjectItemCaseSensitive(root, "sizes");
-    if (!cJSON_IsArray(sizes)) {
-        const char *msg = gp_feed_json_str(root, "message");
-        rc = msg ? gp_error_set(GP_EINVALID, "%s: the API answered: %.200s", ctx->url, msg)
-                 : gp_error_set(GP_EINVALID, "%s: no sizes array: the response format changed",
-                                ctx->url);
         goto done;
-    }
     cJSON_ArrayForEach(size, sizes)
     {
         rc = parse_size(ctx, size);

@@ -87,16 +87,11 @@ static int oci_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
     cJSON *root = NULL;
     const cJSON *items, *item, *more, *links, *link;
-    int rc = gp_json_parse(&root, body, len, ctx->url);
+    int rc = gp_feed_json_list(&root, &items, ctx->url, body, len, "items", NULL);
 
     ctx->next_url[0] = '\0';
     if (rc)
-        return rc;
-    items = cJSON_GetObjectItemCaseSensitive(root, "items");
-    if (!cJSON_IsArray(items)) {
-        rc = gp_error_set(GP_EINVALID, "%s: no items array: the response format changed", ctx->url);
         goto done;
-    }
     cJSON_ArrayForEach(item, items)
     {
         rc = parse_item(ctx, item);

@@ -39,16 +39,11 @@ static int runpod_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
     cJSON *root = NULL;
     const cJSON *gpus, *gpu;
-    int rc = gp_json_parse(&root, body, len, ctx->url);
+    int rc = gp_feed_json_list(&root, &gpus, ctx->url, body, len, "gpus", NULL);
 
     ctx->next_url[0] = '\0';
     if (rc)
-        return rc;
-    gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus");
-    if (!cJSON_IsArray(gpus)) {
-        rc = gp_error_set(GP_EINVALID, "%s: no gpus array: the response format changed", ctx->url);
         goto done;
-    }
     cJSON_ArrayForEach(gpu, gpus)
     {
         const char *id = gp_feed_json_str(gpu, "id");

@@ -54,21 +54,12 @@ static int vast_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
     cJSON *root = NULL;
     const cJSON *offers, *offer;
-    int rc = gp_json_parse(&root, body, len, ctx->url);
+    int rc = gp_feed_json_list(&root, &offers, ctx->url, body, len, "offers",
+                               (const char *const[]){"msg", "error", NULL});
 
     ctx->next_url[0] = '\0';
     if (rc)
-        return rc;
-    offers = cJSON_GetObjectItemCaseSensitive(root, "offers");
-    if (!cJSON_IsArray(offers)) {
-        const char *msg = gp_feed_json_str(root, "msg");
-        if (!msg)
-            msg = gp_feed_json_str(root, "error");
-        rc = msg ? gp_error_set(GP_EINVALID, "%s: the API answered: %.200s", ctx->url, msg)
-                 : gp_error_set(GP_EINVALID, "%s: no offers array: the response format changed",
-                                ctx->url);
         goto done;
-    }
     cJSON_ArrayForEach(offer, offers)
     {
         rc = parse_offer(ctx, offer);
