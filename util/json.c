@@ -240,8 +240,9 @@ static int member(const struct gp_json_reader *r, const cJSON *obj, const char *
     return 1;
 }
 
-int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char *key, double *out,
-                   int flags)
+/* As member(), for a member that must be a number: 1 = use *value. */
+static int number_member(const struct gp_json_reader *r, const cJSON *obj, const char *key,
+                         int flags, double *value)
 {
     const cJSON *item;
     int rc = member(r, obj, key, flags, &item);
@@ -250,23 +251,32 @@ int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char 
         return rc;
     if (!cJSON_IsNumber(item))
         return gp_json_fail(r, key, "must be a number");
-    if (!isfinite(item->valuedouble))
+    *value = item->valuedouble;
+    return 1;
+}
+
+int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char *key, double *out,
+                   int flags)
+{
+    double v;
+    int rc = number_member(r, obj, key, flags, &v);
+
+    if (rc <= 0)
+        return rc;
+    if (!isfinite(v))
         return gp_json_fail(r, key, "must be a finite number");
-    *out = item->valuedouble;
+    *out = v;
     return 0;
 }
 
 int gp_json_int(const struct gp_json_reader *r, const cJSON *obj, const char *key, int *out,
                 int flags)
 {
-    const cJSON *item;
-    int rc = member(r, obj, key, flags, &item);
+    double v;
+    int rc = number_member(r, obj, key, flags, &v);
 
     if (rc <= 0)
         return rc;
-    if (!cJSON_IsNumber(item))
-        return gp_json_fail(r, key, "must be a number");
-    double v = item->valuedouble;
     if (!isfinite(v) || v != floor(v) || v < -2147483647.0 || v > 2147483647.0)
         return gp_json_fail(r, key, "must be a whole number");
     *out = (int)v;
