@@ -258,7 +258,7 @@ static int number_member(const struct gp_json_reader *r, const cJSON *obj, const
 int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char *key, double *out,
                    int flags)
 {
-    double v;
+    double v = 0.0;
     int rc = number_member(r, obj, key, flags, &v);
 
     if (rc <= 0)
@@ -272,7 +272,7 @@ int gp_json_number(const struct gp_json_reader *r, const cJSON *obj, const char 
 int gp_json_int(const struct gp_json_reader *r, const cJSON *obj, const char *key, int *out,
                 int flags)
 {
-    double v;
+    double v = 0.0;
     int rc = number_member(r, obj, key, flags, &v);
 
     if (rc <= 0)
