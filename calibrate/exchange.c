@@ -243,42 +243,18 @@ static int parse_fit(struct gp_json_reader *r, const cJSON *o, struct gp_calibra
     return 0;
 }
 
-/* Parse the array `key` of `o` into *items (elements of `size` bytes) with `parse`. */
-static int parse_list(struct gp_json_reader *r, const cJSON *o, const char *key, void **items,
-                      size_t *count, size_t size,
-                      int (*parse)(struct gp_json_reader *, const cJSON *, void *))
+static int read_point(struct gp_json_reader *r, const cJSON *item, void *points, size_t index,
+                      const void *unused)
 {
-    const cJSON *arr, *it;
-    int rc = gp_json_child(r, o, key, true, &arr, GP_JSON_REQUIRED), idx = 0;
-
-    if (rc)
-        return rc;
-    *count = 0;
-    *items = calloc((size_t)cJSON_GetArraySize(arr) + 1, size);
-    if (!*items)
-        return gp_error_set(GP_ENOMEM, "out of memory reading %s", r->file);
-    size_t saved = gp_json_enter(r, key, -1);
-    cJSON_ArrayForEach(it, arr)
-    {
-        size_t inner = gp_json_enter(r, NULL, idx++);
-        rc = parse(r, it, (char *)*items + *count * size);
-        gp_json_leave(r, inner);
-        if (rc)
-            break;
-        (*count)++;
-    }
-    gp_json_leave(r, saved);
-    return rc;
+    (void)unused;
+    return parse_point(r, item, (struct gp_calibration_point *)points + index);
 }
 
-static int parse_point_cb(struct gp_json_reader *r, const cJSON *o, void *out)
+static int read_fit(struct gp_json_reader *r, const cJSON *item, void *fits, size_t index,
+                    const void *unused)
 {
-    return parse_point(r, o, out);
-}
-
-static int parse_fit_cb(struct gp_json_reader *r, const cJSON *o, void *out)
-{
-    return parse_fit(r, o, out);
+    (void)unused;
+    return parse_fit(r, item, (struct gp_calibration_fit *)fits + index);
 }
 
 static int parse_run(struct gp_json_reader *r, const cJSON *o, struct gp_calibration *c,
@@ -319,13 +295,24 @@ static int parse_run(struct gp_json_reader *r, const cJSON *o, struct gp_calibra
     c->conditions = cJSON_PrintUnformatted(cond);
     if (!c->conditions)
         return gp_error_set(GP_ENOMEM, "out of memory reading %s", r->file);
-    rc = parse_list(r, o, "points", (void **)&c->points, &c->point_count, sizeof(*c->points),
-                    parse_point_cb);
+    rc = gp_json_read_list((void **)&c->points, &c->point_count, r, o, "points", sizeof(*c->points),
+                           read_point, NULL);
     if (rc == 0)
-        rc = parse_list(r, o, "fits", (void **)&c->fits, &c->fit_count, sizeof(*c->fits),
-                        parse_fit_cb);
+        rc = gp_json_read_list((void **)&c->fits, &c->fit_count, r, o, "fits", sizeof(*c->fits),
+                               read_fit, NULL);
     if (rc == 0 && c->point_count == 0)
         return gp_json_fail(r, "points", "a calibration needs at least one point");
+    return rc;
+}
+
+static int read_run(struct gp_json_reader *r, const cJSON *item, void *runs, size_t index,
+                    const void *catalog)
+{
+    struct gp_calibration *run = (struct gp_calibration *)runs + index;
+    int rc = parse_run(r, item, run, catalog);
+
+    if (rc)
+        gp_calibration_release(run); /* what the run had read before it failed */
     return rc;
 }
 
@@ -343,9 +330,8 @@ int gp_exchange_parse(struct gp_calibration **out, size_t *count, const char *te
     struct gp_json_reader r;
     struct gp_calibration *runs = NULL;
     cJSON *root = NULL;
-    const cJSON *list, *it;
     char format[64];
-    int version, rc, idx = 0;
+    int version, rc;
     size_t n = 0;
 
     *out = NULL;
@@ -372,23 +358,8 @@ int gp_exchange_parse(struct gp_calibration **out, size_t *count, const char *te
                           version, GP_EXCHANGE_VERSION);
         goto done;
     }
-    if ((rc = gp_json_child(&r, root, "calibrations", true, &list, 0)))
-        goto done;
-    runs = calloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(*runs));
-    if (!runs) {
-        rc = gp_error_set(GP_ENOMEM, "out of memory reading %s", file);
-        goto done;
-    }
-    size_t saved = gp_json_enter(&r, "calibrations", -1);
-    cJSON_ArrayForEach(it, list)
-    {
-        size_t inner = gp_json_enter(&r, NULL, idx++);
-        rc = parse_run(&r, it, &runs[n++], catalog);
-        gp_json_leave(&r, inner);
-        if (rc)
-            break;
-    }
-    gp_json_leave(&r, saved);
+    rc = gp_json_read_list((void **)&runs, &n, &r, root, "calibrations", sizeof(*runs), read_run,
+                           catalog);
 
 done:
     cJSON_Delete(root);

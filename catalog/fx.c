@@ -38,15 +38,21 @@ static int parse_rate(struct gp_json_reader *r, const cJSON *item, const char *s
     return rc;
 }
 
+static int read_rate(struct gp_json_reader *r, const cJSON *item, void *rates, size_t index,
+                     const void *source)
+{
+    return parse_rate(r, item, source, (struct gp_fx_rate *)rates + index);
+}
+
 int gp_fx_parse(struct gp_fx_table *out, const char *text, size_t len, const char *origin)
 {
     static const char *const keys[] = {"schema_version", "base", "notes", "source", "rates", NULL};
     struct gp_json_reader r;
     cJSON *root = NULL;
-    const cJSON *rates = NULL, *item;
     char base[8] = "", source[256] = "";
-    struct gp_fx_rate *list = NULL;
-    int n = 0, rc;
+    void *list = NULL;
+    size_t n = 0;
+    int rc;
 
     out->rates = NULL;
     out->count = 0;
@@ -63,26 +69,12 @@ int gp_fx_parse(struct gp_fx_table *out, const char *text, size_t len, const cha
     if (!rc)
         rc = gp_json_string(&r, root, "source", source, sizeof(source), GP_JSON_OPTIONAL);
     if (!rc)
-        rc = gp_json_child(&r, root, "rates", true, &rates, GP_JSON_REQUIRED);
+        rc = gp_json_read_list(&list, &n, &r, root, "rates", sizeof(struct gp_fx_rate), read_rate,
+                               source);
     if (rc)
         goto done;
-    list = calloc((size_t)cJSON_GetArraySize(rates) + 1, sizeof(*list));
-    if (!list) {
-        rc = gp_error_set(GP_ENOMEM, "out of memory reading %s", origin);
-        goto done;
-    }
-    cJSON_ArrayForEach(item, rates)
-    {
-        gp_json_enter(&r, "rates", 0);
-        gp_json_enter(&r, NULL, n);
-        rc = parse_rate(&r, item, source, &list[n]);
-        gp_json_leave(&r, 0);
-        if (rc)
-            goto done;
-        n++;
-    }
     out->rates = list;
-    out->count = (size_t)n;
+    out->count = n;
     list = NULL;
 done:
     free(list);

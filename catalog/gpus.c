@@ -101,14 +101,26 @@ static int parse_entry(struct gp_json_reader *r, const cJSON *entry, struct gp_g
     return rc;
 }
 
+static int read_gpu(struct gp_json_reader *r, const cJSON *entry, void *gpus, size_t index,
+                    const void *unused)
+{
+    struct gp_gpu *gpu = (struct gp_gpu *)gpus + index;
+    int rc = parse_entry(r, entry, gpu);
+
+    (void)unused;
+    if (!rc && gp_catalog_find(&(struct gp_catalog){gpus, index}, gpu->id))
+        rc = gp_json_fail(r, "id", "duplicate id '%s'", gpu->id);
+    return rc;
+}
+
 int gp_catalog_parse(struct gp_catalog *out, const char *text, size_t len, const char *origin)
 {
     static const char *const top_keys[] = {"schema_version", "notes", "gpus", NULL};
     struct gp_json_reader r;
-    const cJSON *list = NULL, *entry;
     cJSON *root = NULL;
-    struct gp_gpu *gpus = NULL;
-    int n = 0, rc;
+    void *gpus = NULL;
+    size_t n = 0;
+    int rc;
 
     out->gpus = NULL;
     out->count = 0;
@@ -119,28 +131,11 @@ int gp_catalog_parse(struct gp_catalog *out, const char *text, size_t len, const
     if (!rc)
         rc = gp_json_check_keys(&r, root, top_keys);
     if (!rc)
-        rc = gp_json_child(&r, root, "gpus", true, &list, GP_JSON_REQUIRED);
+        rc = gp_json_read_list(&gpus, &n, &r, root, "gpus", sizeof(struct gp_gpu), read_gpu, NULL);
     if (rc)
         goto done;
-    gpus = calloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(*gpus));
-    if (!gpus) {
-        rc = gp_error_set(GP_ENOMEM, "out of memory reading %s", origin);
-        goto done;
-    }
-    cJSON_ArrayForEach(entry, list)
-    {
-        gp_json_enter(&r, "gpus", 0);
-        gp_json_enter(&r, NULL, n);
-        rc = parse_entry(&r, entry, &gpus[n]);
-        if (!rc && gp_catalog_find(&(struct gp_catalog){gpus, (size_t)n}, gpus[n].id))
-            rc = gp_json_fail(&r, "id", "duplicate id '%s'", gpus[n].id);
-        gp_json_leave(&r, 0);
-        if (rc)
-            goto done;
-        n++;
-    }
     out->gpus = gpus;
-    out->count = (size_t)n;
+    out->count = n;
     gpus = NULL;
 done:
     free(gpus);

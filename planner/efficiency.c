@@ -177,14 +177,37 @@ static int read_entry(struct gp_json_reader *r, const cJSON *obj, bool required,
     return rc;
 }
 
+/* One entry of "gpus": the defaults (`ctx`) with the fields it gives applied. */
+static int read_gpu_entry(struct gp_json_reader *r, const cJSON *item, void *entries, size_t index,
+                          const void *defaults)
+{
+    struct gp_efficiency_entry *e = (struct gp_efficiency_entry *)entries + index;
+    int rc = 0;
+
+    e->eff = *(const struct gp_efficiency *)defaults;
+    if (!cJSON_IsObject(item))
+        rc = gp_json_fail(r, NULL, "must be an object");
+    if (!rc)
+        rc = gp_json_check_keys(r, item, section_keys);
+    if (!rc)
+        rc = gp_json_string(r, item, "id", e->gpu_id, sizeof(e->gpu_id), GP_JSON_REQUIRED);
+    for (size_t k = 0; !rc && k < index; k++)
+        if (strcmp(((struct gp_efficiency_entry *)entries)[k].gpu_id, e->gpu_id) == 0)
+            rc = gp_json_fail(r, "id", "duplicate entry for '%s'", e->gpu_id);
+    if (!rc)
+        rc = read_entry(r, item, false, &e->eff);
+    return rc;
+}
+
 int gp_efficiency_table_parse(struct gp_efficiency_table *out, const char *text, size_t len,
                               const char *origin)
 {
     static const char *const top_keys[] = {"schema_version", "notes", "defaults", "gpus", NULL};
     struct gp_json_reader r;
     cJSON *root = NULL;
-    const cJSON *defaults = NULL, *list = NULL, *item;
-    int rc, i = 0;
+    const cJSON *defaults = NULL;
+    void *entries = NULL;
+    int rc;
 
     memset(out, 0, sizeof(*out));
     gp_json_reader_init(&r, origin, text, len);
@@ -199,40 +222,11 @@ int gp_efficiency_table_parse(struct gp_efficiency_table *out, const char *text,
         gp_json_leave(&r, saved);
     }
     snprintf(out->defaults.source, sizeof(out->defaults.source), "default");
-    if (!rc)
-        rc = gp_json_child(&r, root, "gpus", true, &list, GP_JSON_REQUIRED);
-    if (rc)
-        goto done;
-    out->entries = calloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(*out->entries));
-    if (!out->entries) {
-        rc = gp_error_set(GP_ENOMEM, "out of memory reading %s", origin);
-        goto done;
+    if (!rc) {
+        rc = gp_json_read_list(&entries, &out->count, &r, root, "gpus", sizeof(*out->entries),
+                               read_gpu_entry, &out->defaults);
+        out->entries = entries;
     }
-    size_t list_path = gp_json_enter(&r, "gpus", 0);
-    cJSON_ArrayForEach(item, list)
-    {
-        struct gp_efficiency_entry *e = &out->entries[out->count];
-        size_t saved = gp_json_enter(&r, NULL, i++);
-
-        e->eff = out->defaults;
-        if (!cJSON_IsObject(item))
-            rc = gp_json_fail(&r, NULL, "must be an object");
-        if (!rc)
-            rc = gp_json_check_keys(&r, item, section_keys);
-        if (!rc)
-            rc = gp_json_string(&r, item, "id", e->gpu_id, sizeof(e->gpu_id), GP_JSON_REQUIRED);
-        for (size_t k = 0; !rc && k < out->count; k++)
-            if (strcmp(out->entries[k].gpu_id, e->gpu_id) == 0)
-                rc = gp_json_fail(&r, "id", "duplicate entry for '%s'", e->gpu_id);
-        if (!rc)
-            rc = read_entry(&r, item, false, &e->eff);
-        gp_json_leave(&r, saved);
-        if (rc)
-            break;
-        out->count++;
-    }
-    gp_json_leave(&r, list_path);
-done:
     cJSON_Delete(root);
     if (rc)
         gp_efficiency_table_release(out);

@@ -337,51 +337,45 @@ static int fail_broken(struct gp_json_reader *r, const struct broken *b)
     return gp_json_fail(r, b->field, "%s", b->msg);
 }
 
+/* One preset of "models": a complete architecture under a name not used before. */
+static int read_preset(struct gp_json_reader *r, const cJSON *item, void *models, size_t index,
+                       const void *unused)
+{
+    struct gp_model_arch *m = (struct gp_model_arch *)models + index;
+    struct broken b;
+    int rc = 0;
+
+    (void)unused;
+    if (!cJSON_IsObject(item))
+        rc = gp_json_fail(r, NULL, "must be an object");
+    if (!rc)
+        rc = read_arch_object(r, item, m);
+    if (!rc && !m->name[0])
+        rc = gp_json_fail(r, "name", "required field is missing");
+    if (!rc && check_arch(m, &b))
+        rc = gp_json_fail(r, b.field + strlen("model."), "%s", b.msg);
+    if (!rc && gp_model_table_find(&(struct gp_model_table){models, index}, m->name))
+        rc = gp_json_fail(r, "name", "duplicate model '%s'", m->name);
+    return rc;
+}
+
 int gp_model_table_parse(struct gp_model_table *out, const char *text, size_t len,
                          const char *origin)
 {
     static const char *const top_keys[] = {"schema_version", "notes", "models", NULL};
     struct gp_json_reader r;
     cJSON *root = NULL;
-    const cJSON *list = NULL, *item;
-    int rc, i = 0;
+    void *models = NULL;
+    int rc;
 
     memset(out, 0, sizeof(*out));
     gp_json_reader_init(&r, origin, text, len);
     rc = gp_json_parse_versioned(&root, &r, top_keys, 1);
-    if (!rc)
-        rc = gp_json_child(&r, root, "models", true, &list, GP_JSON_REQUIRED);
-    if (rc)
-        goto done;
-    out->models = calloc((size_t)cJSON_GetArraySize(list) + 1, sizeof(*out->models));
-    if (!out->models) {
-        rc = gp_error_set(GP_ENOMEM, "out of memory reading %s", origin);
-        goto done;
+    if (!rc) {
+        rc = gp_json_read_list(&models, &out->count, &r, root, "models", sizeof(*out->models),
+                               read_preset, NULL);
+        out->models = models;
     }
-    size_t list_path = gp_json_enter(&r, "models", 0);
-    cJSON_ArrayForEach(item, list)
-    {
-        struct gp_model_arch *m = &out->models[out->count];
-        struct broken b;
-        size_t saved = gp_json_enter(&r, NULL, i++);
-
-        if (!cJSON_IsObject(item))
-            rc = gp_json_fail(&r, NULL, "must be an object");
-        if (!rc)
-            rc = read_arch_object(&r, item, m);
-        if (!rc && !m->name[0])
-            rc = gp_json_fail(&r, "name", "required field is missing");
-        if (!rc && check_arch(m, &b))
-            rc = gp_json_fail(&r, b.field + strlen("model."), "%s", b.msg);
-        if (!rc && gp_model_table_find(out, m->name))
-            rc = gp_json_fail(&r, "name", "duplicate model '%s'", m->name);
-        gp_json_leave(&r, saved);
-        if (rc)
-            break;
-        out->count++;
-    }
-    gp_json_leave(&r, list_path);
-done:
     cJSON_Delete(root);
     if (rc)
         gp_model_table_release(out);

@@ -350,3 +350,30 @@ int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj, const c
     }
     return 0;
 }
+
+int gp_json_read_list(void **out, size_t *count, struct gp_json_reader *r, const cJSON *obj,
+                      const char *key, size_t size, gp_json_item_fn read, const void *ctx)
+{
+    const cJSON *list, *item;
+    int rc = gp_json_child(r, obj, key, true, &list, GP_JSON_REQUIRED), index = 0;
+
+    *out = NULL;
+    *count = 0;
+    if (rc)
+        return rc;
+    *out = calloc((size_t)cJSON_GetArraySize(list) + 1, size);
+    if (!*out)
+        return gp_error_set(GP_ENOMEM, "out of memory reading %s", r->file);
+    size_t list_path = gp_json_enter(r, key, 0);
+    cJSON_ArrayForEach(item, list)
+    {
+        size_t item_path = gp_json_enter(r, NULL, index++);
+        rc = read(r, item, *out, *count, ctx);
+        gp_json_leave(r, item_path);
+        if (rc)
+            break;
+        (*count)++;
+    }
+    gp_json_leave(r, list_path);
+    return rc;
+}

@@ -67,6 +67,20 @@ int gp_json_string(const struct gp_json_reader *r, const cJSON *obj, const char 
 int gp_json_child(const struct gp_json_reader *r, const cJSON *obj, const char *key,
                   bool want_array, const cJSON **out, int flags);
 
+/* Fill element `index` of `items` from `item`; earlier elements are there for checks such as
+ * duplicates. Returns 0 or an error (which stops the list). */
+typedef int (*gp_json_item_fn)(struct gp_json_reader *r, const cJSON *item, void *items,
+                               size_t index, const void *ctx);
+
+/*
+ * Read the array member `key` of `obj` into a new zeroed array of `size`-byte elements (with one
+ * spare), calling `read` for each item with the path at "key[index]". *out is the caller's
+ * (free) even on error and *count says how many elements were read. Returns 0, GP_EINVALID
+ * when the member is missing or not an array, GP_ENOMEM, or the first error of `read`.
+ */
+int gp_json_read_list(void **out, size_t *count, struct gp_json_reader *r, const cJSON *obj,
+                      const char *key, size_t size, gp_json_item_fn read, const void *ctx);
+
 /* Reject any member of `obj` not in the NULL-terminated `known` list, suggesting the nearest
  * known key; a value that is not an object is rejected too. */
 int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj, const char *const *known);
