@@ -41,9 +41,11 @@ before=$(sqlite "$db" 'select count(*) from price_observations')
 "$gpuplan" prices --db "$db" >/dev/null 2>&1
 check "seed is idempotent" "$before" "$(sqlite "$db" 'select count(*) from price_observations')"
 
-# History is append-only.
-sqlite "$db" "update price_observations set amount = 1" >/dev/null 2>&1
-check "history append-only" 1 $?
+# History is append-only, in its table and through the compatibility view.
+for target in price_history price_observations; do
+  sqlite "$db" "update $target set amount = 1" >/dev/null 2>"$tmp/err"
+  check "$target append-only" 1 $? "$tmp/err" "append-only"
+done
 
 # A database from a newer gpuplan is refused and left as it was.
 cp "$db" "$tmp/newer.db"
