@@ -355,7 +355,7 @@ int gp_json_read_list(void **out, size_t *count, struct gp_json_reader *r, const
                       const char *key, size_t size, gp_json_item_fn read, const void *ctx)
 {
     const cJSON *list, *item;
-    int rc = gp_json_child(r, obj, key, true, &list, GP_JSON_REQUIRED), index = 0;
+    int rc = gp_json_child(r, obj, key, true, &list, GP_JSON_REQUIRED);
 
     *out = NULL;
     *count = 0;
@@ -367,7 +367,7 @@ int gp_json_read_list(void **out, size_t *count, struct gp_json_reader *r, const
     size_t list_path = gp_json_enter(r, key, 0);
     cJSON_ArrayForEach(item, list)
     {
-        size_t item_path = gp_json_enter(r, NULL, index++);
+        size_t item_path = gp_json_enter(r, NULL, (int)*count);
         rc = read(r, item, *out, *count, ctx);
         gp_json_leave(r, item_path);
         if (rc)

@@ -134,6 +134,59 @@ static void json_errors_are_located(void **state)
     assert_string_equal(gp_error_last(), "b.json:3:8: invalid JSON");
 }
 
+/* Reads an int list element; fails on a value seen before, naming the list position. */
+static int read_unique_int(struct gp_json_reader *r, const cJSON *item, void *items, size_t index,
+                           const void *unused)
+{
+    int *values = items;
+    (void)unused;
+    if (!cJSON_IsNumber(item))
+        return gp_json_fail(r, NULL, "must be a number");
+    values[index] = item->valueint;
+    for (size_t k = 0; k < index; k++)
+        if (values[k] == values[index])
+            return gp_json_fail(r, NULL, "repeats %d", values[index]);
+    return 0;
+}
+
+static void json_versioned_lists_are_read(void **state)
+{
+    static const struct {
+        const char *doc, *error; /* error NULL: reads three values */
+    } cases[] = {
+        {"{\"schema_version\": 1, \"v\": [4, 5, 6]}", NULL},
+        {"[1]", "l.json:1:1: (document): must be an object"},
+        {"{\"schema_version\": 2, \"v\": []}", "l.json:1:20: schema_version: unsupported version 2 "
+                                               "(expected 1)"},
+        {"{\"schema_version\": 1}", "l.json:1:1: v: required field is missing"},
+        {"{\"schema_version\": 1, \"v\": [4, 4]}", "l.json:1:32: v[1]: repeats 4"},
+    };
+    static const char *const known[] = {"schema_version", "v", NULL};
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gp_json_reader r;
+        cJSON *root = NULL;
+        void *values = NULL;
+        size_t n = 0;
+        int rc;
+
+        gp_json_reader_init(&r, "l.json", cases[i].doc, strlen(cases[i].doc));
+        rc = gp_json_parse_versioned(&root, &r, known, 1);
+        if (!rc)
+            rc = gp_json_read_list(&values, &n, &r, root, "v", sizeof(int), read_unique_int, NULL);
+        if (cases[i].error) {
+            assert_int_equal(rc, GP_EINVALID);
+            assert_string_equal(gp_error_last(), cases[i].error);
+        } else {
+            assert_int_equal(rc, 0);
+            assert_int_equal(n, 3);
+            assert_int_equal(((int *)values)[2], 6);
+        }
+        free(values);
+        cJSON_Delete(root);
+    }
+}
+
 static void error_wrap_prefixes(void **state)
 {
     (void)state;
@@ -147,8 +200,11 @@ static void error_wrap_prefixes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(buf_appends_and_caps), cmocka_unit_test(text_nearest_and_numbers),
-        cmocka_unit_test(time_round_trips),     cmocka_unit_test(json_errors_are_located),
+        cmocka_unit_test(buf_appends_and_caps),
+        cmocka_unit_test(text_nearest_and_numbers),
+        cmocka_unit_test(time_round_trips),
+        cmocka_unit_test(json_errors_are_located),
+        cmocka_unit_test(json_versioned_lists_are_read),
         cmocka_unit_test(error_wrap_prefixes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
