@@ -50,6 +50,10 @@ CREATE TRIGGER price_history_append_only_update BEFORE UPDATE ON price_history
 BEGIN
     SELECT RAISE(ABORT, 'price_observations is append-only');
 END;
+CREATE TRIGGER price_history_append_only_delete BEFORE DELETE ON price_history
+BEGIN
+    SELECT RAISE(ABORT, 'price_observations is append-only');
+END;
 
 -- Carry the data over: the current offers first, then every other key at its latest price.
 INSERT INTO sources (url)
@@ -110,6 +114,10 @@ CREATE VIEW price_observations AS
     JOIN sources s ON s.id = h.source_id;
 
 CREATE TRIGGER price_observations_append_only_update INSTEAD OF UPDATE ON price_observations
+BEGIN
+    SELECT RAISE(ABORT, 'price_observations is append-only');
+END;
+CREATE TRIGGER price_observations_append_only_delete INSTEAD OF DELETE ON price_observations
 BEGIN
     SELECT RAISE(ABORT, 'price_observations is append-only');
 END;

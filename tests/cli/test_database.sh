@@ -44,7 +44,9 @@ check "seed is idempotent" "$before" "$(sqlite "$db" 'select count(*) from price
 # History is append-only, in its table and through the compatibility view.
 for target in price_history price_observations; do
   sqlite "$db" "update $target set amount = 1" >/dev/null 2>"$tmp/err"
-  check "$target append-only" 1 $? "$tmp/err" "append-only"
+  check "$target: no update" 1 $? "$tmp/err" "append-only"
+  sqlite "$db" "delete from $target" >/dev/null 2>"$tmp/err"
+  check "$target: no delete" 1 $? "$tmp/err" "append-only"
 done
 
 # A database from a newer gpuplan is refused and left as it was.
