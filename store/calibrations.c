@@ -183,20 +183,6 @@ int gp_store_calibrations_insert(struct gp_store *store, const struct gp_calibra
     return 0;
 }
 
-/* Grow *items (of `size`-byte elements) to hold one more; NULL when out of memory. */
-static void *grow(void **items, size_t *cap, size_t n, size_t size)
-{
-    if (n == *cap) {
-        size_t want = *cap ? *cap * 2 : 16;
-        void *bigger = realloc(*items, want * size);
-        if (!bigger)
-            return NULL;
-        *items = bigger;
-        *cap = want;
-    }
-    return (char *)*items + n * size;
-}
-
 static int load_points(struct gp_store *store, int64_t id, struct gp_calibration *run)
 {
     static const char sql[] =
@@ -212,7 +198,7 @@ static int load_points(struct gp_store *store, int64_t id, struct gp_calibration
     sqlite3_bind_int64(stmt, 1, id);
     while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
         struct gp_calibration_point *p =
-            grow((void **)&run->points, &cap, run->point_count, sizeof(*p));
+            gp_store__grow((void **)&run->points, &cap, run->point_count, sizeof(*p));
         if (!p) {
             rc = gp_error_set(GP_ENOMEM, "out of memory reading calibrations");
             break;
@@ -255,7 +241,8 @@ static int load_fits(struct gp_store *store, int64_t id, struct gp_calibration *
         return rc;
     sqlite3_bind_int64(stmt, 1, id);
     while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-        struct gp_calibration_fit *f = grow((void **)&run->fits, &cap, run->fit_count, sizeof(*f));
+        struct gp_calibration_fit *f =
+            gp_store__grow((void **)&run->fits, &cap, run->fit_count, sizeof(*f));
         if (!f) {
             rc = gp_error_set(GP_ENOMEM, "out of memory reading calibrations");
             break;
@@ -293,7 +280,7 @@ int gp_store_calibrations_list(struct gp_store *store, struct gp_calibration **o
     if (rc)
         return rc;
     while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-        struct gp_calibration *r = grow((void **)&runs, &cap, n, sizeof(*r));
+        struct gp_calibration *r = gp_store__grow((void **)&runs, &cap, n, sizeof(*r));
         if (!r) {
             rc = gp_error_set(GP_ENOMEM, "out of memory reading calibrations");
             break;
@@ -352,7 +339,7 @@ int gp_store_calibration_fits_for_gpu(struct gp_store *store, const char *gpu_id
         return rc;
     gp_store__bind_text(stmt, 1, gpu_id);
     while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-        struct gp_calibration_curve *c = grow((void **)&list, &cap, n, sizeof(*c));
+        struct gp_calibration_curve *c = gp_store__grow((void **)&list, &cap, n, sizeof(*c));
         if (!c) {
             rc = gp_error_set(GP_ENOMEM, "out of memory reading calibrations");
             break;

@@ -12,7 +12,7 @@
     "feed, provider, region, instance_type, gpu_id, gpus_per_instance, tier, amount, currency, "   \
     "unit, usd_per_gpu_hour, observed_at, source_url"
 
-static void read_offer(sqlite3_stmt *stmt, struct gp_offer *o)
+void gp_store__read_offer(sqlite3_stmt *stmt, struct gp_offer *o)
 {
     char text[32];
 
@@ -692,14 +692,17 @@ int gp_store_feed_replace(struct gp_store *store, const char *feed, const struct
     return 0;
 }
 
+static void read_offer_row(sqlite3_stmt *stmt, void *row)
+{
+    gp_store__read_offer(stmt, row);
+}
+
 /* Run a SELECT of OFFER_COLUMNS filtered by ?1 gpu, ?2 provider, ?3 tier, ?4 since. */
 static int query_offers(struct gp_store *store, const char *sql,
                         const struct gp_offer_filter *filter, struct gp_offer **out, size_t *count)
 {
     sqlite3_stmt *stmt = NULL;
-    struct gp_offer *list = NULL;
-    size_t n = 0, cap = 0;
-    int rc = gp_store__prepare(store, &stmt, sql), step;
+    int rc = gp_store__prepare(store, &stmt, sql);
 
     *out = NULL;
     *count = 0;
@@ -709,28 +712,8 @@ static int query_offers(struct gp_store *store, const char *sql,
     gp_store__bind_text(stmt, 2, filter->provider);
     gp_store__bind_text(stmt, 3, filter->tier >= 0 ? gp_tier_name(filter->tier) : NULL);
     sqlite3_bind_int64(stmt, 4, filter->since);
-    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 32;
-            struct gp_offer *grown = realloc(list, ncap * sizeof(*grown));
-            if (!grown) {
-                rc = gp_error_set(GP_ENOMEM, "out of memory reading offers");
-                goto done;
-            }
-            list = grown;
-            cap = ncap;
-        }
-        read_offer(stmt, &list[n++]);
-    }
-    if (step != SQLITE_DONE) {
-        rc = gp_store__fail(store, "cannot read offers");
-        goto done;
-    }
-    *out = list;
-    *count = n;
-    list = NULL;
-done:
-    free(list);
+    rc = gp_store__collect(store, stmt, sizeof(**out), read_offer_row, (void **)out, count,
+                           "offers");
     sqlite3_finalize(stmt);
     return rc;
 }

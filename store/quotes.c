@@ -37,8 +37,9 @@ int gp_store_quote_add(struct gp_store *store, const struct gp_quote *quote, int
     return rc;
 }
 
-static void read_quote(sqlite3_stmt *stmt, struct gp_quote *q)
+static void read_quote(sqlite3_stmt *stmt, void *row)
 {
+    struct gp_quote *q = row;
     struct gp_offer *o = &q->offer;
     char unit[32];
 
@@ -69,36 +70,13 @@ int gp_store_quotes_list(struct gp_store *store, struct gp_quote **out, size_t *
         "usd_per_gpu_hour, region, valid_until, note, created_at FROM quotes "
         "ORDER BY created_at DESC, id DESC";
     sqlite3_stmt *stmt = NULL;
-    struct gp_quote *list = NULL;
-    size_t n = 0, cap = 0;
-    int rc = gp_store__prepare(store, &stmt, sql), step;
+    int rc = gp_store__prepare(store, &stmt, sql);
 
     *out = NULL;
     *count = 0;
     if (rc)
         return rc;
-    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 16;
-            struct gp_quote *grown = realloc(list, ncap * sizeof(*grown));
-            if (!grown) {
-                rc = gp_error_set(GP_ENOMEM, "out of memory reading quotes");
-                goto done;
-            }
-            list = grown;
-            cap = ncap;
-        }
-        read_quote(stmt, &list[n++]);
-    }
-    if (step != SQLITE_DONE) {
-        rc = gp_store__fail(store, "cannot read quotes");
-        goto done;
-    }
-    *out = list;
-    *count = n;
-    list = NULL;
-done:
-    free(list);
+    rc = gp_store__collect(store, stmt, sizeof(**out), read_quote, (void **)out, count, "quotes");
     sqlite3_finalize(stmt);
     return rc;
 }

@@ -262,28 +262,12 @@ static const char changed_sql[] =
     "WHERE p.offer_id = f.id AND p.observed_at >= ?4) "
     "ORDER BY f.usd_per_gpu_hour, f.provider, f.feed";
 
-static void read_change(sqlite3_stmt *stmt, struct gp_offer_change *c)
+static void read_change(sqlite3_stmt *stmt, void *row)
 {
-    struct gp_offer *o = &c->offer;
-    char text[32];
+    struct gp_offer_change *c = row;
 
     memset(c, 0, sizeof(*c));
-    gp_store__column_text(stmt, 0, o->feed, sizeof(o->feed));
-    gp_store__column_text(stmt, 1, o->provider, sizeof(o->provider));
-    gp_store__column_text(stmt, 2, o->region, sizeof(o->region));
-    gp_store__column_text(stmt, 3, o->instance_type, sizeof(o->instance_type));
-    gp_store__column_text(stmt, 4, o->gpu_id, sizeof(o->gpu_id));
-    o->gpus_per_instance = sqlite3_column_int(stmt, 5);
-    gp_store__column_text(stmt, 6, text, sizeof(text));
-    o->tier = (enum gp_tier)gp_tier_parse(text);
-    o->amount = sqlite3_column_double(stmt, 7);
-    gp_store__column_text(stmt, 8, o->currency, sizeof(o->currency));
-    gp_store__column_text(stmt, 9, text, sizeof(text));
-    o->unit = gp_price_unit_parse(text) == GP_UNIT_INSTANCE_HOUR ? GP_UNIT_INSTANCE_HOUR
-                                                                 : GP_UNIT_GPU_HOUR;
-    o->usd_per_gpu_hour = sqlite3_column_double(stmt, 10);
-    o->observed_at = sqlite3_column_int64(stmt, 11);
-    gp_store__column_text(stmt, 12, o->source_url, sizeof(o->source_url));
+    gp_store__read_offer(stmt, &c->offer);
     c->previous_usd = sqlite3_column_double(stmt, 13);
 }
 
@@ -291,8 +275,6 @@ int gp_store_offers_changed_since(struct gp_store *store, const struct gp_offer_
                                   int64_t since, struct gp_offer_change **out, size_t *count)
 {
     sqlite3_stmt *stmt = NULL;
-    struct gp_offer_change *rows = NULL;
-    size_t n = 0, cap = 0;
     int rc = gp_store__prepare(store, &stmt, changed_sql);
 
     *out = NULL;
@@ -304,41 +286,32 @@ int gp_store_offers_changed_since(struct gp_store *store, const struct gp_offer_
     gp_store__bind_text(
         stmt, 3, filter && filter->tier >= 0 ? gp_tier_name((enum gp_tier)filter->tier) : NULL);
     sqlite3_bind_int64(stmt, 4, since);
-    for (;;) {
-        int step = sqlite3_step(stmt);
-        if (step == SQLITE_DONE)
-            break;
-        if (step != SQLITE_ROW) {
-            rc = gp_store__fail(store, "cannot read changed offers");
-            break;
-        }
-        if (n == cap) {
-            size_t grown_cap = cap ? cap * 2 : 32;
-            struct gp_offer_change *grown = realloc(rows, grown_cap * sizeof(*grown));
-            if (!grown) {
-                rc = gp_error_set(GP_ENOMEM, "out of memory reading changed offers");
-                break;
-            }
-            rows = grown;
-            cap = grown_cap;
-        }
-        read_change(stmt, &rows[n++]);
-    }
+    rc = gp_store__collect(store, stmt, sizeof(**out), read_change, (void **)out, count,
+                           "changed offers");
     sqlite3_finalize(stmt);
-    if (rc) {
-        free(rows);
-        return rc;
-    }
-    *out = rows;
-    *count = n;
-    return 0;
+    return rc;
+}
+
+static void read_run(sqlite3_stmt *stmt, void *row)
+{
+    struct gp_refresh_run *r = row;
+
+    memset(r, 0, sizeof(*r));
+    r->id = sqlite3_column_int64(stmt, 0);
+    gp_store__column_text(stmt, 1, r->feed, sizeof(r->feed));
+    r->started_at = sqlite3_column_int64(stmt, 2);
+    r->finished_at = sqlite3_column_int64(stmt, 3);
+    gp_store__column_text(stmt, 4, r->status, sizeof(r->status));
+    r->counts.offers = (size_t)sqlite3_column_int64(stmt, 5);
+    r->counts.changed = (size_t)sqlite3_column_int64(stmt, 6);
+    r->counts.unmapped = (size_t)sqlite3_column_int64(stmt, 7);
+    r->counts.rejected = (size_t)sqlite3_column_int64(stmt, 8);
+    gp_store__column_text(stmt, 9, r->error, sizeof(r->error));
 }
 
 int gp_store_refresh_latest(struct gp_store *store, struct gp_refresh_run **out, size_t *count)
 {
     sqlite3_stmt *stmt = NULL;
-    struct gp_refresh_run *runs = NULL;
-    size_t n = 0, cap = 0;
     int rc = gp_store__prepare(store, &stmt,
                                "SELECT id, feed, started_at, coalesce(finished_at, 0), status, "
                                "offers, changed, unmapped, rejected, coalesce(error, '') "
@@ -349,42 +322,8 @@ int gp_store_refresh_latest(struct gp_store *store, struct gp_refresh_run **out,
     *count = 0;
     if (rc)
         return rc;
-    for (;;) {
-        int step = sqlite3_step(stmt);
-        if (step == SQLITE_DONE)
-            break;
-        if (step != SQLITE_ROW) {
-            rc = gp_store__fail(store, "cannot read refresh runs");
-            break;
-        }
-        if (n == cap) {
-            size_t grown_cap = cap ? cap * 2 : 16;
-            struct gp_refresh_run *grown = realloc(runs, grown_cap * sizeof(*grown));
-            if (!grown) {
-                rc = gp_error_set(GP_ENOMEM, "out of memory reading refresh runs");
-                break;
-            }
-            runs = grown;
-            cap = grown_cap;
-        }
-        struct gp_refresh_run *r = &runs[n++];
-        r->id = sqlite3_column_int64(stmt, 0);
-        gp_store__column_text(stmt, 1, r->feed, sizeof(r->feed));
-        r->started_at = sqlite3_column_int64(stmt, 2);
-        r->finished_at = sqlite3_column_int64(stmt, 3);
-        gp_store__column_text(stmt, 4, r->status, sizeof(r->status));
-        r->counts.offers = (size_t)sqlite3_column_int64(stmt, 5);
-        r->counts.changed = (size_t)sqlite3_column_int64(stmt, 6);
-        r->counts.unmapped = (size_t)sqlite3_column_int64(stmt, 7);
-        r->counts.rejected = (size_t)sqlite3_column_int64(stmt, 8);
-        gp_store__column_text(stmt, 9, r->error, sizeof(r->error));
-    }
+    rc = gp_store__collect(store, stmt, sizeof(**out), read_run, (void **)out, count,
+                           "refresh runs");
     sqlite3_finalize(stmt);
-    if (rc) {
-        free(runs);
-        return rc;
-    }
-    *out = runs;
-    *count = n;
-    return 0;
+    return rc;
 }

@@ -152,42 +152,30 @@ int gp_store_seed(struct gp_store *store, const char *hash, const struct gp_cata
     return 0;
 }
 
+static void read_rate(sqlite3_stmt *stmt, void *row)
+{
+    struct gp_fx_rate *r = row;
+
+    memset(r, 0, sizeof(*r));
+    gp_store__column_text(stmt, 0, r->currency, sizeof(r->currency));
+    r->date = sqlite3_column_int64(stmt, 1);
+    r->per_usd = sqlite3_column_double(stmt, 2);
+    gp_store__column_text(stmt, 3, r->source, sizeof(r->source));
+}
+
 int gp_store_fx_load(struct gp_store *store, struct gp_fx_table *out)
 {
     sqlite3_stmt *stmt = NULL;
-    size_t n = 0, cap = 0;
     int rc = gp_store__prepare(store, &stmt,
                                "SELECT currency, date, per_usd, source FROM fx_rates "
-                               "ORDER BY currency, date"),
-        step;
+                               "ORDER BY currency, date");
 
     out->rates = NULL;
     out->count = 0;
     if (rc)
         return rc;
-    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 8;
-            struct gp_fx_rate *grown = realloc(out->rates, ncap * sizeof(*grown));
-            if (!grown) {
-                rc = gp_error_set(GP_ENOMEM, "out of memory reading exchange rates");
-                break;
-            }
-            out->rates = grown;
-            cap = ncap;
-        }
-        struct gp_fx_rate *r = &out->rates[n++];
-        memset(r, 0, sizeof(*r));
-        gp_store__column_text(stmt, 0, r->currency, sizeof(r->currency));
-        r->date = sqlite3_column_int64(stmt, 1);
-        r->per_usd = sqlite3_column_double(stmt, 2);
-        gp_store__column_text(stmt, 3, r->source, sizeof(r->source));
-        out->count = n;
-    }
-    if (rc == 0 && step != SQLITE_DONE)
-        rc = gp_store__fail(store, "cannot read exchange rates");
+    rc = gp_store__collect(store, stmt, sizeof(*out->rates), read_rate, (void **)&out->rates,
+                           &out->count, "exchange rates");
     sqlite3_finalize(stmt);
-    if (rc)
-        gp_fx_release(out);
     return rc;
 }

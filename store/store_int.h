@@ -32,4 +32,22 @@ void gp_store__column_text(sqlite3_stmt *stmt, int col, char *out, size_t size);
 int gp_store__feed_write(struct gp_store *store, const char *feed, const struct gp_offer *offers,
                          size_t count, struct gp_feed_write_stats *stats);
 
+/* Make room in *items (an array of `size`-byte elements holding n, with room for *cap) for one
+ * more and return the slot for element n; NULL when out of memory (the array is kept). */
+void *gp_store__grow(void **items, size_t *cap, size_t n, size_t size);
+
+/*
+ * Step `stmt` to the end, reading each row into a new `size`-byte element with `read`. On
+ * success *out is a malloc'd array (NULL when there are no rows) of *count elements; on failure
+ * nothing is returned and GP_EDB or GP_ENOMEM names `what`. The caller finalizes `stmt`.
+ */
+int gp_store__collect(struct gp_store *store, sqlite3_stmt *stmt, size_t size,
+                      void (*read)(sqlite3_stmt *stmt, void *row), void **out, size_t *count,
+                      const char *what);
+
+/* Read a row's first 13 columns, in struct gp_offer's order (feed,
+ * provider, region, instance_type, gpu_id, gpus_per_instance, tier, amount, currency, unit,
+ * usd_per_gpu_hour, observed_at, source_url). */
+void gp_store__read_offer(sqlite3_stmt *stmt, struct gp_offer *o);
+
 #endif
