@@ -458,49 +458,243 @@ static int explain_infeasible(const struct gp_plan_row *rows, size_t n,
     return GP_EXIT_USAGE;
 }
 
+/* Everything one `plan` run holds; plan_run_release frees it. */
+struct plan_run {
+    struct plan_args args;
+    enum pricing pricing;
+    long max_age_days;
+    double fx;   /* output currency units per USD */
+    int64_t now; /* Unix seconds UTC */
+    const struct gp_catalog *catalog;
+    struct gp_store *store;
+    struct gp_efficiency_table effs;
+    struct gp_model_table models;
+    struct gp_plan_input base; /* workload and assumptions after every flag and --set */
+    struct gp_sweep sweep;
+    struct gp_quote *quotes;
+    size_t nquotes;
+    const struct gp_gpu **gpus;
+    struct gpu_plan *plans; /* one per GPU type planned, `ngpus` */
+    size_t ngpus;
+    struct gp_plan_row *rows; /* sweep point-major: row = point * ngpus + gpu */
+    size_t nrows;
+};
+
+static void plan_run_release(struct plan_run *run)
+{
+    gp_sweep_release(&run->sweep);
+    gp_efficiency_table_release(&run->effs);
+    gp_model_table_release(&run->models);
+    free(run->quotes);
+    free(run->plans);
+    free(run->gpus);
+    free(run->rows);
+}
+
+/* Check --pricing and --max-age. */
+static int parse_pricing(struct gp_cli *cli, struct plan_run *run)
+{
+    const struct plan_args *a = &run->args;
+    int pricing = PRICING_CHEAPEST;
+
+    if (a->pricing) {
+        for (pricing = 0; pricing_names[pricing]; pricing++)
+            if (strcmp(pricing_names[pricing], a->pricing) == 0)
+                break;
+        if (!pricing_names[pricing])
+            return gp_cli_usage_error(cli,
+                                      "--pricing '%s' is not one of cheapest, on-demand, "
+                                      "spot, quote, owned",
+                                      a->pricing);
+    }
+    run->pricing = (enum pricing)pricing;
+    run->max_age_days = DEFAULT_MAX_AGE_DAYS;
+    if (a->max_age && gp_text_to_int(a->max_age, 0, 36500, &run->max_age_days))
+        return gp_cli_usage_error(cli, "--max-age '%s' is not a number of days", a->max_age);
+    return GP_EXIT_OK;
+}
+
+/* Apply sweep point `v` to `in`. */
+static int apply_sweep_point(struct gp_cli *cli, const struct gp_sweep *sweep, size_t v,
+                             struct gp_plan_input *in)
+{
+    char kv[128];
+
+    snprintf(kv, sizeof(kv), "%s=%s", sweep->key, sweep->values[v]);
+    return apply_set(cli, in, "--sweep", kv);
+}
+
+/* The assumptions from the flags, then every --set, then a check of every sweep value, so a bad
+ * one fails before any output. */
+static int build_base(struct gp_cli *cli, struct plan_run *run)
+{
+    const struct plan_args *a = &run->args;
+    struct gp_plan_input *base = &run->base;
+    int rc;
+
+    gp_assumptions_init(&base->assumptions);
+    base->assumptions.fx_per_usd = run->fx;
+    base->assumptions.kwh_price *= run->fx;
+    if ((rc = apply_flag(cli, base, "--pue", "pue", a->pue)) ||
+        (rc = apply_flag(cli, base, "--kwh-price", "kwh_price", a->kwh_price)) ||
+        (rc = apply_flag(cli, base, "--capex", "capex", a->capex)) ||
+        (rc = apply_flag(cli, base, "--years", "years", a->years)) ||
+        (rc = apply_flag(cli, base, "--max-gpus", "max_gpus", a->max_gpus)) ||
+        (rc = apply_flag(cli, base, "--power-budget-kw", "power_budget_kw", a->power_budget)))
+        return rc;
+    for (size_t i = 0; i < a->set.count; i++)
+        if ((rc = apply_set(cli, base, "--set", a->set.items[i])))
+            return rc;
+    if (!a->sweep)
+        return GP_EXIT_OK;
+    if (gp_sweep_parse(&run->sweep, a->sweep))
+        return gp_cli_usage_error(cli, "%s", gp_error_last());
+    for (size_t v = 0; v < run->sweep.count; v++) {
+        struct gp_plan_input probe = *base;
+        if ((rc = apply_sweep_point(cli, &run->sweep, v, &probe)))
+            return rc;
+    }
+    return GP_EXIT_OK;
+}
+
+/* Choose the GPU types and resolve each one's efficiencies (calibrated where measured) and
+ * price. */
+static int prepare_gpus(struct gp_cli *cli, struct plan_run *run)
+{
+    const struct gp_catalog *cat = run->catalog;
+    int rc;
+
+    run->gpus = calloc(cat->count + 1, sizeof(*run->gpus));
+    run->plans = calloc(cat->count + 1, sizeof(*run->plans));
+    if (!run->gpus || !run->plans) {
+        gp_error_set(GP_ENOMEM, "out of memory");
+        return gp_cli_fail();
+    }
+    if ((rc = select_gpus(cli, &run->args, cat, run->gpus, &run->ngpus)))
+        return rc;
+    if ((rc = gp_cli_store(cli, &run->store)))
+        return rc;
+    if (run->pricing != PRICING_OWNED &&
+        gp_store_quotes_list(run->store, &run->quotes, &run->nquotes))
+        return gp_cli_fail();
+    for (size_t g = 0; g < run->ngpus; g++) {
+        struct gpu_plan *p = &run->plans[g];
+        p->gpu = run->gpus[g];
+        gp_efficiency_resolve(&p->eff, &run->effs, p->gpu->id);
+        if (apply_calibration(&p->eff, run->store, p->gpu->id) ||
+            resolve_price(&p->price, run->store, run->pricing, p->gpu->id, run->quotes,
+                          run->nquotes, run->now, run->max_age_days))
+            return gp_cli_fail();
+        if (run->pricing == PRICING_OWNED && !(run->base.assumptions.capex > 0) &&
+            !(p->gpu->capex_usd > 0))
+            gp_msg_warn("%s: no purchase price in the catalog; give --capex for owned pricing",
+                        p->gpu->id);
+    }
+    return GP_EXIT_OK;
+}
+
+/* One row per sweep point and GPU type, ranked. */
+static int evaluate(struct gp_cli *cli, struct plan_run *run)
+{
+    size_t points = run->sweep.count ? run->sweep.count : 1;
+    int rc;
+
+    run->rows = calloc(points * run->ngpus + 1, sizeof(*run->rows));
+    if (!run->rows) {
+        gp_error_set(GP_ENOMEM, "out of memory");
+        return gp_cli_fail();
+    }
+    for (size_t v = 0; v < points; v++) {
+        struct gp_plan_input in = run->base;
+        if (run->sweep.count && (rc = apply_sweep_point(cli, &run->sweep, v, &in)))
+            return rc;
+        for (size_t g = 0; g < run->ngpus; g++)
+            gp_plan_evaluate(&run->rows[run->nrows++], &in.workload, &in.assumptions,
+                             run->plans[g].gpu, &run->plans[g].eff, &run->plans[g].price);
+    }
+    gp_plan_rank(run->rows, run->nrows, run->ngpus);
+    return GP_EXIT_OK;
+}
+
+/* The swept key names its column, unless a row field already has that name. */
+static void sweep_column_name(const struct plan_run *run, char *out, size_t size)
+{
+    struct gp_column columns[MAX_COLUMNS];
+    size_t n = build_columns(columns, run->base.workload.kind, NULL);
+
+    snprintf(out, size, "%s", run->sweep.key);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(columns[i].name, run->sweep.key) == 0)
+            snprintf(out, size, "sweep_%s", run->sweep.key);
+}
+
+/* Render the rows with the workload and assumptions; exit 2 when no GPU type can be planned. */
+static int render(struct gp_cli *cli, const struct plan_run *run)
+{
+    struct gp_column columns[MAX_COLUMNS];
+    struct gp_table table;
+    char sweep_column[48] = "";
+    const char *sweep_name = NULL;
+    size_t best = SIZE_MAX;
+    bool feasible = false;
+    int rc = GP_EXIT_OK;
+
+    if (run->sweep.count) {
+        sweep_column_name(run, sweep_column, sizeof(sweep_column));
+        sweep_name = sweep_column;
+    }
+    gp_table_init(&table, columns, build_columns(columns, run->base.workload.kind, sweep_name));
+    table.meta = cJSON_CreateObject();
+    if (table.meta) {
+        cJSON_AddItemToObject(table.meta, "workload", workload_json(&run->base.workload));
+        cJSON_AddItemToObject(table.meta, "assumptions",
+                              assumptions_json(&run->base.assumptions, cli->currency,
+                                               pricing_names[run->pricing], run->max_age_days,
+                                               &run->sweep));
+    }
+    for (size_t i = 0; rc == 0 && i < run->nrows; i++) {
+        const char *value = run->sweep.count ? run->sweep.values[i / run->ngpus] : NULL;
+        if (add_row(&table, &run->rows[i], sweep_name, value, cli->currency, run->fx))
+            rc = gp_cli_fail();
+        feasible |= run->rows[i].feasible;
+        if (best == SIZE_MAX && (run->rows[i].notes & GP_NOTE_BEST))
+            best = i;
+    }
+    if (rc == 0)
+        rc = gp_cli_output(cli, &table, best);
+    if (rc == 0 && !feasible)
+        rc = explain_infeasible(run->rows, run->nrows, &run->base.assumptions);
+    gp_table_release(&table);
+    return rc;
+}
+
 int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
 {
-    struct plan_args a = {0};
+    struct plan_run run = {0};
+    struct plan_args *a = &run.args;
     const struct gp_opt opts[] = {
-        {"workload", 'w', GP_OPT_STRING, &a.workload, "FILE|PRESET",
+        {"workload", 'w', GP_OPT_STRING, &a->workload, "FILE|PRESET",
          "workload file or preset name (see 'gpuplan workloads')"},
-        {"gpus", 0, GP_OPT_STRING, &a.gpus, "ID,...", "GPU types to plan (default: all)"},
-        {"vendor", 0, GP_OPT_STRING, &a.vendor, "VENDOR", "nvidia or amd"},
-        {"max-gpus", 0, GP_OPT_STRING, &a.max_gpus, "N", "largest fleet considered"},
-        {"power-budget-kw", 0, GP_OPT_STRING, &a.power_budget, "KW",
+        {"gpus", 0, GP_OPT_STRING, &a->gpus, "ID,...", "GPU types to plan (default: all)"},
+        {"vendor", 0, GP_OPT_STRING, &a->vendor, "VENDOR", "nvidia or amd"},
+        {"max-gpus", 0, GP_OPT_STRING, &a->max_gpus, "N", "largest fleet considered"},
+        {"power-budget-kw", 0, GP_OPT_STRING, &a->power_budget, "KW",
          "facility power available; larger fleets say over-power-budget"},
-        {"pue", 0, GP_OPT_STRING, &a.pue, "X", "facility power / IT power (default 1.3)"},
-        {"kwh-price", 0, GP_OPT_STRING, &a.kwh_price, "PRICE",
+        {"pue", 0, GP_OPT_STRING, &a->pue, "X", "facility power / IT power (default 1.3)"},
+        {"kwh-price", 0, GP_OPT_STRING, &a->kwh_price, "PRICE",
          "energy price per kWh in --currency (default 0.083 USD)"},
-        {"pricing", 0, GP_OPT_STRING, &a.pricing, "MODE",
+        {"pricing", 0, GP_OPT_STRING, &a->pricing, "MODE",
          "cheapest (default; on-demand, reserved or quote), on-demand, spot, quote, owned"},
-        {"capex", 0, GP_OPT_STRING, &a.capex, "PRICE",
+        {"capex", 0, GP_OPT_STRING, &a->capex, "PRICE",
          "purchase price per GPU in --currency, for --pricing owned"},
-        {"years", 0, GP_OPT_STRING, &a.years, "N", "amortisation period for owned (default 3)"},
-        {"max-age", 0, GP_OPT_STRING, &a.max_age, "DAYS",
+        {"years", 0, GP_OPT_STRING, &a->years, "N", "amortisation period for owned (default 3)"},
+        {"max-age", 0, GP_OPT_STRING, &a->max_age, "DAYS",
          "offers older than this say stale-price (default 7)"},
-        {"set", 0, GP_OPT_LIST, &a.set, "KEY=VALUE", "override a workload or assumption field"},
-        {"sweep", 0, GP_OPT_STRING, &a.sweep, "KEY=SPEC",
+        {"set", 0, GP_OPT_LIST, &a->set, "KEY=VALUE", "override a workload or assumption field"},
+        {"sweep", 0, GP_OPT_STRING, &a->sweep, "KEY=SPEC",
          "one row per value and GPU type; SPEC is FROM:TO:STEP or A,B,C"},
         GP_OPT_END,
     };
-    const struct gp_catalog *cat = NULL;
-    struct gp_store *store = NULL;
-    struct gp_efficiency_table effs = {0};
-    struct gp_model_table models = {0};
-    struct gp_plan_input base;
-    struct gp_sweep sweep = {0};
-    struct gp_quote *quotes = NULL;
-    struct gpu_plan *plans = NULL;
-    struct gp_plan_row *rows = NULL;
-    const struct gp_gpu **gpus = NULL;
-    struct gp_table table = {0};
-    struct gp_column columns[MAX_COLUMNS];
-    size_t ngpus = 0, nquotes = 0, nrows = 0;
-    long max_age = DEFAULT_MAX_AGE_DAYS;
-    int pricing = PRICING_CHEAPEST;
-    double fx = 1.0;
-    int64_t now = gp_time_now();
     int rc = gp_cli_parse_options(cli, "plan", opts, argc, argv);
 
     if (rc) {
@@ -508,152 +702,28 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
             gp_cli_plan_keys_print(stdout);
         return rc < 0 ? GP_EXIT_OK : rc;
     }
-    if (!a.workload)
+    if (!a->workload)
         return gp_cli_usage_error(cli, "--workload is required (a file or a preset; see "
                                        "'gpuplan workloads')");
-    if (a.pricing) {
-        for (pricing = 0; pricing_names[pricing]; pricing++)
-            if (strcmp(pricing_names[pricing], a.pricing) == 0)
-                break;
-        if (!pricing_names[pricing])
-            return gp_cli_usage_error(cli,
-                                      "--pricing '%s' is not one of cheapest, on-demand, "
-                                      "spot, quote, owned",
-                                      a.pricing);
-    }
-    if (a.max_age && gp_text_to_int(a.max_age, 0, 36500, &max_age))
-        return gp_cli_usage_error(cli, "--max-age '%s' is not a number of days", a.max_age);
-
-    rc = gp_cli_catalog(cli, &cat);
+    run.fx = 1.0;
+    run.now = gp_time_now();
+    rc = parse_pricing(cli, &run);
     if (!rc)
-        rc = gp_cli_currency_rate(cli, &fx);
+        rc = gp_cli_catalog(cli, &run.catalog);
     if (!rc)
-        rc = gp_cli_plan_inputs(cli, &effs, &models);
+        rc = gp_cli_currency_rate(cli, &run.fx);
     if (!rc)
-        rc = gp_cli_workload_load(cli, a.workload, &models, &base.workload);
-    if (rc)
-        goto done;
-
-    gp_assumptions_init(&base.assumptions);
-    base.assumptions.fx_per_usd = fx;
-    base.assumptions.kwh_price *= fx;
-    if ((rc = apply_flag(cli, &base, "--pue", "pue", a.pue)) ||
-        (rc = apply_flag(cli, &base, "--kwh-price", "kwh_price", a.kwh_price)) ||
-        (rc = apply_flag(cli, &base, "--capex", "capex", a.capex)) ||
-        (rc = apply_flag(cli, &base, "--years", "years", a.years)) ||
-        (rc = apply_flag(cli, &base, "--max-gpus", "max_gpus", a.max_gpus)) ||
-        (rc = apply_flag(cli, &base, "--power-budget-kw", "power_budget_kw", a.power_budget)))
-        goto done;
-    for (size_t i = 0; i < a.set.count; i++)
-        if ((rc = apply_set(cli, &base, "--set", a.set.items[i])))
-            goto done;
-    if (a.sweep) {
-        if (gp_sweep_parse(&sweep, a.sweep)) {
-            rc = gp_cli_usage_error(cli, "%s", gp_error_last());
-            goto done;
-        }
-        /* Check every value up front, so a bad one fails before any output. */
-        for (size_t v = 0; v < sweep.count; v++) {
-            struct gp_plan_input probe = base;
-            char kv[128];
-            snprintf(kv, sizeof(kv), "%s=%s", sweep.key, sweep.values[v]);
-            if ((rc = apply_set(cli, &probe, "--sweep", kv)))
-                goto done;
-        }
-    }
-
-    gpus = calloc(cat->count + 1, sizeof(*gpus));
-    plans = calloc(cat->count + 1, sizeof(*plans));
-    if (!gpus || !plans) {
-        gp_error_set(GP_ENOMEM, "out of memory");
-        rc = gp_cli_fail();
-        goto done;
-    }
-    if ((rc = select_gpus(cli, &a, cat, gpus, &ngpus)))
-        goto done;
-    if ((rc = gp_cli_store(cli, &store)))
-        goto done;
-    if (pricing != PRICING_OWNED && gp_store_quotes_list(store, &quotes, &nquotes)) {
-        rc = gp_cli_fail();
-        goto done;
-    }
-    for (size_t g = 0; g < ngpus; g++) {
-        struct gpu_plan *p = &plans[g];
-        p->gpu = gpus[g];
-        gp_efficiency_resolve(&p->eff, &effs, p->gpu->id);
-        if (apply_calibration(&p->eff, store, p->gpu->id) ||
-            resolve_price(&p->price, store, pricing, p->gpu->id, quotes, nquotes, now, max_age)) {
-            rc = gp_cli_fail();
-            goto done;
-        }
-        if (pricing == PRICING_OWNED && !(base.assumptions.capex > 0) && !(p->gpu->capex_usd > 0))
-            gp_msg_warn("%s: no purchase price in the catalog; give --capex for owned pricing",
-                        p->gpu->id);
-    }
-
-    size_t points = sweep.count ? sweep.count : 1;
-    rows = calloc(points * ngpus + 1, sizeof(*rows));
-    if (!rows) {
-        gp_error_set(GP_ENOMEM, "out of memory");
-        rc = gp_cli_fail();
-        goto done;
-    }
-    for (size_t v = 0; v < points; v++) {
-        struct gp_plan_input in = base;
-        if (sweep.count) {
-            char kv[128];
-            snprintf(kv, sizeof(kv), "%s=%s", sweep.key, sweep.values[v]);
-            if ((rc = apply_set(cli, &in, "--sweep", kv)))
-                goto done;
-        }
-        for (size_t g = 0; g < ngpus; g++)
-            gp_plan_evaluate(&rows[nrows++], &in.workload, &in.assumptions, plans[g].gpu,
-                             &plans[g].eff, &plans[g].price);
-    }
-    gp_plan_rank(rows, nrows, ngpus);
-
-    /* The swept key names its column, unless a row field already has that name. */
-    char sweep_column[48] = "";
-    if (sweep.count) {
-        snprintf(sweep_column, sizeof(sweep_column), "%s", sweep.key);
-        size_t probe = build_columns(columns, base.workload.kind, NULL);
-        for (size_t i = 0; i < probe; i++)
-            if (strcmp(columns[i].name, sweep.key) == 0)
-                snprintf(sweep_column, sizeof(sweep_column), "sweep_%s", sweep.key);
-    }
-    const char *sweep_name = sweep.count ? sweep_column : NULL;
-    size_t ncols = build_columns(columns, base.workload.kind, sweep_name);
-    size_t best = SIZE_MAX;
-    bool feasible = false;
-    gp_table_init(&table, columns, ncols);
-    table.meta = cJSON_CreateObject();
-    if (table.meta) {
-        cJSON_AddItemToObject(table.meta, "workload", workload_json(&base.workload));
-        cJSON_AddItemToObject(table.meta, "assumptions",
-                              assumptions_json(&base.assumptions, cli->currency,
-                                               pricing_names[pricing], max_age, &sweep));
-    }
-    for (size_t i = 0; i < nrows; i++) {
-        if (add_row(&table, &rows[i], sweep_name, sweep.count ? sweep.values[i / ngpus] : NULL,
-                    cli->currency, fx)) {
-            rc = gp_cli_fail();
-            goto done;
-        }
-        feasible |= rows[i].feasible;
-        if (best == SIZE_MAX && (rows[i].notes & GP_NOTE_BEST))
-            best = i;
-    }
-    rc = gp_cli_output(cli, &table, best);
-    if (!rc && !feasible)
-        rc = explain_infeasible(rows, nrows, &base.assumptions);
-done:
-    gp_table_release(&table);
-    gp_sweep_release(&sweep);
-    gp_efficiency_table_release(&effs);
-    gp_model_table_release(&models);
-    free(quotes);
-    free(plans);
-    free(gpus);
-    free(rows);
+        rc = gp_cli_plan_inputs(cli, &run.effs, &run.models);
+    if (!rc)
+        rc = gp_cli_workload_load(cli, a->workload, &run.models, &run.base.workload);
+    if (!rc)
+        rc = build_base(cli, &run);
+    if (!rc)
+        rc = prepare_gpus(cli, &run);
+    if (!rc)
+        rc = evaluate(cli, &run);
+    if (!rc)
+        rc = render(cli, &run);
+    plan_run_release(&run);
     return rc;
 }
