@@ -187,6 +187,24 @@ static int show_status(struct gp_cli *cli)
     return rc;
 }
 
+/* The refresh's options from the flags; timeouts and waits in seconds. */
+static void refresh_options(struct gp_refresh_options *o, const struct refresh_args *a,
+                            long timeout, long lock_wait)
+{
+    memset(o, 0, sizeof(*o));
+    o->only = a->feeds.items;
+    o->only_count = a->feeds.count;
+    o->dry_run = a->dry_run;
+    o->lock_wait_s = (double)lock_wait;
+    gp_http_options_init(&o->http, "gpuplan/" GPUPLAN_VERSION);
+    o->http.timeout_s = timeout;
+    /* the AWS offer file is gigabytes: unless told otherwise, give it time; the low-speed
+     * limit still ends a stalled transfer within 30 s */
+    o->stream_timeout_s = a->timeout ? timeout : 1800;
+    o->http.connect_timeout_s = timeout < 10 ? timeout : 10;
+    o->http.allow_insecure_http = a->insecure;
+}
+
 int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
 {
     struct refresh_args a;
@@ -251,19 +269,7 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
         goto done;
     }
 
-    memset(&ropts, 0, sizeof(ropts));
-    ropts.only = a.feeds.items;
-    ropts.only_count = a.feeds.count;
-    ropts.dry_run = a.dry_run;
-    ropts.lock_wait_s = (double)lock_wait;
-    gp_http_options_init(&ropts.http, "gpuplan/" GPUPLAN_VERSION);
-    ropts.http.timeout_s = timeout;
-    /* the AWS offer file is gigabytes: unless told otherwise, give it time; the low-speed
-     * limit still ends a stalled transfer within 30 s */
-    ropts.stream_timeout_s = a.timeout ? timeout : 1800;
-    ropts.http.connect_timeout_s = timeout < 10 ? timeout : 10;
-    ropts.http.allow_insecure_http = a.insecure;
-
+    refresh_options(&ropts, &a, timeout, lock_wait);
     if (gp_refresh_run(&report, store, &cfg, catalog, fx, &ropts) != 0) {
         rc = gp_error_code() == GP_EINVALID ? gp_cli_usage_error(cli, "%s", gp_error_last())
                                             : gp_cli_fail();
