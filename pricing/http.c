@@ -411,14 +411,9 @@ static int add_header(struct xfer *x, const char *name, const char *value)
             goto fail;                                                                             \
     } while (0)
 
-static int xfer_start(struct xfer *x)
+/* Forget what the previous attempt left: the handle, errors and the response so far. */
+static void xfer_reset(struct xfer *x)
 {
-    const struct gp_http_request *req = x->req;
-    const struct gp_http_options *o = &x->client->opts;
-    bool insecure = o->allow_insecure_http;
-    char scheme[16];
-    CURL *e;
-
     xfer_cleanup_easy(x);
     x->errbuf[0] = '\0';
     x->abort_code = 0;
@@ -429,13 +424,19 @@ static int xfer_start(struct xfer *x)
     x->resp->etag[0] = '\0';
     x->resp->last_modified[0] = '\0';
     gp_buf_release(&x->resp->body);
-    gp_buf_init(&x->resp->body, body_limit(req));
+    gp_buf_init(&x->resp->body, body_limit(x->req));
+}
 
-    e = x->easy = curl_easy_init();
-    if (!e)
-        return gp_error_set(GP_ENOMEM, "cannot create a libcurl handle");
+/* Callbacks, TLS, timeouts, caps, protocols, and the loopback rule for plain http.
+ * Returns 0 or -1 when libcurl refuses an option. */
+static int set_transport(struct xfer *x, CURL *e)
+{
+    const struct gp_http_request *req = x->req;
+    const struct gp_http_options *o = &x->client->opts;
+    bool insecure = o->allow_insecure_http;
+    char scheme[16];
+
     url_scheme(scheme, sizeof(scheme), req->url);
-
     SETOPT(e, CURLOPT_URL, req->url);
     SETOPT(e, CURLOPT_PRIVATE, x);
     SETOPT(e, CURLOPT_ERRORBUFFER, x->errbuf);
@@ -466,14 +467,20 @@ static int xfer_start(struct xfer *x)
     } else if (strcmp(scheme, "http") == 0 && gp_http_is_loopback(req->url)) {
         SETOPT(e, CURLOPT_NOPROXY, "*");
     }
+    return 0;
+fail:
+    return -1;
+}
 
+/* Method, body and credentials. Returns 0 or -1 when libcurl refuses an option. */
+static int set_request(const struct gp_http_request *req, CURL *e)
+{
     if (req->body) {
         SETOPT(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
         SETOPT(e, CURLOPT_POSTFIELDS, req->body);
     }
     if (req->method)
         SETOPT(e, CURLOPT_CUSTOMREQUEST, req->method);
-
     switch (req->auth) {
     case GP_HTTP_AUTH_NONE:
         break;
@@ -492,29 +499,49 @@ static int xfer_start(struct xfer *x)
         SETOPT(e, CURLOPT_PASSWORD, req->token);
         break;
     }
+    return 0;
+fail:
+    return -1;
+}
+
+/* The request's own headers, its content type and the validators of the last good response. */
+static int set_headers(struct xfer *x, CURL *e)
+{
+    const struct gp_http_request *req = x->req;
 
     for (const char *const *h = req->headers; h && *h; h++)
         if (add_header(x, NULL, *h) != 0)
-            goto fail;
+            return -1;
     if ((req->content_type && add_header(x, "Content-Type", req->content_type) != 0) ||
         (req->session_token && add_header(x, "X-Amz-Security-Token", req->session_token) != 0) ||
         (req->etag && *req->etag && add_header(x, "If-None-Match", req->etag) != 0) ||
         (req->last_modified && *req->last_modified &&
          add_header(x, "If-Modified-Since", req->last_modified) != 0))
-        goto fail;
+        return -1;
     if (x->headers)
         SETOPT(e, CURLOPT_HTTPHEADER, x->headers);
+    return 0;
+fail:
+    return -1;
+}
 
-    if (curl_multi_add_handle(x->client->multi, e) != CURLM_OK)
-        goto fail;
+static int xfer_start(struct xfer *x)
+{
+    CURL *e;
+
+    xfer_reset(x);
+    e = x->easy = curl_easy_init();
+    if (!e)
+        return gp_error_set(GP_ENOMEM, "cannot create a libcurl handle");
+    if (set_transport(x, e) || set_request(x->req, e) || set_headers(x, e) ||
+        curl_multi_add_handle(x->client->multi, e) != CURLM_OK) {
+        xfer_cleanup_easy(x);
+        return gp_error_set(GP_ERROR, "%s: cannot set up the transfer", x->shown_url);
+    }
     x->state = XFER_RUNNING;
     x->resp->attempts++;
     x->client->running++;
     return 0;
-
-fail:
-    xfer_cleanup_easy(x);
-    return gp_error_set(GP_ERROR, "%s: cannot set up the transfer", x->shown_url);
 }
 
 /* The URL for messages: without credentials, and without a long query (Azure's filter runs to
