@@ -72,9 +72,9 @@ static void test_fit_recovers_parameters(void **state)
     static const struct {
         double eff_max, s_half, s_lo, s_hi, noise, tol_e, tol_h;
     } cases[] = {
-        {0.78, 3.0e10, 1.0e8, 1.0e13, 0.01, 0.02, 0.15},  /* GEMM-like, FLOP */
-        {0.92, 4.0e6, 6.0e4, 4.0e9, 0.01, 0.02, 0.15},    /* bandwidth-like, bytes */
-        {310.0, 2.0e8, 1.0e6, 1.0e11, 0.02, 0.03, 0.25},  /* absolute rate, GFLOP/s */
+        {0.78, 3.0e10, 1.0e8, 1.0e13, 0.01, 0.02, 0.15},     /* GEMM-like, FLOP */
+        {0.92, 4.0e6, 6.0e4, 4.0e9, 0.01, 0.02, 0.15},       /* bandwidth-like, bytes */
+        {310.0, 2.0e8, 1.0e6, 1.0e11, 0.02, 0.03, 0.25},     /* absolute rate, GFLOP/s */
         {0.55, 1.0e9, 1.0e9, 1.0e9 * 4096, 0.0, 1e-6, 1e-4}, /* exact data */
     };
     double sizes[24], eff[24], resid[24];
@@ -147,8 +147,8 @@ static void test_device_map(void **state)
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        const char *got = gp_calibrate_map_device(cases[i].name,
-                                                  (uint64_t)(cases[i].gib * 1073741824.0));
+        const char *got =
+            gp_calibrate_map_device(cases[i].name, (uint64_t)(cases[i].gib * 1073741824.0));
         if (cases[i].id)
             assert_string_equal(got, cases[i].id);
         else

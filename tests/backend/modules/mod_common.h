@@ -33,8 +33,7 @@ static int mod_device_info(int index, struct gp_device_info *out)
     return GP_BACKEND_OK;
 }
 
-static int mod_bench(int device, const struct gp_bench_params *params,
-                     struct gp_bench_result *out)
+static int mod_bench(int device, const struct gp_bench_params *params, struct gp_bench_result *out)
 {
     (void)device;
     (void)params;

@@ -17,8 +17,8 @@ static int init_must_not_run(void)
 }
 
 static const struct gp_backend_ops ops = {
-    GP_BACKEND_ABI_VERSION, "zero", "test module", probe, init_must_not_run, mod_shutdown,
-    mod_device_count, mod_device_info, mod_bench, mod_last_error,
+    GP_BACKEND_ABI_VERSION, "zero",           "test module",   probe,     init_must_not_run,
+    mod_shutdown,           mod_device_count, mod_device_info, mod_bench, mod_last_error,
 };
 
 EXPORT const struct gp_backend_ops *gpuplan_backend_entry(void)
