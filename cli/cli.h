@@ -108,6 +108,10 @@ const struct gp_command *gp_cli_find_command(const char *name);
 /* Open (creating and seeding on first use) the database. Prints the error and returns an exit
  * code when it fails. */
 int gp_cli_store(struct gp_cli *cli, struct gp_store **out);
+/* The database for a command that only reads: opened read-only when it exists and needs no
+ * migration or seeding, so a user who may read but not write it (or its folder) can use it;
+ * opened as gp_cli_store does otherwise. Prints errors; returns an exit code. */
+int gp_cli_store_read(struct gp_cli *cli, struct gp_store **out);
 /* Load the GPU catalog (embedded or --data). Prints errors; returns an exit code. */
 int gp_cli_catalog(struct gp_cli *cli, const struct gp_catalog **out);
 /* Exchange rates: from the store when it is open, else from data/fx.json. */

@@ -572,7 +572,7 @@ static int prepare_gpus(struct gp_cli *cli, struct plan_run *run)
     }
     if ((rc = select_gpus(cli, &run->args, cat, run->gpus, &run->ngpus)))
         return rc;
-    if ((rc = gp_cli_store(cli, &run->store)))
+    if ((rc = gp_cli_store_read(cli, &run->store)))
         return rc;
     if (run->pricing != PRICING_OWNED &&
         gp_store_quotes_list(run->store, &run->quotes, &run->nquotes))

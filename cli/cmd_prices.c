@@ -169,7 +169,7 @@ static int list_prices(struct gp_cli *cli, struct price_args *a)
     struct listed_offer *list = NULL;
     struct gp_table table;
     size_t n = 0;
-    int rc = gp_cli_store(cli, &store);
+    int rc = gp_cli_store_read(cli, &store);
 
     if (!rc)
         rc = gp_cli_catalog(cli, &catalog);
@@ -222,7 +222,7 @@ static int list_history(struct gp_cli *cli, struct price_args *a)
 
     if (!a->gpu)
         return gp_cli_usage_error(cli, "history needs --gpu ID");
-    rc = gp_cli_store(cli, &store);
+    rc = gp_cli_store_read(cli, &store);
     if (!rc)
         rc = check_args(cli, a);
     if (rc)

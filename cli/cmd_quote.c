@@ -174,7 +174,7 @@ static int quote_list(struct gp_cli *cli, int argc, char **argv)
 
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
-    rc = gp_cli_store(cli, &store);
+    rc = gp_cli_store_read(cli, &store);
     if (rc)
         return rc;
     if (gp_store_quotes_list(store, &quotes, &n))

@@ -1,5 +1,6 @@
 /* The resources commands share: catalog, FX rates, the database; error reporting and output. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,7 +65,66 @@ int gp_cli_catalog(struct gp_cli *cli, const struct gp_catalog **out)
     return GP_EXIT_OK;
 }
 
-int gp_cli_store(struct gp_cli *cli, struct gp_store **out)
+/* Open the writer's connection: create, migrate and seed. Prints errors; returns an exit code. */
+static int open_writer(struct gp_cli *cli, const char *path, const struct gp_catalog *catalog)
+{
+    int rc;
+
+    if (gp_store_open(&cli->store, path, 0))
+        return gp_cli_fail();
+    if (gp_cli_seed(cli->store, catalog)) {
+        rc = gp_cli_fail();
+        gp_store_close(cli->store);
+        cli->store = NULL;
+        return rc;
+    }
+    return GP_EXIT_OK;
+}
+
+/* Whether this user could write the database file and create files beside it. */
+static bool can_write(const char *path)
+{
+    char dir[4096];
+    char *slash;
+
+    snprintf(dir, sizeof(dir), "%s", path);
+    slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof(dir), ".");
+    return access(path, W_OK) == 0 && access(dir, W_OK | X_OK) == 0;
+}
+
+/* A reader's connection: read-only when the database exists, is current and holds the data in
+ * use; otherwise the writer's connection when this user may write, else read-only as it is. */
+static int open_reader(struct gp_cli *cli, const char *path, const struct gp_catalog *catalog)
+{
+    bool current = false, writable = can_write(path);
+
+    if (access(path, F_OK) != 0)
+        return open_writer(cli, path, catalog);
+    if (gp_store_open(&cli->store, path, GP_STORE_READ_ONLY) != 0)
+        return writable ? open_writer(cli, path, catalog) : gp_cli_fail();
+    if (gp_cli_seed_current(cli->store, &current) != 0 && !writable)
+        return gp_cli_fail();
+    if (current)
+        return GP_EXIT_OK;
+    if (writable) {
+        gp_store_close(cli->store);
+        cli->store = NULL;
+        return open_writer(cli, path, catalog);
+    }
+    gp_msg_warn("database %s was seeded from other data than this gpuplan's; reading it as it "
+                "is (its writer updates it)",
+                path);
+    return GP_EXIT_OK;
+}
+
+/* Open the store for writing, or for reading when `read_only`. */
+static int open_store(struct gp_cli *cli, struct gp_store **out, bool read_only)
 {
     char path[4096];
     const struct gp_catalog *catalog = NULL;
@@ -77,17 +137,26 @@ int gp_cli_store(struct gp_cli *cli, struct gp_store **out)
     rc = gp_cli_catalog(cli, &catalog);
     if (rc)
         return rc;
-    if (gp_store_resolve_path(path, sizeof(path), cli->db_flag) ||
-        gp_store_open(&cli->store, path, 0))
+    if (gp_store_resolve_path(path, sizeof(path), cli->db_flag))
         return gp_cli_fail();
-    if (gp_cli_seed(cli->store, catalog)) {
-        rc = gp_cli_fail();
+    rc = read_only ? open_reader(cli, path, catalog) : open_writer(cli, path, catalog);
+    if (rc) {
         gp_store_close(cli->store);
         cli->store = NULL;
         return rc;
     }
     *out = cli->store;
     return GP_EXIT_OK;
+}
+
+int gp_cli_store(struct gp_cli *cli, struct gp_store **out)
+{
+    return open_store(cli, out, false);
+}
+
+int gp_cli_store_read(struct gp_cli *cli, struct gp_store **out)
+{
+    return open_store(cli, out, true);
 }
 
 int gp_cli_fx(struct gp_cli *cli, const struct gp_fx_table **out)

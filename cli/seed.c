@@ -57,16 +57,33 @@ static int data_hash(char *out, size_t size)
     return rc;
 }
 
+/* The hash of the data in use into want[], and whether the store holds the same. */
+static int compare_hash(struct gp_store *store, char *want, size_t size, bool *current)
+{
+    char have[80];
+    int rc = data_hash(want, size);
+
+    if (!rc)
+        rc = gp_store_seed_hash(store, have, sizeof(have));
+    *current = rc == 0 && strcmp(want, have) == 0;
+    return rc;
+}
+
+int gp_cli_seed_current(struct gp_store *store, bool *current)
+{
+    char want[32];
+    return compare_hash(store, want, sizeof(want), current);
+}
+
 int gp_cli_seed(struct gp_store *store, const struct gp_catalog *catalog)
 {
     struct gp_fx_table fx = {NULL, 0};
     struct gp_pricelist snapshot = {0};
-    char want[32], have[80];
-    int rc = data_hash(want, sizeof(want));
+    char want[32];
+    bool current = false;
+    int rc = compare_hash(store, want, sizeof(want), &current);
 
-    if (!rc)
-        rc = gp_store_seed_hash(store, have, sizeof(have));
-    if (rc || strcmp(want, have) == 0)
+    if (rc || current)
         return rc;
     rc = gp_fx_load(&fx);
     if (!rc)

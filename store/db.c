@@ -168,12 +168,103 @@ static int check_version(struct gp_store *store, int *version)
     return 0;
 }
 
+/* file:PATH?immutable=1 with PATH percent-encoded where a URI needs it. */
+static int immutable_uri(char *out, size_t size, const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = (size_t)snprintf(out, size, "file:");
+
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9') || strchr("/-._~", *p);
+        if (n + 4 >= size)
+            return gp_error_set(GP_EDB, "database path %s is too long", path);
+        if (plain) {
+            out[n++] = (char)*p;
+        } else {
+            out[n++] = '%';
+            out[n++] = hex[*p >> 4];
+            out[n++] = hex[*p & 15];
+        }
+    }
+    snprintf(out + n, size - n, "?immutable=1");
+    return 0;
+}
+
+static int open_connection(struct gp_store *store, const char *name, int sqlite_flags)
+{
+    sqlite3_close(store->db);
+    store->db = NULL;
+    if (sqlite3_open_v2(name, &store->db, sqlite_flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+        return gp_error_set(GP_EDB, "cannot open database %s: %s", store->path,
+                            store->db ? sqlite3_errmsg(store->db) : "out of memory");
+    sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
+    sqlite3_extended_result_codes(store->db, 1);
+    return 0;
+}
+
+/*
+ * A reader opens the file read-only. A database in WAL mode needs its -shm file: the writer
+ * keeps it (SQLITE_FCNTL_PERSIST_WAL), but where it is gone and the reader cannot create it in
+ * the folder, and no -wal file holds commits the main file lacks, the file is read as immutable.
+ */
+static int open_reader(struct gp_store *store, int *version)
+{
+    char wal[4200], uri[16384];
+    struct stat st;
+    int rc = open_connection(store, store->path, SQLITE_OPEN_READONLY);
+
+    if (rc == 0)
+        rc = check_version(store, version);
+    if (rc == 0 || (sqlite3_errcode(store->db) & 0xff) != SQLITE_READONLY)
+        return rc;
+    snprintf(wal, sizeof(wal), "%s-wal", store->path);
+    if (stat(wal, &st) == 0 && st.st_size > 0)
+        return gp_error_set(GP_EDB,
+                            "database %s: its -wal file has no readable -shm beside it and this "
+                            "user cannot create one in the folder (run any gpuplan command as "
+                            "the database's writer once)",
+                            store->path);
+    rc = immutable_uri(uri, sizeof(uri), store->path);
+    if (rc == 0)
+        rc = open_connection(store, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    if (rc == 0)
+        rc = check_version(store, version);
+    return rc;
+}
+
+/* The writer: create, keep the WAL files for readers, check the version, migrate. */
+static int open_writer(struct gp_store *store)
+{
+    int version = 0, persist = 1;
+    int rc = make_parent_dirs(store->path);
+
+    if (rc == 0)
+        rc = open_connection(store, store->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    if (rc)
+        return rc;
+    sqlite3_file_control(store->db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+    rc = check_version(store, &version);
+    if (rc)
+        return rc;
+    if (sqlite3_db_readonly(store->db, "main") == 1)
+        return gp_error_set(GP_EDB, "database %s is read-only (check the file's permissions)",
+                            store->path);
+    rc = gp_store__exec(store, "PRAGMA foreign_keys = ON");
+    if (!rc)
+        rc = gp_store__exec(store, "PRAGMA journal_mode = WAL");
+    if (!rc)
+        rc = gp_store__exec(store, "PRAGMA synchronous = NORMAL");
+    if (!rc)
+        rc = migrate(store);
+    if (rc)
+        gp_error_wrap("cannot prepare database %s", store->path);
+    return rc;
+}
+
 int gp_store_open(struct gp_store **out, const char *path, int flags)
 {
     struct gp_store *store = NULL;
-    int read_only = flags & GP_STORE_READ_ONLY;
-    int sqlite_flags =
-        read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     int version = 0, rc;
 
     *out = NULL;
@@ -181,38 +272,18 @@ int gp_store_open(struct gp_store **out, const char *path, int flags)
     if (!store)
         return gp_error_set(GP_ENOMEM, "out of memory opening the database");
     snprintf(store->path, sizeof(store->path), "%s", path);
-    rc = read_only ? 0 : make_parent_dirs(path);
-    if (rc)
-        goto done;
-    if (sqlite3_open_v2(path, &store->db, sqlite_flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-        rc = gp_error_set(GP_EDB, "cannot open database %s: %s", path,
-                          store->db ? sqlite3_errmsg(store->db) : "out of memory");
-        goto done;
+    if (flags & GP_STORE_READ_ONLY) {
+        rc = open_reader(store, &version);
+        if (rc == 0 && version < gp_store_schema_version())
+            rc = gp_error_set(GP_EDB,
+                              "database %s needs an upgrade to schema %d, which only an account "
+                              "that can write it can do (run `gpuplan refresh` as its writer)",
+                              path, gp_store_schema_version());
+        if (rc == 0)
+            rc = gp_store__exec(store, "PRAGMA foreign_keys = ON");
+    } else {
+        rc = open_writer(store);
     }
-    sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
-    sqlite3_extended_result_codes(store->db, 1);
-    rc = check_version(store, &version);
-    if (rc)
-        goto done;
-    if (!read_only && sqlite3_db_readonly(store->db, "main") == 1) {
-        rc = gp_error_set(GP_EDB, "database %s is read-only (check the file's permissions)", path);
-        goto done;
-    }
-    if (read_only && version < gp_store_schema_version()) {
-        rc = gp_error_set(GP_EDB, "database %s needs an upgrade, which a read-only open cannot do",
-                          path);
-        goto done;
-    }
-    rc = gp_store__exec(store, "PRAGMA foreign_keys = ON");
-    if (!rc && !read_only)
-        rc = gp_store__exec(store, "PRAGMA journal_mode = WAL");
-    if (!rc && !read_only)
-        rc = gp_store__exec(store, "PRAGMA synchronous = NORMAL");
-    if (!rc && !read_only)
-        rc = migrate(store);
-    if (rc)
-        gp_error_wrap("cannot prepare database %s", path);
-done:
     if (rc) {
         gp_store_close(store);
         return rc == GP_ENOMEM ? rc : GP_EDB;

@@ -25,9 +25,14 @@ int gp_store_resolve_path(char *out, size_t size, const char *flag_path);
 
 /*
  * Open (creating it and its parent folder if needed) and migrate the database at `path`.
- * WAL, foreign keys and a busy timeout are set. A database from a newer gpuplan, a file that
- * is not a database, or a location that cannot be written returns GP_EDB with a message, and
- * nothing is written. *out is owned by the caller: gp_store_close.
+ * WAL, foreign keys and a busy timeout are set, and the WAL files are kept after closing so
+ * that readers who cannot create them in the folder can still open the database. A database
+ * from a newer gpuplan, a file that is not a database, or a location that cannot be written
+ * returns GP_EDB with a message, and nothing is written.
+ * With GP_STORE_READ_ONLY nothing is ever written: the file is opened read-only (read as
+ * immutable when it has no -shm file the reader could use and no -wal file with commits in
+ * it), and a database whose schema is older than this build's returns GP_EDB.
+ * *out is owned by the caller: gp_store_close.
  */
 int gp_store_open(struct gp_store **out, const char *path, int flags);
 void gp_store_close(struct gp_store *store);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Database safety: path resolution, first-run seeding, and refusal (exit 5, file untouched) of a
-# newer schema, a corrupt file and a read-only location.
+# Database safety: path resolution, first-run seeding, refusal (exit 5, file untouched) of a
+# newer schema, a corrupt file and a read-only location, and readers who may not write.
 set -uo pipefail
 
 gpuplan=$1
@@ -79,11 +79,47 @@ if [[ $(id -u) -ne 0 || ${#as_user[@]} -gt 0 ]]; then
   mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
   "${as_user[@]}" "$gpuplan" prices --db "$tmp/ro/gpuplan.db" >/dev/null 2>"$tmp/err"
   check "read-only folder" 5 $? "$tmp/err" "cannot open database"
-  cp "$db" "$tmp/ro-file.db" && chmod 444 "$tmp/ro-file.db"
-  sum=$(md5sum <"$tmp/ro-file.db")
-  "${as_user[@]}" "$gpuplan" prices --db "$tmp/ro-file.db" >/dev/null 2>"$tmp/err"
-  check "read-only file" 5 $? "$tmp/err" "read-only"
-  check "read-only file untouched" "$sum" "$(md5sum <"$tmp/ro-file.db")"
+  # A reader of a file it cannot write, in a folder where it cannot create the WAL's -shm file
+  # (none is there: the copy has no WAL files), reads it and writes nothing.
+  mkdir "$tmp/shared" && cp "$db" "$tmp/shared/ro-file.db" && chmod 444 "$tmp/shared/ro-file.db"
+  [[ -n "${as_user[*]}" ]] || chmod 555 "$tmp/shared"
+  sum=$(md5sum <"$tmp/shared/ro-file.db")
+  "${as_user[@]}" "$gpuplan" prices --db "$tmp/shared/ro-file.db" --gpu b200 >"$tmp/out" 2>"$tmp/err"
+  check "read-only file: prices" 0 $?
+  grep -q lambda "$tmp/out"; check "read-only file: prices listed" 0 $?
+  "${as_user[@]}" "$gpuplan" plan --db "$tmp/shared/ro-file.db" --workload chat-llama-3.1-70b \
+    --gpus h100-sxm >/dev/null 2>"$tmp/err"
+  check "read-only file: plan" 0 $?
+  "${as_user[@]}" "$gpuplan" quote list --db "$tmp/shared/ro-file.db" >/dev/null 2>"$tmp/err"
+  check "read-only file: quote list" 0 $?
+  "${as_user[@]}" "$gpuplan" quote add --db "$tmp/shared/ro-file.db" --provider acme --gpu b200 --price 3 \
+    >/dev/null 2>"$tmp/err"
+  check "read-only file: a write is refused" 5 $? "$tmp/err" "read-only"
+  check "read-only file untouched" "$sum" "$(md5sum <"$tmp/shared/ro-file.db")"
+  ls "$tmp/shared" >"$tmp/out"
+  check "read-only file: no files beside it" "ro-file.db" "$(cat "$tmp/out")"
+  chmod 755 "$tmp/shared"
+  # A team database: its writer keeps the WAL files, so a reader uses them read-only and sees
+  # what the writer committed.
+  if [[ -n "${as_user[*]}" ]]; then
+    mkdir "$tmp/team" && chmod 755 "$tmp/team"
+    "$gpuplan" quote add --db "$tmp/team/gpuplan.db" --provider acme --gpu b200 --price 3.25 >/dev/null 2>&1
+    [[ -f "$tmp/team/gpuplan.db-shm" ]]; check "writer keeps the -shm file" 0 $?
+    "${as_user[@]}" "$gpuplan" quote list --db "$tmp/team/gpuplan.db" >"$tmp/out" 2>"$tmp/err"
+    check "team reader: quote list" 0 $?
+    grep -q '3.25' "$tmp/out"; check "team reader sees the writer's quote" 0 $?
+  fi
+  # A reader cannot upgrade an older schema: it says so and who can.
+  cp "$db" "$tmp/shared/old.db" && sqlite "$tmp/shared/old.db" 'pragma user_version = 1' >/dev/null
+  chmod 444 "$tmp/shared/old.db"
+  "${as_user[@]}" "$gpuplan" prices --db "$tmp/shared/old.db" >/dev/null 2>"$tmp/err"
+  check "read-only older schema" 5 $? "$tmp/err" "needs an upgrade.*as its writer"
+  # Seeded from other data: a reader reads it as it is, and says so.
+  cp "$db" "$tmp/shared/reseed.db"
+  sqlite "$tmp/shared/reseed.db" "update meta set value = 'other' where key = 'seed_hash'" >/dev/null
+  chmod 444 "$tmp/shared/reseed.db"
+  "${as_user[@]}" "$gpuplan" prices --db "$tmp/shared/reseed.db" --gpu b200 >/dev/null 2>"$tmp/err"
+  check "read-only other seed" 0 $? "$tmp/err" "seeded from other data"
 fi
 # A path under a regular file can never be created, even by root.
 touch "$tmp/plainfile"
