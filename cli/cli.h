@@ -96,6 +96,11 @@ int gp_cli_parse(struct gp_cli *cli, const struct gp_command *cmd, const struct 
 int gp_cli_parse_options(struct gp_cli *cli, const char *command, const struct gp_opt *opts,
                          int argc, char **argv);
 
+/* How a global option written before the command consumes argv: 0 when `arg` is complete
+ * ("--quiet", "--db=PATH"), 1 when the next argument is its value ("--db PATH"), -1 when `arg` is
+ * not a global option or misuses one ("--quiet=1"). */
+int gp_cli_global_arity(const char *arg);
+
 /* Print a command's help (synopsis, summary, options) to `out`. */
 void gp_cli_print_help(struct gp_cli *cli, const struct gp_command *cmd, const struct gp_opt *opts,
                        FILE *out);

@@ -113,6 +113,37 @@ static int finish(struct gp_cli *cli, int rc)
     return rc;
 }
 
+/* Move the global options written before the command to just after it, as git accepts them
+ * ("gpuplan --db x plan ..."). Returns GP_EXIT_OK with argv[1] the command, or prints the
+ * problem and returns GP_EXIT_USAGE. */
+static int hoist_global_options(int argc, char **argv)
+{
+    int i = 1;
+
+    while (i < argc && argv[i][0] == '-') {
+        int arity = gp_cli_global_arity(argv[i]);
+        if (arity < 0) {
+            gp_msg_error("'%s' is not a global option; global options are listed under "
+                         "'gpuplan help COMMAND'",
+                         argv[i]);
+            return GP_EXIT_USAGE;
+        }
+        if (i + arity >= argc && arity) {
+            gp_msg_error("option '%s' needs a value; see 'gpuplan --help'", argv[i]);
+            return GP_EXIT_USAGE;
+        }
+        i += 1 + arity;
+    }
+    if (i >= argc) {
+        gp_msg_error("expected a command after the global options; see 'gpuplan --help'");
+        return GP_EXIT_USAGE;
+    }
+    char *command = argv[i];
+    memmove(&argv[2], &argv[1], (size_t)(i - 1) * sizeof(argv[0]));
+    argv[1] = command;
+    return GP_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     struct gp_cli cli;
@@ -132,10 +163,8 @@ int main(int argc, char **argv)
         print_overview(stdout);
         return finish(&cli, GP_EXIT_OK);
     }
-    if (argv[1][0] == '-') {
-        gp_msg_error("expected a command before '%s'; see 'gpuplan --help'", argv[1]);
+    if (argv[1][0] == '-' && hoist_global_options(argc, argv))
         return GP_EXIT_USAGE;
-    }
     cmd = gp_cli_find_command(argv[1]);
     if (!cmd)
         return unknown_command(argv[1]);

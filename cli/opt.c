@@ -160,6 +160,28 @@ static int resolve_globals(struct gp_cli *cli)
     return GP_EXIT_OK;
 }
 
+int gp_cli_global_arity(const char *arg)
+{
+    struct gp_cli scratch = {0};
+    struct gp_opt glob[GLOBAL_OPTION_COUNT];
+    const struct gp_opt *opt = NULL;
+
+    global_options(&scratch, glob);
+    if (arg[0] == '-' && arg[1] == '-' && arg[2]) {
+        const char *eq = strchr(arg + 2, '=');
+        opt = find_long(glob, arg + 2, eq ? (size_t)(eq - arg - 2) : strlen(arg + 2));
+        if (opt && eq)
+            return opt->type == GP_OPT_FLAG ? -1 : 0;
+    } else if (arg[0] == '-' && arg[1] && arg[1] != '-') {
+        opt = find_short(glob, arg[1]);
+        if (opt && arg[2])
+            return opt->type == GP_OPT_FLAG ? -1 : 0;
+    }
+    if (!opt)
+        return -1;
+    return opt->type == GP_OPT_FLAG ? 0 : 1;
+}
+
 int gp_cli_parse(struct gp_cli *cli, const struct gp_command *cmd, const struct gp_opt *opts,
                  int argc, char **argv, int *npos)
 {

@@ -35,6 +35,10 @@ GPUPLAN_DB="$tmp/env.db" "$gpuplan" --version >/dev/null
 GPUPLAN_DB="$tmp/env.db" "$gpuplan" prices --db "$tmp/flag.db" >/dev/null 2>&1
 [[ -f "$tmp/flag.db" && ! -f "$tmp/env.db" ]]; check "--db over GPUPLAN_DB" 0 $?
 
+# --db works before the command too, as a global option.
+GPUPLAN_DB="$tmp/env.db" "$gpuplan" --db "$tmp/before.db" prices >/dev/null 2>&1
+[[ -f "$tmp/before.db" && ! -f "$tmp/env.db" ]]; check "--db before the command" 0 $?
+
 # A second run does not duplicate the seeded history.
 db="$tmp/flag.db"
 before=$(sqlite "$db" 'select count(*) from price_observations')
