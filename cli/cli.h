@@ -53,6 +53,7 @@ struct gp_cli {
 enum gp_opt_type {
     GP_OPT_FLAG,   /* bool; takes no value */
     GP_OPT_STRING, /* const char *; the last occurrence wins */
+    GP_OPT_ONCE,   /* const char *; given at most once (a second one is a usage error) */
     GP_OPT_LIST,   /* struct gp_strlist; repeatable */
 };
 

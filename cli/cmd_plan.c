@@ -691,7 +691,7 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
         {"max-age", 0, GP_OPT_STRING, &a->max_age, "DAYS",
          "offers older than this say stale-price (default 7)"},
         {"set", 0, GP_OPT_LIST, &a->set, "KEY=VALUE", "override a workload or assumption field"},
-        {"sweep", 0, GP_OPT_STRING, &a->sweep, "KEY=SPEC",
+        {"sweep", 0, GP_OPT_ONCE, &a->sweep, "KEY=SPEC",
          "one row per value and GPU type; SPEC is FROM:TO:STEP or A,B,C"},
         GP_OPT_END,
     };

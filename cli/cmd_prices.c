@@ -45,6 +45,8 @@ static int check_args(struct gp_cli *cli, struct price_args *a)
     long max_age = DEFAULT_MAX_AGE_DAYS;
     int rc;
 
+    if (a->provider && !a->provider[0])
+        return gp_cli_usage_error(cli, "--provider is empty; give a provider name");
     a->filter.gpu_id = a->gpu;
     a->filter.provider = a->provider;
     a->filter.tier = -1;

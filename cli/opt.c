@@ -2,12 +2,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "catalog/data.h"
 #include "util/msg.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 enum { GLOBAL_OPTION_COUNT = 9 };
 
@@ -62,7 +64,10 @@ static const char *nearest_option(const struct gp_opt *a, const struct gp_opt *b
 
 static int store_value(struct gp_cli *cli, const struct gp_opt *opt, const char *value)
 {
-    if (opt->type == GP_OPT_STRING) {
+    if (opt->type == GP_OPT_ONCE && *(const char **)opt->dest)
+        return gp_cli_usage_error(cli, "--%s given twice ('%s', then '%s'); give it once",
+                                  opt->long_name, *(const char **)opt->dest, value);
+    if (opt->type == GP_OPT_STRING || opt->type == GP_OPT_ONCE) {
         *(const char **)opt->dest = value;
         return 0;
     }
@@ -137,6 +142,26 @@ static int parse_short(struct gp_cli *cli, const struct gp_opt *opts, const stru
     return store_value(cli, opt, argv[++*i]);
 }
 
+/* Refuse an empty --db, a --data that is not a folder and a GPUPLAN_NOW that is not a date,
+ * which would otherwise fall back to a default without a word. */
+static int check_paths_and_clock(struct gp_cli *cli)
+{
+    const char *now = getenv("GPUPLAN_NOW");
+    struct stat st;
+    int64_t t;
+
+    if (cli->db_flag && !cli->db_flag[0])
+        return gp_cli_usage_error(cli, "--db is empty; give the database file's path");
+    if (cli->data_dir && (stat(cli->data_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return gp_cli_usage_error(cli, "--data '%s' is not a folder", cli->data_dir);
+    if (now && now[0] && gp_time_parse(now, &t))
+        return gp_cli_usage_error(cli,
+                                  "GPUPLAN_NOW '%s' is not a date (YYYY-MM-DD, "
+                                  "YYYY-MM-DDTHH:MMZ or YYYY-MM-DDTHH:MM:SSZ)",
+                                  now);
+    return GP_EXIT_OK;
+}
+
 /* Settle what the global options mean once they are parsed. */
 static int resolve_globals(struct gp_cli *cli)
 {
@@ -157,7 +182,7 @@ static int resolve_globals(struct gp_cli *cli)
     cli->color = !cli->no_color && !(no_color && *no_color) && isatty(STDOUT_FILENO);
     gp_msg_set_level(cli->quiet ? GP_MSG_QUIET : cli->verbose ? GP_MSG_VERBOSE : GP_MSG_NORMAL);
     gp_data_set_dir(cli->data_dir);
-    return GP_EXIT_OK;
+    return check_paths_and_clock(cli);
 }
 
 int gp_cli_global_arity(const char *arg)

@@ -12,7 +12,7 @@
 #include "util/text.h"
 
 enum scope { ANY_WORKLOAD, INFERENCE, TRAINING, GENERIC, MODEL, ASSUMPTION };
-enum vtype { NUMBER, INTEGER, PRECISION, BOOLEAN, RATE, PARALLEL };
+enum vtype { NUMBER, WHOLE, INTEGER, PRECISION, BOOLEAN, RATE, PARALLEL };
 
 struct key_def {
     struct gp_plan_key doc;
@@ -43,13 +43,13 @@ static const struct key_def keys[] = {
      0},
     {{"input_tokens", "inference", "tokens", "mean prompt length per request"},
      INFERENCE,
-     NUMBER,
+     WHOLE,
      IN(input_tokens),
      1,
      1e7},
     {{"output_tokens", "inference", "tokens", "mean generated length per request"},
      INFERENCE,
-     NUMBER,
+     WHOLE,
      IN(output_tokens),
      1,
      1e7},
@@ -108,7 +108,7 @@ static const struct key_def keys[] = {
      IN(max_batch),
      0,
      1000000},
-    {{"tokens", "training", "tokens", "training tokens"}, TRAINING, NUMBER, TR(tokens), 1, 1e16},
+    {{"tokens", "training", "tokens", "training tokens"}, TRAINING, WHOLE, TR(tokens), 1, 1e16},
     {{"deadline_hours", "training", "h", "wall-clock limit; sizes the fleet (clears gpus)"},
      TRAINING,
      NUMBER,
@@ -159,7 +159,7 @@ static const struct key_def keys[] = {
      65536},
     {{"global_batch_tokens", "training", "tokens", "tokens per optimizer step"},
      TRAINING,
-     NUMBER,
+     WHOLE,
      TR(global_batch_tokens),
      1,
      1e12},
@@ -176,7 +176,7 @@ static const struct key_def keys[] = {
      GE(jobs_per_hour),
      0,
      1e12},
-    {{"params", "model", "parameters", "total parameters"}, MODEL, NUMBER, MO(params), 1, 1e15},
+    {{"params", "model", "parameters", "total parameters"}, MODEL, WHOLE, MO(params), 1, 1e15},
     {{"layers", "model", "count", "transformer blocks"}, MODEL, INTEGER, MO(layers), 1, 10000},
     {{"hidden", "model", "width", "model width"}, MODEL, INTEGER, MO(hidden), 1, 1e6},
     {{"heads", "model", "count", "attention heads"}, MODEL, INTEGER, MO(heads), 1, 1e6},
@@ -406,7 +406,11 @@ int gp_plan_set(struct gp_plan_input *in, const char *key, const char *value)
         break;
     }
     case NUMBER:
+    case WHOLE:
         rc = parse_number(k, value, &v);
+        if (!rc && k->type == WHOLE && v != floor(v))
+            rc = gp_error_set(GP_EINVALID, "%s: '%s' is not a whole number of %s", key, value,
+                              k->doc.unit);
         if (!rc)
             *(double *)(base + k->offset) = v;
         break;

@@ -157,12 +157,19 @@ int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file)
 
     *out = NULL;
     root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (root) {
-        *out = root;
-        return 0;
-    }
     if (!end || end < text || end > text + len)
         end = text + len;
+    if (root) {
+        struct scan rest = {text, len, (size_t)(end - text)};
+        skip_space(&rest);
+        if (rest.i == len) {
+            *out = root;
+            return 0;
+        }
+        cJSON_Delete(root);
+        offset_to_line_col(text, rest.i, &line, &col);
+        return gp_error_set(GP_EINVALID, "%s:%d:%d: text after the JSON value", file, line, col);
+    }
     offset_to_line_col(text, (size_t)(end - text), &line, &col);
     return gp_error_set(GP_EINVALID, "%s:%d:%d: invalid JSON", file, line, col);
 }
@@ -341,6 +348,10 @@ int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj, const c
         for (k = known; *k; k++)
             if (strcmp(*k, item->string) == 0)
                 break;
+        /* Only known keys come before `item`, so this look-back is short. */
+        for (const cJSON *prev = obj->child; *k && prev != item; prev = prev->next)
+            if (strcmp(prev->string, item->string) == 0)
+                return gp_json_fail(r, item->string, "key given twice");
         if (*k)
             continue;
         hint = gp_text_nearest(item->string, known);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,11 +83,21 @@ const char *gp_text_nearest(const char *word, const char *const *words)
     return best;
 }
 
+/* Whether `s` is written in decimal: an optional sign, then a digit or a point, and no 'x'. */
+static bool is_decimal(const char *s)
+{
+    const char *p = s + (*s == '+' || *s == '-');
+
+    return (isdigit((unsigned char)*p) || *p == '.') && !strpbrk(s, "xX");
+}
+
 int gp_text_to_double(const char *s, double *out)
 {
     char *end;
     double v;
 
+    if (!is_decimal(s))
+        return GP_EINVALID;
     errno = 0;
     v = strtod(s, &end);
     if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
@@ -100,6 +111,8 @@ int gp_text_to_int(const char *s, long min, long max, long *out)
     char *end;
     long v;
 
+    if (!is_decimal(s))
+        return GP_EINVALID;
     errno = 0;
     v = strtol(s, &end, 10);
     if (end == s || *end != '\0' || errno == ERANGE || v < min || v > max)

@@ -20,8 +20,9 @@ int gp_text_distance(const char *a, const char *b);
  * NULL when none is within a distance of max(2, strlen(word) / 3). Borrowed from `words`. */
 const char *gp_text_nearest(const char *word, const char *const *words);
 
-/* Parse a whole string as a finite double / an int in [min, max]; 0 or GP_EINVALID (no message
- * set: the caller names the flag or field). */
+/* Parse a whole string as a finite decimal double / an int in [min, max]; 0 or GP_EINVALID (no
+ * message set: the caller names the flag or field). Only decimal notation is accepted: no
+ * leading space, no hexadecimal ("0x400"), no "inf" or "nan". */
 int gp_text_to_double(const char *s, double *out);
 int gp_text_to_int(const char *s, long min, long max, long *out);
 

@@ -53,6 +53,11 @@ static void text_nearest_and_numbers(void **state)
     assert_int_equal(gp_text_to_double("3.5x", &d), GP_EINVALID);
     assert_int_equal(gp_text_to_double("nan", &d), GP_EINVALID);
     assert_int_equal(gp_text_to_double("", &d), GP_EINVALID);
+    assert_int_equal(gp_text_to_double("0x400", &d), GP_EINVALID);
+    assert_int_equal(gp_text_to_double(" 5", &d), GP_EINVALID);
+    assert_int_equal(gp_text_to_double("-infinity", &d), GP_EINVALID);
+    assert_int_equal(gp_text_to_double("-.5e2", &d), 0);
+    assert_int_equal(gp_text_to_int(" 7", 1, 72, &l), GP_EINVALID);
     assert_int_equal(gp_text_to_int("72", 1, 72, &l), 0);
     assert_int_equal(gp_text_to_int("73", 1, 72, &l), GP_EINVALID);
     assert_int_equal(gp_text_to_int("7.0", 1, 72, &l), GP_EINVALID);
