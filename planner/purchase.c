@@ -85,6 +85,16 @@ double gp_purchase_spot_factor(const char *provider)
     return DEFAULT_SPOT_FACTOR;
 }
 
+double gp_purchase_break_even_months(double capex_usd, double owned_usd_per_month,
+                                     double rent_usd_per_month)
+{
+    double saving = rent_usd_per_month - owned_usd_per_month;
+
+    if (!(saving > 0) || !(capex_usd >= 0))
+        return -1.0;
+    return capex_usd / saving;
+}
+
 /* ---- eligibility ------------------------------------------------------------------------- */
 
 static bool committed(enum gp_purchase_tier t)

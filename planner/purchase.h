@@ -154,6 +154,13 @@ void gp_purchase_buy(struct gp_purchase_result *out, const struct gp_purchase_of
  * documented general default (docs/pricing.md). */
 double gp_purchase_spot_factor(const char *provider);
 
+/* The month in which owning a fleet (capex_usd paid at the start, then owned_usd_per_month for
+ * energy and hosting) has cost as much as renting it at rent_usd_per_month: capex / (rent -
+ * running cost), in months. -1 when renting costs no more than running an owned fleet, so
+ * owning never catches up. */
+double gp_purchase_break_even_months(double capex_usd, double owned_usd_per_month,
+                                     double rent_usd_per_month);
+
 const char *gp_purchase_tier_name(enum gp_purchase_tier t);
 /* The row note for a label ("no-spot-offer", ...); "" for GP_PURCHASE_OK. */
 const char *gp_purchase_label_name(enum gp_purchase_label label);

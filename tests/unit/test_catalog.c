@@ -1,4 +1,5 @@
-/* Unit tests for catalog/: the embedded GPU catalog, its validation, FX lookups, data listing. */
+/* Unit tests for catalog/: the embedded GPU catalog, its validation, FX lookups, data listing,
+ * purchase-price estimates and the --capex choice. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "catalog/capex.h"
 #include "catalog/catalog.h"
 #include "catalog/data.h"
 #include "catalog/fx.h"
@@ -111,6 +113,95 @@ static void data_lists_embedded_prices(void **state)
     gp_data_list_free(files, n);
 }
 
+/* Every GPU id of the catalog has a sourced, ordered estimate. */
+static void capex_covers_catalog(void **state)
+{
+    struct gp_catalog cat;
+    struct gp_capex_table capex;
+    (void)state;
+
+    assert_int_equal(gp_catalog_load(&cat), 0);
+    assert_int_equal(gp_capex_load(&capex), 0);
+    assert_int_equal(capex.count, 9);
+    for (size_t i = 0; i < cat.count; i++) {
+        const struct gp_capex_estimate *e = gp_capex_find(&capex, cat.gpus[i].id);
+        if (!e)
+            fail_msg("%s has no purchase-price estimate", cat.gpus[i].id);
+        assert_true(e->per_gpu.low <= e->per_gpu.typical && e->per_gpu.typical <= e->per_gpu.high);
+        /* A server costs more than its GPUs alone. */
+        assert_true(e->per_server.typical > e->server_gpus * e->per_gpu.typical);
+        assert_true(e->date > 0);
+        assert_non_null(strstr(e->source_url, "https://"));
+    }
+    assert_null(gp_capex_find(&capex, "a100"));
+    gp_capex_release(&capex);
+    gp_capex_release(NULL);
+    gp_catalog_release(&cat);
+}
+
+static void capex_rejects_bad_entries(void **state)
+{
+    static const struct {
+        const char *text;
+        const char *message;
+    } cases[] = {
+        {"{\"schema_version\": 1, \"currency\": \"EUR\", \"estimates\": []}",
+         "currency: must be \"USD\""},
+        {"{\"schema_version\": 1, \"currency\": \"USD\", \"estimates\": [{\"gpu\": \"b200\", "
+         "\"date\": \"2026-01-01\", \"per_gpu\": {\"low\": 3, \"typical\": 2, \"high\": 4}}]}",
+         "estimates[0].per_gpu: must hold 0 < low <= typical <= high"},
+        {"{\"schema_version\": 1, \"currency\": \"USD\", \"estimates\": [{\"gpu\": \"b200\", "
+         "\"date\": \"soon\"}]}",
+         "estimates[0].date: 'soon' is not a date"},
+        {"{\"schema_version\": 1, \"currency\": \"USD\", \"estimates\": [{\"gpu\": \"b200\", "
+         "\"date\": \"2026-01-01\", \"per_gpu\": {\"low\": 1, \"typical\": 2, \"high\": 3}, "
+         "\"per_server\": {\"gpus\": 0, \"low\": 1, \"typical\": 2, \"high\": 3}}]}",
+         "estimates[0].per_server.gpus: must be at least 1"},
+        {"{\"schema_version\": 1, \"currency\": \"USD\", \"estimatse\": []}",
+         "did you mean 'estimates'?"},
+    };
+    struct gp_capex_table capex;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int rc = gp_capex_parse(&capex, cases[i].text, strlen(cases[i].text), "capex.json");
+        assert_int_equal(rc, GP_EINVALID);
+        if (!strstr(gp_error_last(), cases[i].message))
+            fail_msg("case %zu: '%s' lacks '%s'", i, gp_error_last(), cases[i].message);
+    }
+}
+
+/* --capex: one price for all, or a map; bad parts are named. */
+static void capex_choice_parses(void **state)
+{
+    static const struct {
+        const char *text;
+        const char *message; /* NULL: accepted */
+    } bad[] = {
+        {"0", "price '0' is not a price above zero"},
+        {"cheap", "price 'cheap' is not a price above zero"},
+        {"b200=", "b200 '' is not a price above zero"},
+        {"=5", "'=5': expected GPU=PRICE"},
+        {"b200=1,,mi355x=2", "expected GPU=PRICE,GPU=PRICE"},
+        {"b200=1,b200=2", "'b200' is given twice"},
+        {"b200=-3", "b200 '-3' is not a price above zero"},
+    };
+    struct gp_capex_choice c;
+    (void)state;
+
+    assert_int_equal(gp_capex_choice_parse(&c, "38000"), 0);
+    assert_true(gp_capex_choice_price(&c, "b200") == 38000);
+    assert_int_equal(gp_capex_choice_parse(&c, "b200=38000,mi355x=27000"), 0);
+    assert_int_equal(c.count, 2);
+    assert_true(gp_capex_choice_price(&c, "mi355x") == 27000);
+    assert_true(gp_capex_choice_price(&c, "h100-sxm") == 0);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(gp_capex_choice_parse(&c, bad[i].text), GP_EINVALID);
+        if (!strstr(gp_error_last(), bad[i].message))
+            fail_msg("'%s': '%s' lacks '%s'", bad[i].text, gp_error_last(), bad[i].message);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -118,6 +209,9 @@ int main(void)
         cmocka_unit_test(catalog_rejects_bad_entries),
         cmocka_unit_test(fx_picks_rate_in_force),
         cmocka_unit_test(data_lists_embedded_prices),
+        cmocka_unit_test(capex_covers_catalog),
+        cmocka_unit_test(capex_rejects_bad_entries),
+        cmocka_unit_test(capex_choice_parses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

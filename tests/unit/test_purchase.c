@@ -494,6 +494,10 @@ static void test_blended(void **state)
 static void test_spot_factor(void **state)
 {
     (void)state;
+    /* 8 GPUs at 30,000 x 1.6, 2,000/month to run, 20,000/month to rent: 21.3 months. */
+    assert_true(fabs(gp_purchase_break_even_months(384000, 2000, 20000) - 384000 / 18000.0) < 1e-9);
+    assert_true(gp_purchase_break_even_months(384000, 2000, 2000) < 0);
+    assert_true(gp_purchase_break_even_months(384000, 3000, 2000) < 0);
     assert_true(fabs(gp_purchase_spot_factor("aws") - 1.25) < 1e-9);
     assert_true(fabs(gp_purchase_spot_factor("vultr") - 1.5) < 1e-9);
     assert_true(fabs(gp_purchase_spot_factor(NULL) - 1.5) < 1e-9);
