@@ -105,6 +105,7 @@ int gp_exchange_format(char **out, const struct gp_calibration *runs, size_t cou
         return gp_error_set(GP_ENOMEM, "out of memory");
     cJSON_AddStringToObject(root, "format", GP_EXCHANGE_FORMAT);
     cJSON_AddNumberToObject(root, "schema_version", GP_EXCHANGE_VERSION);
+    cJSON_AddStringToObject(root, "exported_by", "gpuplan " GPUPLAN_VERSION);
     list = cJSON_AddArrayToObject(root, "calibrations");
     for (size_t i = 0; list && i < count; i++) {
         cJSON *run = run_json(&runs[i]);
@@ -326,11 +327,12 @@ static void free_runs(struct gp_calibration *runs, size_t count)
 int gp_exchange_parse(struct gp_calibration **out, size_t *count, const char *text, size_t len,
                       const char *file, const struct gp_catalog *catalog)
 {
-    static const char *const keys[] = {"format", "schema_version", "calibrations", NULL};
+    static const char *const keys[] = {"format", "schema_version", "exported_by", "calibrations",
+                                       NULL};
     struct gp_json_reader r;
     struct gp_calibration *runs = NULL;
     cJSON *root = NULL;
-    char format[64];
+    char format[64], exported_by[64];
     int version, rc;
     size_t n = 0;
 
@@ -353,11 +355,22 @@ int gp_exchange_parse(struct gp_calibration **out, size_t *count, const char *te
     }
     if ((rc = gp_json_int(&r, root, "schema_version", &version, 0)))
         goto done;
-    if (version != GP_EXCHANGE_VERSION) {
-        rc = gp_json_fail(&r, "schema_version", "%d is not supported (this gpuplan reads %d)",
+    if (version > GP_EXCHANGE_VERSION) {
+        rc = gp_json_fail(&r, "schema_version",
+                          "%d: the file was written by a newer gpuplan (this one reads schema 1 "
+                          "to %d); upgrade gpuplan where you import",
                           version, GP_EXCHANGE_VERSION);
         goto done;
     }
+    if (version < 1) {
+        rc = gp_json_fail(&r, "schema_version", "%d is not a schema version (1 to %d)", version,
+                          GP_EXCHANGE_VERSION);
+        goto done;
+    }
+    /* Schema 1 had no exported_by; from 2 on it is required. */
+    if (version >= 2 &&
+        (rc = gp_json_string(&r, root, "exported_by", exported_by, sizeof(exported_by), 0)))
+        goto done;
     rc = gp_json_read_list((void **)&runs, &n, &r, root, "calibrations", sizeof(*runs), read_run,
                            catalog);
 

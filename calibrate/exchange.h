@@ -8,8 +8,10 @@
 #include "gpuplan/calibration.h"
 #include "gpuplan/gpu.h"
 
-#define GP_EXCHANGE_FORMAT    "gpuplan-calibration"
-#define GP_EXCHANGE_VERSION   1
+#define GP_EXCHANGE_FORMAT "gpuplan-calibration"
+/* Schema 2 adds "exported_by" (the gpuplan that wrote the file); schema 1 files are read as
+ * schema 2 with exported_by "". Files of a newer schema are refused. */
+#define GP_EXCHANGE_VERSION   2
 #define GP_EXCHANGE_MAX_BYTES ((size_t)64 << 20) /* largest file import reads */
 
 /* The runs as an exchange document (pretty-printed JSON). *out is malloc'd (free()). Returns 0
@@ -20,11 +22,12 @@ int gp_exchange_format(char **out, const struct gp_calibration *runs, size_t cou
 int gp_exchange_write(const char *path, const struct gp_calibration *runs, size_t count);
 
 /*
- * Parse an exchange document. Every field is checked: unknown keys, wrong types, kernels and
- * precisions, negative or non-finite numbers and GPU ids absent from `catalog` (when not NULL)
- * fail with GP_EINVALID and a message "FILE:LINE:COL: json.path: problem". On success *out is
- * owned by the caller (gp_calibrations_free from store/calibrations.h, or release each record
- * and free the array).
+ * Parse an exchange document of schema 1 to GP_EXCHANGE_VERSION; a newer schema fails with
+ * GP_EINVALID saying a newer gpuplan wrote it. Every field is checked: unknown keys, wrong types,
+ * kernels and precisions, negative or non-finite numbers and GPU ids absent from `catalog` (when
+ * not NULL) fail with GP_EINVALID and a message "FILE:LINE:COL: json.path: problem". On success
+ * *out is owned by the caller (gp_calibrations_free from store/calibrations.h, or release each
+ * record and free the array).
  */
 int gp_exchange_parse(struct gp_calibration **out, size_t *count, const char *text, size_t len,
                       const char *file, const struct gp_catalog *catalog);

@@ -461,16 +461,22 @@ int gp_cmd_calibrate(struct gp_cli *cli, int argc, char **argv)
          "also write the runs to FILE for `calibrate import` elsewhere"},
         GP_OPT_END,
     };
-    int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("calibrate"), opts, argc, argv, &npos);
+    int npos = 0, rc;
 
+    if (argc >= 2 && strcmp(argv[1], "list") == 0)
+        return gp_cmd_calibrate_list(cli, argc - 1, argv + 1);
+    rc = gp_cli_parse(cli, gp_cli_find_command("calibrate"), opts, argc, argv, &npos);
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
+    if (npos >= 1 && strcmp(argv[1], "list") == 0)
+        return gp_cli_usage_error(cli, "give calibrate list's options after list");
     if (npos >= 1 && strcmp(argv[1], "import") == 0) {
         if (npos != 2)
             return gp_cli_usage_error(cli, "calibrate import takes exactly one FILE");
         return run_import(cli, argv[2]);
     }
     if (npos)
-        return gp_cli_usage_error(cli, "unexpected argument '%s' (did you mean import?)", argv[1]);
+        return gp_cli_usage_error(cli, "unexpected argument '%s' (did you mean import or list?)",
+                                  argv[1]);
     return run_calibrate(cli, backend, device, quick, export_path);
 }

@@ -36,8 +36,8 @@ static const struct gp_command commands[] = {
     {"calibrate", gp_cmd_calibrate,
      "Measure GEMM and memory bandwidth on a backend's devices, fit and store the curves; "
      "'calibrate import FILE' merges runs exported elsewhere.",
-     "[import FILE] [--backend auto|cpu|opencl|cuda|hip] [--device N|all] [--quick] "
-     "[--export FILE]"},
+     "[import FILE | list [--threshold PCT] [--max-cv PCT]] [--backend auto|cpu|opencl|cuda|hip] "
+     "[--device N|all] [--quick] [--export FILE]"},
     {"help", gp_cmd_help, "Show help for a command.", "[COMMAND]"},
 };
 

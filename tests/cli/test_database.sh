@@ -8,6 +8,7 @@ tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 export GPUPLAN_NOW=2026-10-01T12:00:00Z NO_COLOR=1
 unset GPUPLAN_DB
+fixtures=$(cd "$(dirname "$0")/../fixtures" && pwd)
 passed=0
 failed=0
 
@@ -112,6 +113,11 @@ if [[ $(id -u) -ne 0 || ${#as_user[@]} -gt 0 ]]; then
     "${as_user[@]}" "$gpuplan" quote list --db "$tmp/team/gpuplan.db" >"$tmp/out" 2>"$tmp/err"
     check "team reader: quote list" 0 $?
     grep -q '3.25' "$tmp/out"; check "team reader sees the writer's quote" 0 $?
+    "$gpuplan" calibrate import --db "$tmp/team/gpuplan.db" "$fixtures/fleet/gpu-node01.json" \
+      >/dev/null 2>&1
+    "${as_user[@]}" "$gpuplan" calibrate list --db "$tmp/team/gpuplan.db" >"$tmp/out" 2>"$tmp/err"
+    check "team reader: calibrate list" 0 $?
+    grep -q 'gpu-node01' "$tmp/out"; check "team reader sees the fleet" 0 $?
   fi
   # A reader cannot upgrade an older schema: it says so and who can.
   cp "$db" "$tmp/shared/old.db" && sqlite "$tmp/shared/old.db" 'pragma user_version = 1' >/dev/null
@@ -131,7 +137,6 @@ touch "$tmp/plainfile"
 check "uncreatable path" 5 $? "$tmp/err" "cannot create folder"
 
 # A broken --data file fails before anything is seeded from it.
-fixtures=$(cd "$(dirname "$0")/../fixtures" && pwd)
 "$gpuplan" prices --db "$tmp/bad.db" --data "$fixtures/data/bad-price" >/dev/null 2>"$tmp/err"
 check "bad data file" 2 $? "$tmp/err" "runpod.json:26:16"
 check "bad data seeds nothing" 0 "$(sqlite "$tmp/bad.db" 'select count(*) from offers')"

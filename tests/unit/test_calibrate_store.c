@@ -166,6 +166,21 @@ static void test_exchange_round_trip_and_store(void **state)
     free(text);
 }
 
+/* `text` with the first `find` replaced by `replace`, malloc'd; *len its length. */
+static char *edit(const char *text, const char *find, const char *replace, size_t *len)
+{
+    const char *at = strstr(text, find);
+    assert_non_null(at);
+    size_t head = (size_t)(at - text), flen = strlen(find), rlen = strlen(replace);
+    char *out = malloc(strlen(text) - flen + rlen + 1);
+    assert_non_null(out);
+    memcpy(out, text, head);
+    memcpy(out + head, replace, rlen);
+    memcpy(out + head + rlen, at + flen, strlen(at + flen) + 1);
+    *len = strlen(out);
+    return out;
+}
+
 static void test_bad_imports_are_located(void **state)
 {
     struct store_fixture *f = *state;
@@ -179,7 +194,11 @@ static void test_bad_imports_are_located(void **state)
         {"\"median\"", "\"medain\"", "calibrations[0].points[0].medain"},
         {"\"kernel\":\t\"triad\"", "\"kernel\":\t\"triadd\"", "did you mean \"triad\""},
         {"\"gpu_id\":\t\"h200-sxm\"", "\"gpu_id\":\t\"h200\"", "calibrations[0].gpu_id"},
-        {"\"schema_version\":\t1", "\"schema_version\":\t9", "schema_version"},
+        {"\"schema_version\":\t2", "\"schema_version\":\t9",
+         "schema_version: 9: the file was "
+         "written by a newer gpuplan"},
+        {"\"schema_version\":\t2", "\"schema_version\":\t0", "0 is not a schema version"},
+        {"\"exported_by\":", "\"exported_as\":", "exported_as"},
         {"\"repetitions\":\t20", "\"repetitions\":\t-1", "points[0].repetitions"},
         {"\"started_at\":\t\"", "\"started_at\":\t\"yesterday", "started_at"},
         {"\"points\":\t[", "\"points\":\t[[", "invalid JSON"},
@@ -188,14 +207,8 @@ static void test_bad_imports_are_located(void **state)
     make_run(&good, &f->catalog, 1790000000, 1.0);
     assert_int_equal(gp_exchange_format(&text, &good, 1), 0);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        const char *at = strstr(text, cases[i].find);
-        assert_non_null(at);
-        size_t head = (size_t)(at - text), flen = strlen(cases[i].find);
-        size_t rlen = strlen(cases[i].replace), len = strlen(text) - flen + rlen;
-        char *bad = malloc(len + 1);
-        memcpy(bad, text, head);
-        memcpy(bad + head, cases[i].replace, rlen);
-        memcpy(bad + head + rlen, at + flen, strlen(at + flen) + 1);
+        size_t len = 0;
+        char *bad = edit(text, cases[i].find, cases[i].replace, &len);
         assert_int_equal(gp_exchange_parse(&out, &n, bad, len, "bad.json", &f->catalog),
                          GP_EINVALID);
         assert_null(out);
@@ -208,12 +221,37 @@ static void test_bad_imports_are_located(void **state)
     gp_calibration_release(&good);
 }
 
+/* A schema 1 file (no exported_by) is read as it was written. */
+static void test_older_schema_is_upgraded(void **state)
+{
+    struct store_fixture *f = *state;
+    struct gp_calibration good, *out = NULL;
+    size_t n = 0, len = 0;
+    char *text = NULL, *v1 = NULL;
+
+    make_run(&good, &f->catalog, 1790000000, 1.0);
+    assert_int_equal(gp_exchange_format(&text, &good, 1), 0);
+    v1 = edit(text, "\"schema_version\":\t2", "\"schema_version\":\t1", &len);
+    char *by = strstr(v1, "\"exported_by\"");
+    char *end = strchr(by, '\n');
+    memmove(by, end + 1, strlen(end + 1) + 1);
+    assert_int_equal(gp_exchange_parse(&out, &n, v1, strlen(v1), "v1.json", &f->catalog), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(out[0].fingerprint, good.fingerprint);
+    assert_int_equal(out[0].point_count, good.point_count);
+    gp_calibrations_free(out, n);
+    free(v1);
+    free(text);
+    gp_calibration_release(&good);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_fit_all_on_a_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_exchange_round_trip_and_store, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_imports_are_located, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_older_schema_is_upgraded, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
