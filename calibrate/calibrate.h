@@ -14,14 +14,19 @@
 typedef void (*gp_calibrate_progress_fn)(void *payload, double fraction, const char *what);
 
 struct gp_calibrate_options {
-    int quick;                         /* short plan: at most GP_CALIBRATE_QUICK_S per device */
+    int quick;                         /* short plan, budget GP_CALIBRATE_QUICK_S per device */
     uint64_t seed;                     /* input generator seed; 0 picks one from the clock */
     gp_calibrate_progress_fn progress; /* may be NULL */
     void *payload;
 };
 
-#define GP_CALIBRATE_QUICK_S 10.0 /* s per device for --quick */
-#define GP_CALIBRATE_FULL_S  60.0 /* s per device for a full run */
+/* Time budgets per device, s. The budget sets how often each step repeats and which optional
+ * sizes a full plan adds; the required steps (calibrate/schedule.h) run even past it. */
+#define GP_CALIBRATE_QUICK_S 10.0 /* --quick */
+#define GP_CALIBRATE_FULL_S  60.0 /* a full run */
+/* Clock-settling warm-up of the run's first vendor-library square on a GPU, s. */
+#define GP_CALIBRATE_SETTLE_QUICK_S 1.0
+#define GP_CALIBRATE_SETTLE_S       3.0
 
 /*
  * Calibrate device `device` of the loaded backend `backend`: bandwidth kernels over arrays of at

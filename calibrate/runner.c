@@ -14,6 +14,7 @@
 
 #include "calibrate/device_map.h"
 #include "calibrate/fit.h"
+#include "calibrate/schedule.h"
 #include "calibrate/stats.h"
 #include "catalog/catalog.h"
 #include "util/error.h"
@@ -36,8 +37,8 @@ static const enum gp_precision catalog_precision[GP_BENCH_PRECISION_COUNT] = {
 /* One planned benchmark and the share of the device's time budget it may use. */
 struct step {
     struct gp_bench_params params;
-    double weight;    /* relative time share */
-    int first_of_set; /* first GEMM of a precision: warm up long enough for clocks to settle */
+    double weight; /* relative time share */
+    int required;  /* part of the core every calibration measures (see calibrate/schedule.h) */
 };
 
 struct plan {
@@ -45,14 +46,24 @@ struct plan {
     int count;
 };
 
-static void add_step(struct plan *plan, const struct gp_bench_params *p, double weight, int first)
+static void add_step(struct plan *plan, const struct gp_bench_params *p, double weight,
+                     int required)
 {
     if (plan->count >= MAX_STEPS)
         return;
     plan->steps[plan->count].params = *p;
     plan->steps[plan->count].weight = weight;
-    plan->steps[plan->count].first_of_set = first;
+    plan->steps[plan->count].required = required;
     plan->count++;
+}
+
+/* Whether the 0-terminated list holds v. */
+static int listed(const int *list, int v)
+{
+    for (; *list; list++)
+        if (*list == v)
+            return 1;
+    return 0;
 }
 
 /* Bytes per array for the bandwidth kernels: at least 4x the last-level cache (STREAM's rule;
@@ -100,7 +111,7 @@ static void build_plan(struct plan *plan, const struct gp_device_info *info, int
     p.array_bytes = array;
     for (int k = GP_BENCH_COPY; k <= GP_BENCH_READ; k++) {
         p.kind = (enum gp_bench_kind)k;
-        add_step(plan, &p, 1.0, k == GP_BENCH_COPY);
+        add_step(plan, &p, 1.0, 1);
     }
     /* Triad over windows of the full arrays, each run on a fresh window: small sizes show the
      * launch, synchronisation and latency overhead the curve is about, not the cache. */
@@ -110,7 +121,7 @@ static void build_plan(struct plan *plan, const struct gp_device_info *info, int
     int windows = 0;
     for (uint64_t w = array / step; w >= 64 * 1024 && windows < (quick ? 3 : 6); w /= step) {
         p.array_bytes = w / 4096 * 4096;
-        add_step(plan, &p, 0.5, 0);
+        add_step(plan, &p, 0.5, windows < 3);
         windows++;
     }
 
@@ -137,18 +148,18 @@ static void build_plan(struct plan *plan, const struct gp_device_info *info, int
         p.impl = GP_BENCH_IMPL_AUTO;
         for (int i = 0; square[i]; i++) {
             p.m = p.n = p.k = square[i];
-            add_step(plan, &p, 1.0, 0);
+            add_step(plan, &p, 1.0, listed(is_cpu ? cpu_square_quick : gpu_square_quick, p.m));
         }
         /* The own kernel at a mid size, as a cross-check of the library. */
         p.impl = GP_BENCH_IMPL_OWN;
         p.m = p.n = p.k = is_cpu ? 256 : 2048;
-        add_step(plan, &p, 0.5, 0);
+        add_step(plan, &p, 0.5, 1);
         p.impl = GP_BENCH_IMPL_AUTO;
         for (int j = 0; nks[j]; j++)
             for (int i = 0; ms[i]; i++) {
                 p.m = ms[i];
                 p.n = p.k = nks[j];
-                add_step(plan, &p, 0.7, 0);
+                add_step(plan, &p, 0.7, j == 0 && listed(is_cpu ? cpu_m_quick : gpu_m_quick, p.m));
             }
     }
 }
@@ -162,7 +173,7 @@ static void host_name(char *out, size_t size)
 }
 
 static char *conditions_json(const struct gp_device_info *d, const struct gp_backend_candidate *b,
-                             int device, int quick, int planned, int skipped)
+                             int device, int quick, int planned, int skipped, int over_budget)
 {
     cJSON *o = cJSON_CreateObject();
     char *text = NULL;
@@ -193,6 +204,7 @@ static char *conditions_json(const struct gp_device_info *d, const struct gp_bac
     cJSON_AddStringToObject(o, "plan", quick ? "quick" : "full");
     cJSON_AddNumberToObject(o, "steps_planned", planned);
     cJSON_AddNumberToObject(o, "steps_skipped_for_time", skipped);
+    cJSON_AddNumberToObject(o, "steps_run_over_budget", over_budget);
     text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -221,11 +233,47 @@ static void describe(char *out, size_t size, const struct gp_bench_params *p)
                  (unsigned long long)(p->array_bytes / 1024));
 }
 
-/* Run one step and turn it into a point. 1 when the backend does not support it (skipped). */
-static int run_step(struct gp_calibration_point *out, const struct gp_backend_candidate *b,
-                    int device, const struct step *st, double budget_s, uint64_t seed,
-                    const struct gp_gpu *gpu)
+/* One device's run: what every step needs besides its own parameters. */
+struct run {
+    const struct gp_backend_candidate *b;
+    int device;
+    int is_cpu;
+    int quick;
+    const struct gp_gpu *gpu; /* datasheet peaks, or NULL */
+    uint64_t seed;
+    int settled;           /* the clock-settling warm-up has run */
+    unsigned first_square; /* precisions whose first library square has run (bits) */
+};
+
+/* A first square on the vendor library: the GPU's clocks take seconds of back-to-back GEMMs to
+ * settle (CUTLASS measured about 3 s), so the first one of the run warms up for that long
+ * whatever the spread of its times; the first of each later precision warms up for its whole
+ * budget. Returns the warm-up time, s, and sets the tolerance and the most runs. */
+static double warmup_for(struct run *run, struct gp_bench_params *p, double budget_s)
 {
+    int square = p->kind == GP_BENCH_GEMM && p->impl != GP_BENCH_IMPL_OWN && p->m == p->n &&
+                 p->n == p->k && p->m >= 128;
+    unsigned bit = GP_BENCH_PRECISION_BIT(p->precision);
+
+    p->warmup_max = 32;
+    p->settle_tolerance = 0.05;
+    if (!square || (run->first_square & bit))
+        return budget_s / 2;
+    run->first_square |= bit;
+    if (run->settled || run->is_cpu)
+        return budget_s;
+    run->settled = 1;
+    p->warmup_max = 1 << 20;
+    p->settle_tolerance = 0.0;
+    return run->quick ? GP_CALIBRATE_SETTLE_QUICK_S : GP_CALIBRATE_SETTLE_S;
+}
+
+/* Run one step and turn it into a point. 1 when the backend does not support it (skipped). */
+static int run_step(struct gp_calibration_point *out, struct run *run, const struct step *st,
+                    double budget_s, uint64_t seed)
+{
+    const struct gp_backend_candidate *b = run->b;
+    const struct gp_gpu *gpu = run->gpu;
     double times[MAX_REPS], rates[MAX_REPS];
     struct gp_bench_params p = st->params;
     struct gp_bench_result r;
@@ -237,13 +285,11 @@ static int run_step(struct gp_calibration_point *out, const struct gp_backend_ca
     r.times_s = times;
     p.repetitions = MAX_REPS;
     p.min_repetitions = 3;
-    p.warmup_max = 32;
-    p.warmup_seconds = st->first_of_set ? budget_s : budget_s / 2;
-    p.settle_tolerance = 0.05;
+    p.warmup_seconds = warmup_for(run, &p, budget_s);
     p.time_budget_s = budget_s;
     p.seed = seed;
     describe(what, sizeof(what), &p);
-    rc = b->ops->bench(device, &p, &r);
+    rc = b->ops->bench(run->device, &p, &r);
     if (rc == GP_BACKEND_EUNSUPPORTED)
         return 1;
     if (rc != GP_BACKEND_OK)
@@ -402,25 +448,102 @@ void gp_calibrate_fingerprint(struct gp_calibration *cal)
              (unsigned long long)h2);
 }
 
+/* Seconds since t0 on the monotonic clock. */
+static double since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* The least time a step can take: a warm-up and three timed runs at the last rate seen for its
+ * kind (GEMM per precision, bandwidth), s; 0 when nothing comparable has run yet. */
+static double predict(const double *rate, const struct gp_bench_params *p)
+{
+    double r = rate[p->kind == GP_BENCH_GEMM ? (int)p->precision : GP_BENCH_PRECISION_COUNT];
+    double work = p->kind == GP_BENCH_GEMM
+                      ? 2.0 * p->m * (double)p->n * p->k
+                      : gp_bench_arrays_moved(p->kind) * (double)p->array_bytes;
+    return r > 0 ? 4.0 * work / r : 0.0;
+}
+
+/*
+ * Run the plan's steps through the scheduler: required ones first, then the optional ones that
+ * fit. Points land in plan order. *skipped and *over_budget count what the budget cut or
+ * stretched. 0 or the first step's error.
+ */
+static int run_plan(struct gp_calibration *out, struct run *run, const struct plan *plan,
+                    double limit_s, const struct gp_calibrate_options *options, int *skipped,
+                    int *over_budget)
+{
+    struct gp_schedule sched;
+    struct timespec t0;
+    /* The last rate seen (work per s) per GEMM precision, and for bandwidth in the last slot. */
+    double rate[GP_BENCH_PRECISION_COUNT + 1] = {0};
+    double total = 0.0, done = 0.0;
+    int ran[MAX_STEPS] = {0};
+    int rc = 0;
+
+    for (int i = 0; i < plan->count; i++)
+        total += plan->steps[i].weight;
+    gp_schedule_init(&sched, limit_s, total);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int pass = 1; pass >= 0; pass--)
+        for (int i = 0; i < plan->count; i++) {
+            const struct step *st = &plan->steps[i];
+            const struct gp_bench_params *sp = &st->params;
+            char what[96];
+            if (st->required != pass)
+                continue;
+            double budget =
+                gp_schedule_next(&sched, since(&t0), st->weight, st->required, predict(rate, sp));
+            done += st->weight;
+            if (budget <= 0)
+                continue;
+            describe(what, sizeof(what), sp);
+            if (options->progress)
+                options->progress(options->payload, (done - st->weight) / total, what);
+            rc = run_step(&out->points[i], run, st, budget, run->seed + (uint64_t)i * 7919u);
+            if (rc == 1) {
+                rc = 0;
+                continue;
+            }
+            if (rc < 0)
+                return rc;
+            rate[sp->kind == GP_BENCH_GEMM ? (int)sp->precision : GP_BENCH_PRECISION_COUNT] =
+                out->points[i].median * (sp->kind == GP_BENCH_GEMM ? 1e12 : 1e9);
+            ran[i] = 1;
+        }
+    for (int i = 0; i < plan->count; i++)
+        if (ran[i])
+            out->points[out->point_count++] = out->points[i];
+    *skipped = sched.skipped;
+    *over_budget = sched.over_budget;
+    return 0;
+}
+
 int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_candidate *backend,
                         int device, const struct gp_catalog *catalog,
                         const struct gp_calibrate_options *options)
 {
     struct plan *plan = NULL;
     const struct gp_device_info *info;
-    const struct gp_gpu *gpu = NULL;
+    struct run run;
     const char *gpu_id;
-    double total_weight = 0.0, done_weight = 0.0, limit;
-    int rc = 0, is_cpu;
+    int rc = 0, skipped = 0, over = 0;
 
     memset(out, 0, sizeof(*out));
+    memset(&run, 0, sizeof(run));
     if (!backend->loaded || device < 0 || device >= backend->device_count)
         return gp_error_set(GP_EINVALID, "backend %s has no device %d", backend->name, device);
     info = &backend->devices[device];
-    is_cpu = strcmp(info->vendor, "cpu") == 0;
-    gpu_id = is_cpu ? NULL : gp_calibrate_map_device(info->name, info->memory_bytes);
+    run.b = backend;
+    run.device = device;
+    run.quick = options->quick;
+    run.is_cpu = strcmp(info->vendor, "cpu") == 0;
+    gpu_id = run.is_cpu ? NULL : gp_calibrate_map_device(info->name, info->memory_bytes);
     if (gpu_id && catalog)
-        gpu = gp_catalog_find(catalog, gpu_id);
+        run.gpu = gp_catalog_find(catalog, gpu_id);
 
     plan = malloc(sizeof(*plan));
     out->points = calloc(MAX_STEPS, sizeof(*out->points));
@@ -428,63 +551,22 @@ int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_cand
         rc = gp_error_set(GP_ENOMEM, "out of memory planning the calibration");
         goto done;
     }
-    build_plan(plan, info, is_cpu, options->quick);
-    for (int i = 0; i < plan->count; i++)
-        total_weight += plan->steps[i].weight;
-
+    build_plan(plan, info, run.is_cpu, options->quick);
     gp_text_copy(out->backend, sizeof(out->backend), backend->name);
     gp_text_copy(out->device_name, sizeof(out->device_name), info->name);
     gp_text_copy(out->gpu_id, sizeof(out->gpu_id), gpu_id ? gpu_id : "");
     host_name(out->host, sizeof(out->host));
     out->started_at = gp_time_now();
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    run.seed = options->seed ? options->seed : (uint64_t)now.tv_nsec ^ (uint64_t)now.tv_sec;
 
-    /* Each step gets its share of the device budget, less a reserve for allocation, input
-     * generation and verification, which the per-step budgets do not count. */
-    limit = options->quick ? GP_CALIBRATE_QUICK_S : GP_CALIBRATE_FULL_S;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    uint64_t seed = options->seed ? options->seed : (uint64_t)t0.tv_nsec ^ (uint64_t)t0.tv_sec;
-    /* The last GEMM rate seen per precision (FLOP/s), to predict how long a step will take. */
-    double gemm_rate[GP_BENCH_PRECISION_COUNT] = {0};
-    int skipped = 0;
-    for (int i = 0; i < plan->count; i++) {
-        const struct step *st = &plan->steps[i];
-        const struct gp_bench_params *sp = &st->params;
-        char what[96];
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-        double left = limit * 0.8 - elapsed;
-        done_weight += st->weight;
-        if (left <= 0) {
-            skipped++; /* the budget is a promise: stop with what is measured */
-            continue;
-        }
-        /* A benchmark runs at least 4 times (a warm-up and 3 timed runs); a slow device would
-         * overrun the budget on a large GEMM, so such a step is left out. */
-        if (sp->kind == GP_BENCH_GEMM && gemm_rate[sp->precision] > 0 &&
-            4.0 * 2.0 * sp->m * (double)sp->n * sp->k / gemm_rate[sp->precision] > left) {
-            skipped++;
-            continue;
-        }
-        double budget = left * 0.4 * st->weight / (total_weight - done_weight + st->weight);
-        if (budget > 1.0)
-            budget = 1.0;
-        describe(what, sizeof(what), sp);
-        if (options->progress)
-            options->progress(options->payload, (done_weight - st->weight) / total_weight, what);
-        struct gp_calibration_point *pt = &out->points[out->point_count];
-        rc = run_step(pt, backend, device, st, budget, seed + (uint64_t)i * 7919u, gpu);
-        if (rc == 1) {
-            rc = 0;
-            continue;
-        }
-        if (rc < 0)
-            goto done;
-        if (sp->kind == GP_BENCH_GEMM)
-            gemm_rate[sp->precision] = pt->median * 1e12;
-        out->point_count++;
-    }
-    out->conditions = conditions_json(info, backend, device, options->quick, plan->count, skipped);
+    rc = run_plan(out, &run, plan, options->quick ? GP_CALIBRATE_QUICK_S : GP_CALIBRATE_FULL_S,
+                  options, &skipped, &over);
+    if (rc < 0)
+        goto done;
+    out->conditions =
+        conditions_json(info, backend, device, options->quick, plan->count, skipped, over);
     if (!out->conditions) {
         rc = gp_error_set(GP_ENOMEM, "out of memory recording conditions");
         goto done;
@@ -495,7 +577,7 @@ int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_cand
         rc = gp_error_set(GP_ERROR, "no benchmark ran: the backend supports none of the plan");
         goto done;
     }
-    rc = gp_calibrate_fit_all(out, gpu);
+    rc = gp_calibrate_fit_all(out, run.gpu);
     if (rc == 0)
         gp_calibrate_fingerprint(out);
 

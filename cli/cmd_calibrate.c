@@ -456,7 +456,7 @@ int gp_cmd_calibrate(struct gp_cli *cli, int argc, char **argv)
         {"backend", 0, GP_OPT_STRING, &backend, "NAME",
          "auto (the best loaded), cpu, opencl, cuda or hip"},
         {"device", 0, GP_OPT_STRING, &device, "N|all", "which device of the backend (default all)"},
-        {"quick", 0, GP_OPT_FLAG, &quick, NULL, "short plan: at most 10 s per device"},
+        {"quick", 0, GP_OPT_FLAG, &quick, NULL, "short plan: the core kinds only, about 10 s per device"},
         {"export", 0, GP_OPT_STRING, &export_path, "FILE",
          "also write the runs to FILE for `calibrate import` elsewhere"},
         GP_OPT_END,

@@ -1,10 +1,12 @@
-# Calibration tests: statistics and fit, the runner on a synthetic device, the registry against
-# deliberately broken modules, records, exchange files and the store (all unit); every backend run
+# Calibration tests: statistics and fit, the runner on a synthetic device, the time budget, the
+# registry against deliberately broken modules, records, exchange files and the store (all unit); every backend run
 # for real at small sizes (label backend; exit 77 = skip where the backend has no device), the
 # CLI round trip (label backend), and the import parser's fuzz replay.
 gp_add_unit_test(test_calibrate_fit SOURCES unit/test_calibrate_fit.c LIBS gp_calibrate)
 gp_add_unit_test(test_calibrate_store SOURCES unit/test_calibrate_store.c LIBS gp_calibrate)
 gp_add_unit_test(test_calibrate_runner SOURCES unit/test_calibrate_runner.c LIBS gp_calibrate)
+gp_add_unit_test(test_calibrate_schedule SOURCES unit/test_calibrate_schedule.c
+                 LIBS gp_calibrate)
 
 # Test modules: a good one, wrong ABI, no entry symbol, probe score 0, and a non-ELF file.
 set(GP_TEST_MODULE_DIR ${CMAKE_CURRENT_BINARY_DIR}/backend_modules)

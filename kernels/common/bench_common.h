@@ -31,19 +31,21 @@ typedef int (*gp_bench_run_fn)(void *ctx, double *seconds);
 static inline int gp_bench_drive(const struct gp_bench_params *p, struct gp_bench_result *out,
                                  gp_bench_run_fn run, void *ctx)
 {
-    double warm[64];
-    int max_warm = p->warmup_max < 64 ? p->warmup_max : 64;
+    double warm[3] = {0, 0, 0}, t = 0.0; /* the last three warm-up times, oldest first */
     double start = gp_bench_wall();
     int rc;
 
     out->samples = 0;
     out->warmups = 0;
-    while (out->warmups < max_warm) {
-        rc = run(ctx, &warm[out->warmups]);
+    while (out->warmups < p->warmup_max) {
+        rc = run(ctx, &t);
         if (rc != GP_BACKEND_OK)
             return rc;
+        warm[0] = warm[1];
+        warm[1] = warm[2];
+        warm[2] = t;
         out->warmups++;
-        if (gp_bench_settled(warm, out->warmups, p->settle_tolerance) ||
+        if (gp_bench_settled(warm, out->warmups >= 3 ? 3 : 0, p->settle_tolerance) ||
             gp_bench_wall() - start >= p->warmup_seconds)
             break;
     }
