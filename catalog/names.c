@@ -1,4 +1,5 @@
 /* Names of the shared enums (precisions, vendors, tiers, units) and their parsers. */
+#include <fnmatch.h>
 #include <string.h>
 
 #include "gpuplan/gpu.h"
@@ -13,7 +14,8 @@ static const double precision_bytes[GP_PRECISION_COUNT] = {
     8.0, 4.0, 4.0, 2.0, 2.0, 1.0, 0.75, 0.5, 1.0,
 };
 
-static const char *const tier_names[GP_TIER_COUNT] = {"on-demand", "spot", "reserved", "quote"};
+static const char *const tier_names[GP_TIER_COUNT] = {"on-demand", "spot", "reserved", "quote",
+                                                      "capacity-block"};
 
 static int parse_name(const char *const *names, int count, const char *name)
 {
@@ -65,4 +67,16 @@ int gp_price_unit_parse(const char *name)
     if (strcmp(name, "instance-hour") == 0)
         return GP_UNIT_INSTANCE_HOUR;
     return -1;
+}
+
+bool gp_offer_in_place(const struct gp_offer *offer, const char *region_glob,
+                       const char *jurisdiction)
+{
+    if (region_glob && (!offer->region[0] || fnmatch(region_glob, offer->region, 0) != 0))
+        return false;
+    if (!jurisdiction)
+        return true;
+    if (strcmp(offer->jurisdiction, jurisdiction) == 0 && offer->jurisdiction[0])
+        return true;
+    return strcmp(jurisdiction, "eea") == 0 && strcmp(offer->jurisdiction, "eu") == 0;
 }

@@ -60,7 +60,7 @@ static const struct gp_quote *best_quote(const struct gp_quote *quotes, size_t n
 
     for (size_t i = 0; i < n; i++) {
         const struct gp_quote *q = &quotes[i];
-        if (strcmp(q->offer.gpu_id, gpu_id) || (q->valid_until && q->valid_until < now))
+        if (strcmp(q->offer.gpu_id, gpu_id) || (q->offer.valid_until && q->offer.valid_until < now))
             continue;
         if (!best || q->offer.usd_per_gpu_hour < best->offer.usd_per_gpu_hour)
             best = q;
@@ -101,14 +101,15 @@ static int resolve_price(struct gp_price *out, struct gp_store *store, enum pric
         ntiers = 1;
     }
     for (int i = 0; i < ntiers; i++) {
-        struct gp_offer_filter filter = {gpu_id, NULL, tiers[i], 0};
+        struct gp_offer_filter filter = {.gpu_id = gpu_id, .tier = tiers[i]};
         struct gp_offer *offers = NULL;
         size_t count = 0;
-        int rc = gp_store_offers_query(store, &filter, &offers, &count);
+        int rc = gp_store_purchase_offers(store, &filter, 1, &offers, &count);
         if (rc)
             return rc;
-        if (count > 0 && (!out->known || offers[0].usd_per_gpu_hour < out->usd_per_gpu_hour))
-            price_from_offer(out, &offers[0], now, max_age_days);
+        for (size_t k = 0; k < count; k++)
+            if (!out->known || offers[k].usd_per_gpu_hour < out->usd_per_gpu_hour)
+                price_from_offer(out, &offers[k], now, max_age_days);
         free(offers);
     }
     return 0;

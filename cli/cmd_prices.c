@@ -97,7 +97,7 @@ static int add_quotes(struct gp_store *store, const struct price_args *a,
         if ((a->gpu && strcmp(o->gpu_id, a->gpu)) ||
             (a->provider && strcmp(o->provider, a->provider)))
             continue;
-        bool expired = quotes[i].valid_until && quotes[i].valid_until < a->rows.now;
+        bool expired = o->valid_until && o->valid_until < a->rows.now;
         (*list)[(*n)++] = (struct listed_offer){*o, expired ? "expired" : NULL, 0};
     }
     free(quotes);

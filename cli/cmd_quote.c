@@ -23,6 +23,8 @@ static const struct gp_column quote_columns[] = {
     {"original_unit", GP_CELL_TEXT, 0},
     {"gpus_per_instance", GP_CELL_INT, 0},
     {"region", GP_CELL_TEXT, 0},
+    {"min_term_hours", GP_CELL_INT, 0},
+    {"min_gpus", GP_CELL_INT, 0},
     {"entered", GP_CELL_TEXT, 0},
     {"valid_until", GP_CELL_TEXT, 0},
     {"status", GP_CELL_TEXT, 0},
@@ -37,19 +39,23 @@ static int add_quote_row(struct gp_table *t, const struct gp_quote *q, double pe
     int rc = gp_table_add_row(t);
 
     gp_time_format_date(o->observed_at, entered, sizeof(entered));
-    if (q->valid_until)
-        gp_time_format_date(q->valid_until, until, sizeof(until));
+    if (o->valid_until)
+        gp_time_format_date(o->valid_until, until, sizeof(until));
     if (!rc)
         rc = gp_table_set_int(t, "id", q->id);
     if (!rc)
         rc = gp_price_row_set_terms(t, o, per_usd, currency);
+    if (!rc)
+        rc = gp_table_set_int(t, "min_term_hours", o->min_term_hours);
+    if (!rc)
+        rc = gp_table_set_int(t, "min_gpus", o->min_gpus);
     if (!rc)
         rc = gp_table_set_text(t, "entered", "%s", entered);
     if (!rc)
         rc = gp_table_set_text(t, "valid_until", "%s", until);
     if (!rc)
         rc = gp_table_set_text(t, "status", "%s",
-                               q->valid_until && q->valid_until < now ? "expired" : "valid");
+                               o->valid_until && o->valid_until < now ? "expired" : "valid");
     if (!rc)
         rc = gp_table_set_text(t, "note", "%s", q->note);
     return rc;
@@ -74,7 +80,61 @@ static int show_quotes(struct gp_cli *cli, const struct gp_quote *quotes, size_t
 
 struct add_args {
     const char *provider, *gpu, *price, *currency, *per, *gpus, *region, *valid_until, *note;
+    const char *min_term, *min_gpus;
 };
+
+/* "720h", "30d", "12mo" (a month is 730 hours) or a bare number of hours, into hours. */
+static int parse_term(const char *text, int64_t *hours)
+{
+    static const struct {
+        const char *suffix;
+        long hours;
+    } units[] = {{"h", 1}, {"d", 24}, {"w", 168}, {"mo", 730}, {"y", 8760}};
+    char digits[16];
+    size_t n = strspn(text, "0123456789");
+    long count = 0;
+
+    if (n == 0 || n >= sizeof(digits))
+        return -1;
+    memcpy(digits, text, n);
+    digits[n] = '\0';
+    if (gp_text_to_int(digits, 1, 100000, &count))
+        return -1;
+    if (text[n] == '\0') {
+        *hours = count;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (strcmp(text + n, units[i].suffix) == 0) {
+            *hours = (int64_t)count * units[i].hours;
+            return 0;
+        }
+    return -1;
+}
+
+/* --per, --gpus, --min-term and --min-gpus: what the quote rents, in which unit. */
+static int quote_unit(struct gp_cli *cli, const struct add_args *a, struct gp_offer *o)
+{
+    long gpus = 1, min_gpus = 0;
+    int unit = GP_UNIT_GPU_HOUR;
+
+    if (a->per && (unit = gp_price_unit_parse(a->per)) < 0)
+        return gp_cli_usage_error(cli, "--per '%s' is not gpu-hour or instance-hour", a->per);
+    if (a->gpus && gp_text_to_int(a->gpus, 1, 72, &gpus))
+        return gp_cli_usage_error(cli, "--gpus '%s' is not a GPU count of 1 to 72", a->gpus);
+    if (unit == GP_UNIT_INSTANCE_HOUR && !a->gpus)
+        return gp_cli_usage_error(cli, "--per instance-hour needs --gpus N (GPUs per instance)");
+    if (a->min_gpus && gp_text_to_int(a->min_gpus, 1, 100000, &min_gpus))
+        return gp_cli_usage_error(cli, "--min-gpus '%s' is not a GPU count", a->min_gpus);
+    if (a->min_term && parse_term(a->min_term, &o->min_term_hours))
+        return gp_cli_usage_error(
+            cli, "--min-term '%s' is not a duration (N hours, or Nh, Nd, Nw, Nmo, Ny)",
+            a->min_term);
+    o->unit = (enum gp_price_unit)unit;
+    o->gpus_per_instance = (int)gpus;
+    o->min_gpus = (int)min_gpus;
+    return GP_EXIT_OK;
+}
 
 /* Turn the flags of `quote add` into a quote, checking each; returns an exit code. */
 static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_quote *q)
@@ -83,8 +143,7 @@ static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_q
     const struct gp_gpu *gpu;
     const struct gp_fx_table *fx = NULL;
     struct gp_offer *o = &q->offer;
-    long gpus = 1;
-    int unit = GP_UNIT_GPU_HOUR, rc;
+    int rc;
 
     memset(q, 0, sizeof(*q));
     if (!a->provider || !a->gpu || !a->price)
@@ -98,15 +157,13 @@ static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_q
         return gp_cli_usage_error(cli, "--gpu: %s", gp_error_last());
     if (gp_text_to_double(a->price, &o->amount))
         return gp_cli_usage_error(cli, "--price '%s' is not a number", a->price);
-    if (a->per && (unit = gp_price_unit_parse(a->per)) < 0)
-        return gp_cli_usage_error(cli, "--per '%s' is not gpu-hour or instance-hour", a->per);
-    if (a->gpus && gp_text_to_int(a->gpus, 1, 72, &gpus))
-        return gp_cli_usage_error(cli, "--gpus '%s' is not a GPU count of 1 to 72", a->gpus);
-    if (a->valid_until && gp_time_parse(a->valid_until, &q->valid_until))
+    if ((rc = quote_unit(cli, a, o)) != GP_EXIT_OK)
+        return rc;
+    if (a->valid_until && gp_time_parse(a->valid_until, &o->valid_until))
         return gp_cli_usage_error(cli, "--valid-until '%s' is not a date (YYYY-MM-DD)",
                                   a->valid_until);
-    if (q->valid_until && strlen(a->valid_until) == 10)
-        q->valid_until += 86399; /* a date means the end of that day */
+    if (o->valid_until && strlen(a->valid_until) == 10)
+        o->valid_until += 86399; /* a date means the end of that day */
     if (gp_text_copy(o->provider, sizeof(o->provider), a->provider))
         return gp_cli_usage_error(cli, "--provider is longer than %zu characters",
                                   sizeof(o->provider) - 1);
@@ -122,8 +179,6 @@ static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_q
     snprintf(o->feed, sizeof(o->feed), "quote");
     snprintf(o->gpu_id, sizeof(o->gpu_id), "%s", gpu->id);
     o->tier = GP_TIER_QUOTE;
-    o->unit = (enum gp_price_unit)unit;
-    o->gpus_per_instance = unit == GP_UNIT_INSTANCE_HOUR ? (int)gpus : 1;
     o->observed_at = gp_time_now();
     if (gp_normalize_price(o, fx))
         return gp_cli_usage_error(cli, "--price: %s", gp_error_last());
@@ -142,7 +197,11 @@ static int quote_add(struct gp_cli *cli, int argc, char **argv)
         {"price", 0, GP_OPT_STRING, &a.price, "AMOUNT", "quoted amount (required)"},
         {"currency", 0, GP_OPT_STRING, &a.currency, "CUR", "currency of the amount (default USD)"},
         {"per", 0, GP_OPT_STRING, &a.per, "UNIT", "gpu-hour (default) or instance-hour"},
-        {"gpus", 0, GP_OPT_STRING, &a.gpus, "N", "GPUs per instance, for instance-hour prices"},
+        {"gpus", 0, GP_OPT_STRING, &a.gpus, "N",
+         "GPUs per rented unit (required with --per instance-hour; default 1)"},
+        {"min-term", 0, GP_OPT_STRING, &a.min_term, "DURATION",
+         "shortest rental the quote allows: hours, or Nh, Nd, Nw, Nmo, Ny"},
+        {"min-gpus", 0, GP_OPT_STRING, &a.min_gpus, "N", "fewest GPUs the quote rents"},
         {"region", 0, GP_OPT_STRING, &a.region, "R", "region or site"},
         {"valid-until", 0, GP_OPT_STRING, &a.valid_until, "DATE", "last day the quote holds"},
         {"note", 0, GP_OPT_STRING, &a.note, "TEXT", "free text (contract, contact)"},

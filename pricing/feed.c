@@ -210,9 +210,9 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
     return 0;
 }
 
-static int by_offer_key(const void *a, const void *b)
+/* Order of the store's offer key: provider, region, instance type, GPU, tier, term. */
+static int compare_keys(const struct gp_offer *x, const struct gp_offer *y)
 {
-    const struct gp_offer *x = a, *y = b;
     int c;
 
     if ((c = strcmp(x->provider, y->provider)) || (c = strcmp(x->region, y->region)) ||
@@ -220,6 +220,18 @@ static int by_offer_key(const void *a, const void *b)
         return c;
     if (x->tier != y->tier)
         return x->tier < y->tier ? -1 : 1;
+    if (x->term_months != y->term_months)
+        return x->term_months < y->term_months ? -1 : 1;
+    return (x->term_days > y->term_days) - (x->term_days < y->term_days);
+}
+
+static int by_offer_key(const void *a, const void *b)
+{
+    const struct gp_offer *x = a, *y = b;
+    int c = compare_keys(x, y);
+
+    if (c)
+        return c;
     return (x->usd_per_gpu_hour > y->usd_per_gpu_hour) -
            (x->usd_per_gpu_hour < y->usd_per_gpu_hour);
 }
@@ -232,15 +244,9 @@ void gp_feed_dedupe(struct gp_feed_ctx *ctx)
         return;
     qsort(ctx->offers, ctx->count, sizeof(*ctx->offers), by_offer_key);
     for (size_t i = 0; i < ctx->count; i++) {
-        const struct gp_offer *o = &ctx->offers[i];
-        if (out > 0) {
-            const struct gp_offer *k = &ctx->offers[out - 1];
-            if (!strcmp(o->provider, k->provider) && !strcmp(o->region, k->region) &&
-                !strcmp(o->instance_type, k->instance_type) && !strcmp(o->gpu_id, k->gpu_id) &&
-                o->tier == k->tier)
-                continue;
-        }
-        ctx->offers[out++] = *o;
+        if (out > 0 && compare_keys(&ctx->offers[i], &ctx->offers[out - 1]) == 0)
+            continue;
+        ctx->offers[out++] = ctx->offers[i];
     }
     ctx->count = out;
 }

@@ -119,8 +119,8 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row);
 /* Add an offer already mapped and normalised (a parsed generic price list). GP_ENOMEM. */
 int gp_feed_add_offer(struct gp_feed_ctx *ctx, const struct gp_offer *offer);
 
-/* Keep one offer per store key (provider, region, instance type, GPU, tier), the cheapest, and
- * leave them sorted by that key: the order the store's history index wants. */
+/* Keep one offer per store key (provider, region, instance type, GPU, tier, term), the cheapest,
+ * and leave them sorted by that key: the order the store's history index wants. */
 void gp_feed_dedupe(struct gp_feed_ctx *ctx);
 
 /* Count a row dropped for a reason the adapter found itself (unknown unit, wrong type); the

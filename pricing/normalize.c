@@ -190,5 +190,6 @@ int gp_normalize_price(struct gp_offer *offer, const struct gp_fx_table *fx)
                             "%.2f..%.0f",
                             usd, GP_PRICE_MIN_USD, GP_PRICE_MAX_USD);
     offer->usd_per_gpu_hour = usd;
+    offer->usd_per_instance_hour = usd * offer->gpus_per_instance;
     return 0;
 }

@@ -25,9 +25,25 @@ static const char *const document_keys[] = {
     "schema_version", "provider", "currency", "source_url", "observed", "notes", "offers", NULL,
 };
 static const char *const offer_keys[] = {
-    "gpu",           "tier",   "price",    "unit",       "gpus_per_instance",
-    "instance_type", "region", "currency", "source_url", "observed",
-    "provider",      "note",   NULL,
+    "gpu",
+    "tier",
+    "price",
+    "unit",
+    "gpus_per_instance",
+    "instance_type",
+    "region",
+    "currency",
+    "source_url",
+    "observed",
+    "provider",
+    "note",
+    "term_months",
+    "term_days",
+    "upfront_share",
+    "min_term_hours",
+    "min_gpus",
+    "valid_until",
+    NULL,
 };
 
 static int read_date(const struct gp_json_reader *r, const cJSON *obj, const char *key,
@@ -82,6 +98,41 @@ static enum gp_name_match read_gpu(const struct gp_json_reader *r, const cJSON *
     return result == GP_NAME_OUT_OF_SCOPE ? GP_NAME_OUT_OF_SCOPE : GP_NAME_UNKNOWN;
 }
 
+/* What a row says about its commitment: term, upfront share, minimum term and GPUs, validity. */
+static int read_terms(const struct gp_json_reader *r, const cJSON *row, struct gp_offer *o)
+{
+    int64_t min_term = 0;
+    int rc = gp_json_int(r, row, "term_months", &o->term_months, GP_JSON_OPTIONAL);
+
+    if (!rc)
+        rc = gp_json_int(r, row, "term_days", &o->term_days, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, row, "upfront_share", &o->upfront_share, GP_JSON_OPTIONAL);
+    if (!rc) {
+        int hours = 0;
+        rc = gp_json_int(r, row, "min_term_hours", &hours, GP_JSON_OPTIONAL);
+        min_term = hours;
+    }
+    if (!rc)
+        rc = gp_json_int(r, row, "min_gpus", &o->min_gpus, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = read_date(r, row, "valid_until", &o->valid_until, GP_JSON_OPTIONAL);
+    if (rc)
+        return rc;
+    o->min_term_hours = min_term;
+    if (o->term_months < 0 || o->term_months > 120)
+        return gp_json_fail(r, "term_months", "%d is not a term of 0 to 120 months",
+                            o->term_months);
+    if (o->term_days < 0 || o->term_days > 366)
+        return gp_json_fail(r, "term_days", "%d is not a term of 0 to 366 days", o->term_days);
+    if (!(o->upfront_share >= 0 && o->upfront_share <= 1))
+        return gp_json_fail(r, "upfront_share", "%g is not a share of 0 to 1", o->upfront_share);
+    if (o->min_term_hours < 0 || o->min_gpus < 0)
+        return gp_json_fail(r, o->min_gpus < 0 ? "min_gpus" : "min_term_hours",
+                            "must not be negative");
+    return 0;
+}
+
 static int read_row(const struct gp_json_reader *r, const cJSON *row, const struct list_defaults *d,
                     const struct gp_catalog *catalog, const struct gp_fx_table *fx,
                     struct gp_offer *o, enum gp_name_match *match)
@@ -107,7 +158,8 @@ static int read_row(const struct gp_json_reader *r, const cJSON *row, const stru
     if (!rc)
         *match = read_gpu(r, row, d, catalog, o, &rc);
     if (!rc)
-        rc = read_enum(r, row, "tier", gp_tier_parse, "on-demand, spot, reserved, quote", &tier);
+        rc = read_enum(r, row, "tier", gp_tier_parse,
+                       "on-demand, spot, reserved, quote, capacity-block", &tier);
     if (!rc)
         rc = read_enum(r, row, "unit", gp_price_unit_parse, "gpu-hour, instance-hour", &unit);
     if (!rc)
@@ -124,10 +176,16 @@ static int read_row(const struct gp_json_reader *r, const cJSON *row, const stru
                             GP_JSON_OPTIONAL);
     if (!rc)
         rc = read_date(r, row, "observed", &o->observed_at, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = read_terms(r, row, o);
     if (rc)
         return rc;
     o->tier = (enum gp_tier)tier;
     o->unit = (enum gp_price_unit)unit;
+    if (o->term_months && tier != GP_TIER_RESERVED)
+        return gp_json_fail(r, "term_months", "applies to the reserved tier only");
+    if ((o->term_days > 0) != (tier == GP_TIER_CAPACITY_BLOCK))
+        return gp_json_fail(r, "term_days", "is required for, and only for, capacity-block");
     if (!o->currency[0])
         return gp_json_fail(r, "currency", "is required (here or at the top of the file)");
     if (o->observed_at == 0)

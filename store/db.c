@@ -120,13 +120,34 @@ static int user_version(struct gp_store *store, int *out)
     return rc;
 }
 
-/* Apply the migrations after `from`, all in one transaction. */
+/* GP_EDB when some row refers to a row that is not there (a migration that rebuilt a table). */
+static int check_references(struct gp_store *store)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = gp_store__prepare(store, &stmt, "PRAGMA foreign_key_check"), step;
+
+    if (rc)
+        return rc;
+    step = sqlite3_step(stmt);
+    if (step == SQLITE_ROW)
+        rc = gp_error_set(GP_EDB, "database %s: table %s refers to a missing row after migrating",
+                          store->path, (const char *)sqlite3_column_text(stmt, 0));
+    else if (step != SQLITE_DONE)
+        rc = gp_store__fail(store, "cannot check references");
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+/* Apply the migrations after `from`, all in one transaction. Foreign keys are off meanwhile
+ * (a migration may rebuild a table others refer to) and checked as a whole before the commit. */
 static int migrate(struct gp_store *store)
 {
     int version = 0, target = gp_store_schema_version(), rc;
     char pragma[64];
 
-    rc = gp_store_begin(store);
+    rc = gp_store__exec(store, "PRAGMA foreign_keys = OFF");
+    if (!rc)
+        rc = gp_store_begin(store);
     if (rc)
         return rc;
     rc = user_version(store, &version);
@@ -140,9 +161,13 @@ static int migrate(struct gp_store *store)
         rc = gp_store__exec(store, pragma);
     }
     if (rc == 0)
+        rc = check_references(store);
+    if (rc == 0)
         rc = gp_store_commit(store);
     if (rc)
         gp_store_rollback(store);
+    if (gp_store__exec(store, "PRAGMA foreign_keys = ON") && rc == 0)
+        rc = GP_EDB;
     return rc;
 }
 

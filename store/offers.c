@@ -1,4 +1,4 @@
-/* Current offers per feed and the append-only price history. */
+/* Writing a feed's current offers and appending changed prices to the history. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +7,14 @@
 #include "store/store_int.h"
 #include "util/error.h"
 
-/* The columns of the offers and price_observations views, in struct gp_offer's order. */
-#define OFFER_COLUMNS                                                                              \
-    "feed, provider, region, instance_type, gpu_id, gpus_per_instance, tier, amount, currency, "   \
-    "unit, usd_per_gpu_hour, observed_at, source_url"
+static enum gp_price_unit column_unit(sqlite3_stmt *stmt, int col)
+{
+    char text[32];
+
+    gp_store__column_text(stmt, col, text, sizeof(text));
+    return gp_price_unit_parse(text) == GP_UNIT_INSTANCE_HOUR ? GP_UNIT_INSTANCE_HOUR
+                                                              : GP_UNIT_GPU_HOUR;
+}
 
 void gp_store__read_offer(sqlite3_stmt *stmt, struct gp_offer *o)
 {
@@ -20,26 +24,33 @@ void gp_store__read_offer(sqlite3_stmt *stmt, struct gp_offer *o)
     gp_store__column_text(stmt, 0, o->feed, sizeof(o->feed));
     gp_store__column_text(stmt, 1, o->provider, sizeof(o->provider));
     gp_store__column_text(stmt, 2, o->region, sizeof(o->region));
-    gp_store__column_text(stmt, 3, o->instance_type, sizeof(o->instance_type));
-    gp_store__column_text(stmt, 4, o->gpu_id, sizeof(o->gpu_id));
-    o->gpus_per_instance = sqlite3_column_int(stmt, 5);
-    gp_store__column_text(stmt, 6, text, sizeof(text));
+    gp_store__column_text(stmt, 3, o->country, sizeof(o->country));
+    gp_store__column_text(stmt, 4, o->jurisdiction, sizeof(o->jurisdiction));
+    gp_store__column_text(stmt, 5, o->instance_type, sizeof(o->instance_type));
+    gp_store__column_text(stmt, 6, o->gpu_id, sizeof(o->gpu_id));
+    o->gpus_per_instance = sqlite3_column_int(stmt, 7);
+    gp_store__column_text(stmt, 8, text, sizeof(text));
     o->tier = (enum gp_tier)gp_tier_parse(text);
-    o->amount = sqlite3_column_double(stmt, 7);
-    gp_store__column_text(stmt, 8, o->currency, sizeof(o->currency));
-    gp_store__column_text(stmt, 9, text, sizeof(text));
-    o->unit = gp_price_unit_parse(text) == GP_UNIT_INSTANCE_HOUR ? GP_UNIT_INSTANCE_HOUR
-                                                                 : GP_UNIT_GPU_HOUR;
-    o->usd_per_gpu_hour = sqlite3_column_double(stmt, 10);
-    o->observed_at = sqlite3_column_int64(stmt, 11);
-    gp_store__column_text(stmt, 12, o->source_url, sizeof(o->source_url));
+    o->term_months = sqlite3_column_int(stmt, 9);
+    o->term_days = sqlite3_column_int(stmt, 10);
+    o->upfront_share = sqlite3_column_double(stmt, 11);
+    o->min_term_hours = sqlite3_column_int64(stmt, 12);
+    o->min_gpus = sqlite3_column_int(stmt, 13);
+    o->amount = sqlite3_column_double(stmt, 14);
+    gp_store__column_text(stmt, 15, o->currency, sizeof(o->currency));
+    o->unit = column_unit(stmt, 16);
+    o->usd_per_gpu_hour = sqlite3_column_double(stmt, 17);
+    o->usd_per_instance_hour = sqlite3_column_double(stmt, 18);
+    o->observed_at = sqlite3_column_int64(stmt, 19);
+    o->valid_until = sqlite3_column_int64(stmt, 20);
+    gp_store__column_text(stmt, 21, o->source_url, sizeof(o->source_url));
 }
 
 /* ---- the feed write ------------------------------------------------------------------ */
 
 enum {
     BATCH_ROWS = 64,        /* rows per multi-row INSERT */
-    OFFER_ROW_COLUMNS = 15, /* bound per feed_offers row */
+    OFFER_ROW_COLUMNS = 24, /* bound per feed_offers row */
     HISTORY_COLUMNS = 8,
     ARENA_BLOCK = 1 << 20,
 };
@@ -101,11 +112,32 @@ static uint64_t hash_text(uint64_t h, const char *s)
     return h ^ h >> 29;
 }
 
+/* A hash of what an offer says beside its key and price: place, upfront share, minimum term and
+ * GPU count, how long it holds. */
+static uint64_t terms_hash(const char *country, const char *jurisdiction, double upfront_share,
+                           int64_t min_term_hours, int min_gpus, int64_t valid_until)
+{
+    uint64_t h = hash_text(hash_text(0, country), jurisdiction), word;
+
+    memcpy(&word, &upfront_share, sizeof(word));
+    h = hash_text(h ^ word, "");
+    h = hash_text(h ^ (uint64_t)min_term_hours, "");
+    h = hash_text(h ^ (uint64_t)(unsigned)min_gpus, "");
+    return hash_text(h ^ (uint64_t)valid_until, "");
+}
+
+static uint64_t offer_terms(const struct gp_offer *o)
+{
+    return terms_hash(o->country, o->jurisdiction, o->upfront_share, o->min_term_hours, o->min_gpus,
+                      o->valid_until);
+}
+
 /* An offer key of the feed being written: a feed_offers row, or one this write adds. */
 struct key {
     uint64_t hash;
     const char *provider, *region, *instance_type, *gpu_id; /* in the arena or the offers */
     int tier;                                               /* enum gp_tier */
+    int term_months, term_days;                             /* the commitment's length */
     int64_t id;    /* feed_offers.id; 0 until a new key gets one */
     int listed;    /* the stored row is a current offer */
     size_t chosen; /* index + 1 of the offer written under the key; 0: none */
@@ -117,6 +149,7 @@ struct key {
     double usd_per_gpu_hour;
     int64_t observed_at;
     int64_t source_id;
+    uint64_t terms; /* terms_hash of the stored row */
 };
 
 /* The feed's keys, found by hash: slots hold a key's index + 1, 0 when empty. */
@@ -129,9 +162,10 @@ struct key_map {
 };
 
 static uint64_t key_hash(const char *provider, const char *region, const char *instance_type,
-                         const char *gpu_id, int tier)
+                         const char *gpu_id, int tier, int term_months, int term_days)
 {
-    uint64_t h = (uint64_t)(unsigned)tier;
+    uint64_t h = (uint64_t)(unsigned)tier | (uint64_t)(unsigned)term_months << 8 |
+                 (uint64_t)(unsigned)term_days << 32;
     h = hash_text(h, provider);
     h = hash_text(h, region);
     h = hash_text(h, instance_type);
@@ -140,9 +174,10 @@ static uint64_t key_hash(const char *provider, const char *region, const char *i
 
 static int key_is(const struct key *k, uint64_t hash, const struct gp_offer *o)
 {
-    return k->hash == hash && k->tier == (int)o->tier &&
-           strcmp(k->instance_type, o->instance_type) == 0 && strcmp(k->region, o->region) == 0 &&
-           strcmp(k->provider, o->provider) == 0 && strcmp(k->gpu_id, o->gpu_id) == 0;
+    return k->hash == hash && k->tier == (int)o->tier && k->term_months == o->term_months &&
+           k->term_days == o->term_days && strcmp(k->instance_type, o->instance_type) == 0 &&
+           strcmp(k->region, o->region) == 0 && strcmp(k->provider, o->provider) == 0 &&
+           strcmp(k->gpu_id, o->gpu_id) == 0;
 }
 
 static void key_map_release(struct key_map *m)
@@ -160,12 +195,27 @@ static int copy_column(struct key_map *m, sqlite3_stmt *stmt, int col, const cha
     return *out ? 0 : gp_error_set(GP_ENOMEM, "out of memory reading a feed's offers");
 }
 
+/* Columns 14.. of load_keys' query: the key's term and the hash of the row's other terms. */
+static void read_terms(sqlite3_stmt *stmt, struct key *k)
+{
+    char country[8], jurisdiction[16];
+
+    k->term_months = sqlite3_column_int(stmt, 14);
+    k->term_days = sqlite3_column_int(stmt, 15);
+    gp_store__column_text(stmt, 16, country, sizeof(country));
+    gp_store__column_text(stmt, 17, jurisdiction, sizeof(jurisdiction));
+    k->terms = terms_hash(country, jurisdiction, sqlite3_column_double(stmt, 18),
+                          sqlite3_column_int64(stmt, 19), sqlite3_column_int(stmt, 20),
+                          sqlite3_column_int64(stmt, 21));
+}
+
 /* Load the feed's stored keys with their latest offers: one query for the whole write. */
 static int load_keys(struct gp_store *store, const char *feed, struct key_map *m)
 {
     static const char sql[] =
         "SELECT id, provider, region, instance_type, gpu_id, tier, listed, gpus_per_instance, "
-        "amount, currency, unit, usd_per_gpu_hour, observed_at, source_id "
+        "amount, currency, unit, usd_per_gpu_hour, observed_at, source_id, term_months, "
+        "term_days, country, jurisdiction, upfront_share, min_term_hours, min_gpus, valid_until "
         "FROM feed_offers WHERE feed = ?1";
     sqlite3_stmt *stmt = NULL;
     size_t cap = 0;
@@ -210,8 +260,10 @@ static int load_keys(struct gp_store *store, const char *feed, struct key_map *m
         k->usd_per_gpu_hour = sqlite3_column_double(stmt, 11);
         k->observed_at = sqlite3_column_int64(stmt, 12);
         k->source_id = sqlite3_column_int64(stmt, 13);
+        read_terms(stmt, k);
         if (!rc) {
-            k->hash = key_hash(k->provider, k->region, k->instance_type, k->gpu_id, k->tier);
+            k->hash = key_hash(k->provider, k->region, k->instance_type, k->gpu_id, k->tier,
+                               k->term_months, k->term_days);
             m->count++;
         }
     }
@@ -251,7 +303,8 @@ static int key_map_index(struct key_map *m, size_t extra)
 /* The key of `o`, added (with no id yet) when the feed never had it; its index in m->keys. */
 static size_t key_find_or_add(struct key_map *m, const struct gp_offer *o)
 {
-    uint64_t hash = key_hash(o->provider, o->region, o->instance_type, o->gpu_id, (int)o->tier);
+    uint64_t hash = key_hash(o->provider, o->region, o->instance_type, o->gpu_id, (int)o->tier,
+                             o->term_months, o->term_days);
     size_t s = (size_t)hash & m->mask;
     struct key *k;
 
@@ -266,6 +319,8 @@ static size_t key_find_or_add(struct key_map *m, const struct gp_offer *o)
     k->instance_type = o->instance_type;
     k->gpu_id = o->gpu_id;
     k->tier = (int)o->tier;
+    k->term_months = o->term_months;
+    k->term_days = o->term_days;
     m->slots[s] = (uint32_t)(m->count + 1);
     return m->count++;
 }
@@ -390,7 +445,8 @@ static void bind_static(sqlite3_stmt *stmt, int index, const char *text)
     sqlite3_bind_text(stmt, index, text, -1, SQLITE_STATIC);
 }
 
-/* feed_offers: id, feed, provider, region, instance_type, gpu_id, tier, listed, the offer. */
+/* feed_offers: id, feed, provider, region, instance_type, gpu_id, tier, term_months, term_days,
+ * listed, then the offer's other columns. */
 static void bind_offer_row(sqlite3_stmt *stmt, int p, const struct pending *r, const char *feed)
 {
     const struct gp_offer *o = r->offer;
@@ -402,14 +458,23 @@ static void bind_offer_row(sqlite3_stmt *stmt, int p, const struct pending *r, c
     bind_static(stmt, p + 4, o->instance_type);
     bind_static(stmt, p + 5, o->gpu_id);
     bind_static(stmt, p + 6, gp_tier_name(o->tier));
-    sqlite3_bind_int(stmt, p + 7, 1);
-    sqlite3_bind_int(stmt, p + 8, o->gpus_per_instance);
-    sqlite3_bind_double(stmt, p + 9, o->amount);
-    bind_static(stmt, p + 10, o->currency);
-    bind_static(stmt, p + 11, gp_price_unit_name(o->unit));
-    sqlite3_bind_double(stmt, p + 12, o->usd_per_gpu_hour);
-    sqlite3_bind_int64(stmt, p + 13, o->observed_at);
-    sqlite3_bind_int64(stmt, p + 14, r->source_id);
+    sqlite3_bind_int(stmt, p + 7, o->term_months);
+    sqlite3_bind_int(stmt, p + 8, o->term_days);
+    sqlite3_bind_int(stmt, p + 9, 1);
+    bind_static(stmt, p + 10, o->country);
+    bind_static(stmt, p + 11, o->jurisdiction);
+    sqlite3_bind_int(stmt, p + 12, o->gpus_per_instance);
+    sqlite3_bind_double(stmt, p + 13, o->upfront_share);
+    sqlite3_bind_int64(stmt, p + 14, o->min_term_hours);
+    sqlite3_bind_int(stmt, p + 15, o->min_gpus);
+    sqlite3_bind_double(stmt, p + 16, o->amount);
+    bind_static(stmt, p + 17, o->currency);
+    bind_static(stmt, p + 18, gp_price_unit_name(o->unit));
+    sqlite3_bind_double(stmt, p + 19, o->usd_per_gpu_hour);
+    sqlite3_bind_double(stmt, p + 20, o->usd_per_gpu_hour * o->gpus_per_instance);
+    sqlite3_bind_int64(stmt, p + 21, o->observed_at);
+    sqlite3_bind_int64(stmt, p + 22, o->valid_until);
+    sqlite3_bind_int64(stmt, p + 23, r->source_id);
 }
 
 /* price_history: offer_id and the observed price. */
@@ -529,14 +594,21 @@ static int writer_open(struct feed_writer *w, struct gp_store *store, const char
     /* A new key's row is inserted; a known key's row (the id conflicts) takes the offer. */
     rc = inserter_open(store, &w->put,
                        "INSERT INTO feed_offers (id, feed, provider, region, instance_type, "
-                       "gpu_id, tier, listed, gpus_per_instance, amount, currency, unit, "
-                       "usd_per_gpu_hour, observed_at, source_id)",
+                       "gpu_id, tier, term_months, term_days, listed, country, jurisdiction, "
+                       "gpus_per_instance, upfront_share, min_term_hours, min_gpus, amount, "
+                       "currency, unit, usd_per_gpu_hour, usd_per_instance_hour, observed_at, "
+                       "valid_until, source_id)",
                        OFFER_ROW_COLUMNS,
-                       "ON CONFLICT (id) DO UPDATE SET listed = 1, "
-                       "gpus_per_instance = excluded.gpus_per_instance, amount = excluded.amount, "
-                       "currency = excluded.currency, unit = excluded.unit, "
-                       "usd_per_gpu_hour = excluded.usd_per_gpu_hour, "
-                       "observed_at = excluded.observed_at, source_id = excluded.source_id");
+                       "ON CONFLICT (id) DO UPDATE SET listed = 1, country = excluded.country, "
+                       "jurisdiction = excluded.jurisdiction, "
+                       "gpus_per_instance = excluded.gpus_per_instance, "
+                       "upfront_share = excluded.upfront_share, "
+                       "min_term_hours = excluded.min_term_hours, min_gpus = excluded.min_gpus, "
+                       "amount = excluded.amount, currency = excluded.currency, "
+                       "unit = excluded.unit, usd_per_gpu_hour = excluded.usd_per_gpu_hour, "
+                       "usd_per_instance_hour = excluded.usd_per_instance_hour, "
+                       "observed_at = excluded.observed_at, valid_until = excluded.valid_until, "
+                       "source_id = excluded.source_id");
     if (!rc)
         rc = inserter_open(store, &w->append,
                            "INSERT INTO price_history (offer_id, gpus_per_instance, amount, "
@@ -600,7 +672,8 @@ static int write_offer(struct feed_writer *w, struct key *k, const struct gp_off
         return rc;
     if (k->id && !price_changed(k, o)) {
         if (k->listed && k->usd_per_gpu_hour == o->usd_per_gpu_hour &&
-            k->observed_at == o->observed_at && k->source_id == source)
+            k->observed_at == o->observed_at && k->source_id == source &&
+            k->terms == offer_terms(o))
             return 0; /* the stored row already says all of it */
         return queue(w, &w->put, o, k->id, source);
     }
@@ -690,52 +763,4 @@ int gp_store_feed_replace(struct gp_store *store, const char *feed, const struct
     if (stats)
         *stats = totals;
     return 0;
-}
-
-static void read_offer_row(sqlite3_stmt *stmt, void *row)
-{
-    gp_store__read_offer(stmt, row);
-}
-
-/* Run a SELECT of OFFER_COLUMNS filtered by ?1 gpu, ?2 provider, ?3 tier, ?4 since. */
-static int query_offers(struct gp_store *store, const char *sql,
-                        const struct gp_offer_filter *filter, struct gp_offer **out, size_t *count)
-{
-    sqlite3_stmt *stmt = NULL;
-    int rc = gp_store__prepare(store, &stmt, sql);
-
-    *out = NULL;
-    *count = 0;
-    if (rc)
-        return rc;
-    gp_store__bind_text(stmt, 1, filter->gpu_id);
-    gp_store__bind_text(stmt, 2, filter->provider);
-    gp_store__bind_text(stmt, 3, filter->tier >= 0 ? gp_tier_name(filter->tier) : NULL);
-    sqlite3_bind_int64(stmt, 4, filter->since);
-    rc = gp_store__collect(store, stmt, sizeof(**out), read_offer_row, (void **)out, count,
-                           "offers");
-    sqlite3_finalize(stmt);
-    return rc;
-}
-
-#define FILTER_WHERE                                                                               \
-    " WHERE (?1 IS NULL OR gpu_id = ?1) AND (?2 IS NULL OR provider = ?2) "                        \
-    "AND (?3 IS NULL OR tier = ?3) AND observed_at >= ?4 "
-
-int gp_store_offers_query(struct gp_store *store, const struct gp_offer_filter *filter,
-                          struct gp_offer **out, size_t *count)
-{
-    return query_offers(store,
-                        "SELECT " OFFER_COLUMNS " FROM offers" FILTER_WHERE
-                        "ORDER BY usd_per_gpu_hour, provider, region, instance_type",
-                        filter, out, count);
-}
-
-int gp_store_history_query(struct gp_store *store, const struct gp_offer_filter *filter,
-                           struct gp_offer **out, size_t *count)
-{
-    return query_offers(store,
-                        "SELECT " OFFER_COLUMNS " FROM price_observations" FILTER_WHERE
-                        "ORDER BY provider, region, instance_type, tier, feed, observed_at, id",
-                        filter, out, count);
 }

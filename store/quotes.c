@@ -10,8 +10,8 @@ int gp_store_quote_add(struct gp_store *store, const struct gp_quote *quote, int
 {
     static const char sql[] =
         "INSERT INTO quotes (provider, gpu_id, amount, currency, unit, gpus_per_instance, "
-        "usd_per_gpu_hour, region, valid_until, note, created_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+        "usd_per_gpu_hour, region, valid_until, note, created_at, min_term_hours, min_gpus) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
     const struct gp_offer *o = &quote->offer;
     sqlite3_stmt *stmt = NULL;
     int rc = gp_store__prepare(store, &stmt, sql);
@@ -26,9 +26,11 @@ int gp_store_quote_add(struct gp_store *store, const struct gp_quote *quote, int
     sqlite3_bind_int(stmt, 6, o->gpus_per_instance);
     sqlite3_bind_double(stmt, 7, o->usd_per_gpu_hour);
     gp_store__bind_text(stmt, 8, o->region);
-    sqlite3_bind_int64(stmt, 9, quote->valid_until);
+    sqlite3_bind_int64(stmt, 9, o->valid_until);
     gp_store__bind_text(stmt, 10, quote->note);
     sqlite3_bind_int64(stmt, 11, o->observed_at);
+    sqlite3_bind_int64(stmt, 12, o->min_term_hours);
+    sqlite3_bind_int(stmt, 13, o->min_gpus);
     if (sqlite3_step(stmt) != SQLITE_DONE)
         rc = gp_store__fail(store, "cannot save the quote");
     else if (id_out)
@@ -56,9 +58,12 @@ static void read_quote(sqlite3_stmt *stmt, void *row)
     o->gpus_per_instance = sqlite3_column_int(stmt, 6);
     o->usd_per_gpu_hour = sqlite3_column_double(stmt, 7);
     gp_store__column_text(stmt, 8, o->region, sizeof(o->region));
-    q->valid_until = sqlite3_column_int64(stmt, 9);
+    o->valid_until = sqlite3_column_int64(stmt, 9);
     gp_store__column_text(stmt, 10, q->note, sizeof(q->note));
     o->observed_at = sqlite3_column_int64(stmt, 11);
+    o->min_term_hours = sqlite3_column_int64(stmt, 12);
+    o->min_gpus = sqlite3_column_int(stmt, 13);
+    o->usd_per_instance_hour = o->usd_per_gpu_hour * o->gpus_per_instance;
     o->tier = GP_TIER_QUOTE;
     snprintf(o->source_url, sizeof(o->source_url), "quote #%lld", (long long)q->id);
 }
@@ -67,7 +72,8 @@ int gp_store_quotes_list(struct gp_store *store, struct gp_quote **out, size_t *
 {
     static const char sql[] =
         "SELECT id, provider, gpu_id, amount, currency, unit, gpus_per_instance, "
-        "usd_per_gpu_hour, region, valid_until, note, created_at FROM quotes "
+        "usd_per_gpu_hour, region, valid_until, note, created_at, min_term_hours, min_gpus "
+        "FROM quotes "
         "ORDER BY created_at DESC, id DESC";
     sqlite3_stmt *stmt = NULL;
     int rc = gp_store__prepare(store, &stmt, sql);

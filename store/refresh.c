@@ -252,15 +252,14 @@ int gp_store_http_state_get(struct gp_store *store, const char *feed, const char
 /* ?1 gpu, ?2 provider, ?3 tier (NULL = any), ?4 since; the offers view's columns, then the
  * last price before ?4. */
 static const char changed_sql[] =
-    "SELECT f.feed, f.provider, f.region, f.instance_type, f.gpu_id, f.gpus_per_instance, "
-    "f.tier, f.amount, f.currency, f.unit, f.usd_per_gpu_hour, f.observed_at, s.url, "
-    "coalesce((SELECT p.usd_per_gpu_hour FROM price_history p WHERE p.offer_id = f.id "
+    "SELECT " GP_STORE_OFFER_COLUMNS ", "
+    "coalesce((SELECT p.usd_per_gpu_hour FROM price_history p WHERE p.offer_id = o.offer_id "
     "AND p.observed_at < ?4 ORDER BY p.observed_at DESC, p.id DESC LIMIT 1), 0) "
-    "FROM feed_offers f JOIN sources s ON s.id = f.source_id "
-    "WHERE f.listed = 1 AND (?1 IS NULL OR f.gpu_id = ?1) AND (?2 IS NULL OR f.provider = ?2) "
-    "AND (?3 IS NULL OR f.tier = ?3) AND EXISTS (SELECT 1 FROM price_history p "
-    "WHERE p.offer_id = f.id AND p.observed_at >= ?4) "
-    "ORDER BY f.usd_per_gpu_hour, f.provider, f.feed";
+    "FROM offers o "
+    "WHERE (?1 IS NULL OR gpu_id = ?1) AND (?2 IS NULL OR provider = ?2) "
+    "AND (?3 IS NULL OR tier = ?3) AND EXISTS (SELECT 1 FROM price_history p "
+    "WHERE p.offer_id = o.offer_id AND p.observed_at >= ?4) "
+    "ORDER BY usd_per_gpu_hour, provider, feed";
 
 static void read_change(sqlite3_stmt *stmt, void *row)
 {
@@ -268,7 +267,7 @@ static void read_change(sqlite3_stmt *stmt, void *row)
 
     memset(c, 0, sizeof(*c));
     gp_store__read_offer(stmt, &c->offer);
-    c->previous_usd = sqlite3_column_double(stmt, 13);
+    c->previous_usd = sqlite3_column_double(stmt, GP_STORE_OFFER_COLUMN_COUNT);
 }
 
 int gp_store_offers_changed_since(struct gp_store *store, const struct gp_offer_filter *filter,

@@ -62,10 +62,12 @@ int gp_store_seed(struct gp_store *store, const char *hash, const struct gp_cata
 /* ---- offers and history ----------------------------------------------------------------- */
 
 struct gp_offer_filter {
-    const char *gpu_id;   /* NULL = any */
-    const char *provider; /* NULL = any */
-    int tier;             /* an enum gp_tier, or -1 for all tiers */
-    int64_t since;        /* only offers observed at or after this instant; 0 = any */
+    const char *gpu_id;       /* NULL = any */
+    const char *provider;     /* NULL = any */
+    int tier;                 /* an enum gp_tier, or -1 for all tiers */
+    int64_t since;            /* only offers observed at or after this instant; 0 = any */
+    const char *region;       /* a shell glob over region codes (GLOB); NULL = any */
+    const char *jurisdiction; /* "eu", "eea" (which takes "eu" too), "us", ...; NULL = any */
 };
 
 /* What a feed write changed. */
@@ -90,16 +92,35 @@ int gp_store_feed_replace(struct gp_store *store, const char *feed, const struct
 int gp_store_offers_query(struct gp_store *store, const struct gp_offer_filter *filter,
                           struct gp_offer **out, size_t *count);
 
+/* Call `each` with every current offer matching `filter`, cheapest first, holding one offer at a
+ * time (the offer is borrowed for the call). A nonzero return from `each` stops the walk and is
+ * returned; else 0, GP_EDB. */
+int gp_store_offers_each(struct gp_store *store, const struct gp_offer_filter *filter,
+                         int (*each)(void *arg, const struct gp_offer *offer), void *arg);
+
+/*
+ * The current offers a purchase of one GPU type chooses among: for filter->gpu_id (required)
+ * and filter->tier (-1: every tier but quote, which lives in the quotes table), the `per_group`
+ * (0 taken as 1) cheapest offers per group of provider, GPUs per instance and term, that match
+ * the filter's provider, region, jurisdiction and since. Groups come in tier, provider, GPUs
+ * per instance and term order, each cheapest USD per GPU-hour first. The read walks an index
+ * and costs per group, not per offer held. *out is malloc'd (free()); GP_EDB, GP_ENOMEM,
+ * GP_EINVALID without a GPU.
+ */
+int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filter *filter,
+                             size_t per_group, struct gp_offer **out, size_t *count);
+
 /* Every observation matching `filter`, oldest first, grouped by offer key. */
 int gp_store_history_query(struct gp_store *store, const struct gp_offer_filter *filter,
                            struct gp_offer **out, size_t *count);
 
 /* ---- quotes ------------------------------------------------------------------------------ */
 
+/* A quote: its offer says what it rents (gpus_per_instance: the unit it is rented in), its
+ * minimum term and GPU count, and how long it holds (offer.valid_until). */
 struct gp_quote {
     int64_t id;            /* assigned by the store */
     struct gp_offer offer; /* feed "quote", tier GP_TIER_QUOTE; observed_at = when entered */
-    int64_t valid_until;   /* last instant the quote holds, Unix seconds UTC; 0 = open-ended */
     char note[256];
 };
 

@@ -45,9 +45,15 @@ int gp_store__collect(struct gp_store *store, sqlite3_stmt *stmt, size_t size,
                       void (*read)(sqlite3_stmt *stmt, void *row), void **out, size_t *count,
                       const char *what);
 
-/* Read a row's first 13 columns, in struct gp_offer's order (feed,
- * provider, region, instance_type, gpu_id, gpus_per_instance, tier, amount, currency, unit,
- * usd_per_gpu_hour, observed_at, source_url). */
+/* The columns of the offers and price_observations views that gp_store__read_offer reads, in
+ * struct gp_offer's order. */
+#define GP_STORE_OFFER_COLUMNS                                                                     \
+    "feed, provider, region, country, jurisdiction, instance_type, gpu_id, gpus_per_instance, "    \
+    "tier, term_months, term_days, upfront_share, min_term_hours, min_gpus, amount, currency, "    \
+    "unit, usd_per_gpu_hour, usd_per_instance_hour, observed_at, valid_until, source_url"
+enum { GP_STORE_OFFER_COLUMN_COUNT = 22 };
+
+/* Read a row's first GP_STORE_OFFER_COLUMN_COUNT columns, GP_STORE_OFFER_COLUMNS. */
 void gp_store__read_offer(sqlite3_stmt *stmt, struct gp_offer *o);
 
 #endif

@@ -171,6 +171,55 @@ static void pricelist_strict_and_lenient(void **state)
     gp_catalog_release(&cat);
 }
 
+/* A price list states commitments: a reserved term with its upfront share, a capacity block's
+ * days, minimum term and GPUs, how long the price holds; terms on the wrong tier are refused. */
+static void pricelist_reads_terms(void **state)
+{
+    static const char good[] =
+        "{\"provider\": \"acme\", \"currency\": \"USD\", \"observed\": \"2026-09-01\","
+        " \"offers\": [{\"gpu\": \"b200\", \"price\": 4.0, \"gpus_per_instance\": 8,"
+        " \"tier\": \"reserved\", \"term_months\": 12, \"upfront_share\": 0.5,"
+        " \"min_term_hours\": 8760, \"min_gpus\": 16, \"valid_until\": \"2026-12-31\"},"
+        " {\"gpu\": \"b200\", \"price\": 60.0, \"unit\": \"instance-hour\","
+        " \"gpus_per_instance\": 8, \"tier\": \"capacity-block\", \"term_days\": 7}]}";
+    static const char *const bad[] = {
+        "{\"provider\": \"a\", \"currency\": \"USD\", \"observed\": \"2026-09-01\", \"offers\":"
+        " [{\"gpu\": \"b200\", \"price\": 4.0, \"term_months\": 12}]}",
+        "{\"provider\": \"a\", \"currency\": \"USD\", \"observed\": \"2026-09-01\", \"offers\":"
+        " [{\"gpu\": \"b200\", \"price\": 4.0, \"tier\": \"capacity-block\"}]}",
+        "{\"provider\": \"a\", \"currency\": \"USD\", \"observed\": \"2026-09-01\", \"offers\":"
+        " [{\"gpu\": \"b200\", \"price\": 4.0, \"tier\": \"reserved\", \"term_months\": 12,"
+        " \"upfront_share\": 1.5}]}",
+    };
+    struct gp_catalog cat;
+    struct gp_fx_table fx = test_fx();
+    struct gp_pricelist list = {0};
+    (void)state;
+
+    assert_int_equal(gp_catalog_load(&cat), 0);
+    assert_int_equal(gp_pricelist_parse(&list, good, strlen(good), "t.json", "mine", &cat, &fx,
+                                        GP_PRICELIST_STRICT),
+                     0);
+    assert_int_equal(list.count, 2);
+    assert_int_equal(list.offers[0].term_months, 12);
+    assert_float_equal(list.offers[0].upfront_share, 0.5, 1e-12);
+    assert_int_equal(list.offers[0].min_term_hours, 8760);
+    assert_int_equal(list.offers[0].min_gpus, 16);
+    assert_true(list.offers[0].valid_until > list.offers[0].observed_at);
+    assert_float_equal(list.offers[0].usd_per_instance_hour, 32.0, 1e-9);
+    assert_int_equal(list.offers[1].tier, GP_TIER_CAPACITY_BLOCK);
+    assert_int_equal(list.offers[1].term_days, 7);
+    assert_float_equal(list.offers[1].usd_per_gpu_hour, 7.5, 1e-9);
+    gp_pricelist_release(&list);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(gp_pricelist_parse(&list, bad[i], strlen(bad[i]), "b.json", "mine", &cat,
+                                            &fx, GP_PRICELIST_STRICT),
+                         GP_EINVALID);
+        gp_pricelist_release(&list);
+    }
+    gp_catalog_release(&cat);
+}
+
 static void embedded_snapshot_parses(void **state)
 {
     struct gp_catalog cat;
@@ -201,6 +250,7 @@ int main(void)
         cmocka_unit_test(names_map_to_canonical_ids),
         cmocka_unit_test(prices_normalise_to_usd_per_gpu_hour),
         cmocka_unit_test(pricelist_strict_and_lenient),
+        cmocka_unit_test(pricelist_reads_terms),
         cmocka_unit_test(embedded_snapshot_parses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

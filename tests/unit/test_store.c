@@ -68,7 +68,7 @@ static void unchanged_prices_are_recorded_once(void **state)
     struct gp_offer run1[] = {offer("b200", "us", 6.0, 100), offer("mi300x", "us", 2.5, 100)};
     struct gp_offer run2[] = {offer("b200", "us", 6.0, 200), offer("mi300x", "us", 2.2, 200)};
     struct gp_feed_write_stats stats;
-    struct gp_offer_filter all = {NULL, NULL, -1, 0};
+    struct gp_offer_filter all = {.tier = -1};
     struct gp_offer *rows = NULL;
     size_t n = 0;
 
@@ -100,7 +100,7 @@ static void failed_write_changes_nothing(void **state)
     struct store_fixture *f = *state;
     struct gp_offer good[] = {offer("b200", "eu", 5.0, 100)};
     struct gp_offer bad[] = {offer("b200", "eu", 4.0, 200), offer("tpu-v5", "eu", 1.0, 200)};
-    struct gp_offer_filter filter = {NULL, "acme", -1, 0};
+    struct gp_offer_filter filter = {.provider = "acme", .tier = -1};
     struct gp_offer *rows = NULL;
     size_t n = 0;
 
@@ -117,9 +117,9 @@ static void filters_apply(void **state)
 {
     struct store_fixture *f = *state;
     struct gp_offer spot = offer("h200-sxm", "us", 1.5, 300);
-    struct gp_offer_filter by_tier = {NULL, NULL, GP_TIER_SPOT, 0};
-    struct gp_offer_filter by_gpu = {"h200-sxm", NULL, -1, 0};
-    struct gp_offer_filter since = {NULL, NULL, -1, 250};
+    struct gp_offer_filter by_tier = {.tier = GP_TIER_SPOT};
+    struct gp_offer_filter by_gpu = {.gpu_id = "h200-sxm", .tier = -1};
+    struct gp_offer_filter since = {.tier = -1, .since = 250};
     struct gp_offer *rows = NULL;
     size_t n = 0;
 
@@ -143,7 +143,7 @@ static void duplicate_keys_keep_the_cheaper_price(void **state)
     struct gp_offer run[] = {offer("b200", "us", 6.0, 100), offer("b200", "us", 5.5, 100),
                              offer("b200", "us", 7.0, 100)};
     struct gp_feed_write_stats stats;
-    struct gp_offer_filter all = {NULL, NULL, -1, 0};
+    struct gp_offer_filter all = {.tier = -1};
     struct gp_offer *rows = NULL;
     size_t n = 0;
 
@@ -166,7 +166,7 @@ static void a_returning_offer_at_its_last_price_is_not_recorded_again(void **sta
     struct gp_offer both[] = {offer("b200", "us", 6.0, 100), offer("mi300x", "us", 2.5, 100)};
     struct gp_offer back[] = {offer("b200", "us", 6.0, 300), offer("mi300x", "us", 2.5, 300)};
     struct gp_feed_write_stats stats;
-    struct gp_offer_filter all = {NULL, NULL, -1, 0};
+    struct gp_offer_filter all = {.tier = -1};
     struct gp_offer *rows = NULL;
     size_t n = 0;
 
@@ -197,7 +197,7 @@ static void large_writes_mix_new_changed_and_unchanged_offers(void **state)
     struct store_fixture *f = *state;
     struct gp_offer *run = calloc(SECOND, sizeof(*run));
     struct gp_feed_write_stats stats;
-    struct gp_offer_filter all = {NULL, NULL, -1, 0};
+    struct gp_offer_filter all = {.tier = -1};
     struct gp_offer *rows = NULL;
     size_t n = 0, changed = 0;
 
@@ -275,7 +275,7 @@ static void a_schema_2_database_upgrades_with_its_history(void **state)
     char path[64], side[80];
     sqlite3 *db = NULL;
     struct gp_store *store = NULL;
-    struct gp_offer_filter all = {NULL, NULL, -1, 0};
+    struct gp_offer_filter all = {.tier = -1};
     struct gp_offer *rows = NULL;
     struct gp_offer again[2];
     struct gp_feed_write_stats stats;
@@ -341,6 +341,204 @@ static void a_schema_2_database_upgrades_with_its_history(void **state)
     unlink(side);
 }
 
+/* Remove a test database and its WAL side files. */
+static void remove_database(const char *path)
+{
+    char side[96];
+
+    unlink(path);
+    snprintf(side, sizeof(side), "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof(side), "%s-shm", path);
+    unlink(side);
+}
+
+/* A database left by the schema-3 gpuplan upgrades: its keys keep their ids and history, gain
+ * the rentable unit's price, and the history stays append-only. */
+static void a_schema_3_database_upgrades_to_rentable_offers(void **state)
+{
+    static const char legacy[] =
+        "INSERT INTO gpus VALUES ('b200', 'B200', 'nvidia', 'blackwell', 192, 8, 1000, '{}', 't');"
+        "INSERT INTO sources (id, url) VALUES (1, 'https://a.invalid/1');"
+        "INSERT INTO feed_offers VALUES (7, 'acme', 'acme', 'us', 'big', 'b200', 'on-demand', 1,"
+        " 8, 48, 'USD', 'instance-hour', 6, 100, 1);"
+        "INSERT INTO price_history VALUES (3, 7, 8, 48, 'USD', 'instance-hour', 6, 100, 1);"
+        "PRAGMA user_version = 3;";
+    char path[64];
+    sqlite3 *db = NULL;
+    struct gp_store *store = NULL;
+    struct gp_offer_filter all = {.tier = -1};
+    struct gp_offer *rows = NULL, o;
+    struct gp_feed_write_stats stats;
+    size_t n = 0;
+
+    (void)state;
+    snprintf(path, sizeof(path), "/tmp/gpuplan-test-upgrade3-%d.db", (int)getpid());
+    remove_database(path);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    run_migration(db, "001_initial.sql");
+    run_migration(db, "002_calibration_details.sql");
+    run_migration(db, "003_offer_keys.sql");
+    assert_int_equal(sqlite3_exec(db, legacy, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+
+    assert_int_equal(gp_store_open(&store, path, 0), 0);
+    assert_int_equal(gp_store_offers_query(store, &all, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(rows[0].gpus_per_instance, 8);
+    assert_true(rows[0].usd_per_instance_hour == 48);
+    assert_int_equal(rows[0].term_months, 0);
+    o = rows[0];
+    free(rows);
+    /* the same price again records nothing: the key kept its id and latest price */
+    assert_int_equal(gp_store_feed_replace(store, "acme", &o, 1, &stats), 0);
+    assert_int_equal(stats.new_prices, 0);
+    assert_int_equal(gp_store_history_query(store, &all, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_true(rows[0].usd_per_instance_hour == 48);
+    free(rows);
+    gp_store_close(store);
+
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_not_equal(sqlite3_exec(db, "DELETE FROM price_history", NULL, NULL, NULL),
+                         SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_key_check", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    remove_database(path);
+}
+
+/* An 8-GPU machine priced per GPU-hour, in a region of the EU, reserved for a year with half
+ * paid upfront. */
+static struct gp_offer reserved_machine(int term_months, double usd)
+{
+    struct gp_offer o = offer("b200", "eu-frankfurt-1", usd, 100);
+
+    o.gpus_per_instance = 8;
+    o.tier = GP_TIER_RESERVED;
+    o.term_months = term_months;
+    o.upfront_share = 0.5;
+    o.min_term_hours = 730;
+    o.valid_until = 5000;
+    o.usd_per_instance_hour = usd * 8;
+    snprintf(o.country, sizeof(o.country), "DE");
+    snprintf(o.jurisdiction, sizeof(o.jurisdiction), "eu");
+    return o;
+}
+
+/* Terms are part of an offer's key, and every rentable-unit field comes back. */
+static void reserved_terms_are_separate_offers(void **state)
+{
+    struct store_fixture *f = *state;
+    struct gp_offer in[3] = {reserved_machine(12, 4.0), reserved_machine(36, 3.0),
+                             offer("b200", "", 9.0, 100)};
+    struct gp_offer_filter all = {.tier = -1};
+    struct gp_offer *rows = NULL;
+    struct gp_feed_write_stats stats;
+    size_t n = 0;
+
+    in[2].tier = GP_TIER_CAPACITY_BLOCK;
+    in[2].term_days = 7;
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", in, 3, &stats), 0);
+    assert_int_equal(stats.offers, 3);
+    assert_int_equal(gp_store_offers_query(f->store, &all, &rows, &n), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(rows[0].term_months, 36);
+    assert_int_equal(rows[1].term_months, 12);
+    assert_true(rows[1].upfront_share == 0.5);
+    assert_true(rows[1].usd_per_instance_hour == 32);
+    assert_int_equal(rows[1].min_term_hours, 730);
+    assert_int_equal(rows[1].valid_until, 5000);
+    assert_string_equal(rows[1].country, "DE");
+    assert_string_equal(rows[1].jurisdiction, "eu");
+    assert_int_equal(rows[2].tier, GP_TIER_CAPACITY_BLOCK);
+    assert_int_equal(rows[2].term_days, 7);
+    free(rows);
+    /* a changed upfront share is written, though the price is the same */
+    in[0].upfront_share = 1;
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", in, 3, &stats), 0);
+    assert_int_equal(stats.new_prices, 0);
+    assert_int_equal(gp_store_offers_query(f->store, &all, &rows, &n), 0);
+    assert_true(rows[1].upfront_share == 1);
+    free(rows);
+}
+
+static int count_offer(void *arg, const struct gp_offer *o)
+{
+    (void)o;
+    ++*(size_t *)arg;
+    return *(size_t *)arg == 2 ? 42 : 0;
+}
+
+/* Region globs and jurisdictions filter lists and walks; "eea" takes EU regions too. */
+static void place_filters_apply(void **state)
+{
+    struct store_fixture *f = *state;
+    struct gp_offer in[3] = {reserved_machine(12, 4.0), offer("b200", "us-east-1", 5.0, 100),
+                             offer("b200", "", 6.0, 100)};
+    struct gp_offer_filter eu = {.tier = -1, .jurisdiction = "eu"};
+    struct gp_offer_filter eea = {.tier = -1, .jurisdiction = "eea"};
+    struct gp_offer_filter us_glob = {.tier = -1, .region = "us-*"};
+    struct gp_offer_filter all = {.tier = -1};
+    struct gp_offer *rows = NULL;
+    size_t n = 0, seen = 0;
+
+    snprintf(in[1].jurisdiction, sizeof(in[1].jurisdiction), "us");
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", in, 3, NULL), 0);
+    assert_int_equal(gp_store_offers_query(f->store, &eu, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(rows[0].region, "eu-frankfurt-1");
+    free(rows);
+    assert_int_equal(gp_store_offers_query(f->store, &eea, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    free(rows);
+    assert_int_equal(gp_store_offers_query(f->store, &us_glob, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(rows[0].region, "us-east-1");
+    assert_true(gp_offer_in_place(&rows[0], "us-*", "us"));
+    assert_false(gp_offer_in_place(&rows[0], "eu-*", NULL));
+    assert_false(gp_offer_in_place(&rows[0], NULL, "eea"));
+    free(rows);
+    assert_true(gp_offer_in_place(&in[0], NULL, "eea"));
+    assert_false(gp_offer_in_place(&in[2], "*", NULL)); /* no region: not in any glob */
+    /* the walk sees every row, cheapest first, and stops when asked to */
+    assert_int_equal(gp_store_offers_each(f->store, &all, count_offer, &seen), 42);
+    assert_int_equal(seen, 2);
+}
+
+/* The purchase read returns the cheapest offers of each provider, unit and term only. */
+static void purchase_offers_are_the_cheapest_per_group(void **state)
+{
+    struct store_fixture *f = *state;
+    struct gp_offer in[7];
+    struct gp_offer_filter b200 = {.gpu_id = "b200", .tier = -1};
+    struct gp_offer_filter eu = {.gpu_id = "b200", .tier = -1, .jurisdiction = "eu"};
+    struct gp_offer_filter none = {.tier = -1};
+    struct gp_offer *rows = NULL;
+    size_t n = 0;
+
+    for (int i = 0; i < 4; i++) { /* four 1-GPU on-demand offers of acme in four regions */
+        char region[16];
+        snprintf(region, sizeof(region), "r%d", i);
+        in[i] = offer("b200", region, 6.0 + i, 100);
+    }
+    in[4] = reserved_machine(12, 4.0);
+    in[5] = reserved_machine(12, 4.5);
+    snprintf(in[5].region, sizeof(in[5].region), "eu-paris-1");
+    in[6] = offer("h200-sxm", "", 3.0, 100);
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", in, 7, NULL), 0);
+    assert_int_equal(gp_store_purchase_offers(f->store, &b200, 2, &rows, &n), 0);
+    assert_int_equal(n, 4); /* two of the four 1-GPU offers, both 8-GPU reserved offers */
+    assert_true(rows[0].usd_per_gpu_hour == 6.0 && rows[1].usd_per_gpu_hour == 7.0);
+    assert_int_equal(rows[2].tier, GP_TIER_RESERVED);
+    assert_true(rows[2].usd_per_gpu_hour == 4.0);
+    free(rows);
+    assert_int_equal(gp_store_purchase_offers(f->store, &eu, 1, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(rows[0].region, "eu-frankfurt-1");
+    free(rows);
+    assert_int_equal(gp_store_purchase_offers(f->store, &none, 1, &rows, &n), GP_EINVALID);
+}
+
 static void quotes_round_trip(void **state)
 {
     struct store_fixture *f = *state;
@@ -351,15 +549,22 @@ static void quotes_round_trip(void **state)
     memset(&q, 0, sizeof(q));
     q.offer = offer("mi325x", "", 2.25, 500);
     q.offer.tier = GP_TIER_QUOTE;
-    q.valid_until = 1000;
+    q.offer.valid_until = 1000;
+    q.offer.gpus_per_instance = 8;
+    q.offer.min_term_hours = 8760;
+    q.offer.min_gpus = 64;
     snprintf(q.note, sizeof(q.note), "64 GPUs, 1 year");
     assert_int_equal(gp_store_quote_add(f->store, &q, &id), 0);
     assert_true(id > 0);
     assert_int_equal(gp_store_quotes_list(f->store, &list, &n), 0);
     assert_int_equal(n, 1);
     assert_string_equal(list[0].note, "64 GPUs, 1 year");
-    assert_int_equal(list[0].valid_until, 1000);
+    assert_int_equal(list[0].offer.valid_until, 1000);
     assert_int_equal(list[0].offer.tier, GP_TIER_QUOTE);
+    assert_int_equal(list[0].offer.gpus_per_instance, 8);
+    assert_int_equal(list[0].offer.min_term_hours, 8760);
+    assert_int_equal(list[0].offer.min_gpus, 64);
+    assert_true(list[0].offer.usd_per_instance_hour == 18);
     free(list);
     assert_int_equal(gp_store_quote_remove(f->store, id), 0);
     assert_int_equal(gp_store_quote_remove(f->store, id), GP_ENOTFOUND);
@@ -391,6 +596,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(large_writes_mix_new_changed_and_unchanged_offers, setup,
                                         teardown),
         cmocka_unit_test(a_schema_2_database_upgrades_with_its_history),
+        cmocka_unit_test(a_schema_3_database_upgrades_to_rentable_offers),
+        cmocka_unit_test_setup_teardown(reserved_terms_are_separate_offers, setup, teardown),
+        cmocka_unit_test_setup_teardown(place_filters_apply, setup, teardown),
+        cmocka_unit_test_setup_teardown(purchase_offers_are_the_cheapest_per_group, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(quotes_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(fx_rates_come_back, setup, teardown),
     };

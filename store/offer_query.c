@@ -1,0 +1,222 @@
+/* Reading offers: filtered lists, a row-by-row walk that holds one offer at a time, the history,
+ * and the few offers per group that a purchase of one GPU type chooses among. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_int.h"
+#include "util/error.h"
+
+/* ?1 gpu, ?2 provider, ?3 tier, ?4 since, ?5 region glob, ?6 jurisdiction ("eea" takes "eu"). */
+#define FILTER_WHERE                                                                               \
+    " WHERE (?1 IS NULL OR gpu_id = ?1) AND (?2 IS NULL OR provider = ?2) "                        \
+    "AND (?3 IS NULL OR tier = ?3) AND observed_at >= ?4 " PLACE_WHERE
+
+#define PLACE_WHERE                                                                                \
+    "AND (?5 IS NULL OR (region <> '' AND region GLOB ?5)) "                                       \
+    "AND (?6 IS NULL OR (jurisdiction <> '' AND (jurisdiction = ?6 OR "                            \
+    "(?6 = 'eea' AND jurisdiction = 'eu')))) "
+
+static void bind_place(sqlite3_stmt *stmt, const struct gp_offer_filter *filter)
+{
+    gp_store__bind_text(stmt, 5, filter->region);
+    gp_store__bind_text(stmt, 6, filter->jurisdiction);
+}
+
+static int prepare_filtered(struct gp_store *store, const char *sql,
+                            const struct gp_offer_filter *filter, sqlite3_stmt **stmt)
+{
+    int rc = gp_store__prepare(store, stmt, sql);
+
+    if (rc)
+        return rc;
+    gp_store__bind_text(*stmt, 1, filter->gpu_id);
+    gp_store__bind_text(*stmt, 2, filter->provider);
+    gp_store__bind_text(*stmt, 3,
+                        filter->tier >= 0 ? gp_tier_name((enum gp_tier)filter->tier) : NULL);
+    sqlite3_bind_int64(*stmt, 4, filter->since);
+    bind_place(*stmt, filter);
+    return 0;
+}
+
+static void read_offer_row(sqlite3_stmt *stmt, void *row)
+{
+    gp_store__read_offer(stmt, row);
+}
+
+/* Run a SELECT of GP_STORE_OFFER_COLUMNS with FILTER_WHERE into a malloc'd array. */
+static int query_offers(struct gp_store *store, const char *sql,
+                        const struct gp_offer_filter *filter, struct gp_offer **out, size_t *count)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = prepare_filtered(store, sql, filter, &stmt);
+
+    *out = NULL;
+    *count = 0;
+    if (rc)
+        return rc;
+    rc = gp_store__collect(store, stmt, sizeof(**out), read_offer_row, (void **)out, count,
+                           "offers");
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+static const char current_sql[] = "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers" FILTER_WHERE
+                                  "ORDER BY usd_per_gpu_hour, provider, region, instance_type";
+
+int gp_store_offers_query(struct gp_store *store, const struct gp_offer_filter *filter,
+                          struct gp_offer **out, size_t *count)
+{
+    return query_offers(store, current_sql, filter, out, count);
+}
+
+int gp_store_offers_each(struct gp_store *store, const struct gp_offer_filter *filter,
+                         int (*each)(void *arg, const struct gp_offer *offer), void *arg)
+{
+    sqlite3_stmt *stmt = NULL;
+    struct gp_offer offer;
+    int rc = prepare_filtered(store, current_sql, filter, &stmt), step = SQLITE_DONE;
+
+    while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+        gp_store__read_offer(stmt, &offer);
+        rc = each(arg, &offer);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = gp_store__fail(store, "cannot read offers");
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+int gp_store_history_query(struct gp_store *store, const struct gp_offer_filter *filter,
+                           struct gp_offer **out, size_t *count)
+{
+    return query_offers(store,
+                        "SELECT " GP_STORE_OFFER_COLUMNS " FROM price_observations" FILTER_WHERE
+                        "ORDER BY provider, region, instance_type, tier, term_months, term_days, "
+                        "feed, observed_at, id",
+                        filter, out, count);
+}
+
+/* ---- what a purchase reads ----------------------------------------------------------------- */
+
+/* One group of the purchase index: provider, rentable unit and term under a GPU and tier. */
+struct group {
+    char provider[32];
+    int gpus, term_months, term_days;
+};
+
+/* The statements of one purchase read: the next group after ?3..?6, and a group's cheapest. */
+struct purchase_read {
+    sqlite3_stmt *next, *cheapest;
+    struct gp_offer *offers;
+    size_t count, cap;
+};
+
+/* Step to the group after `g` under the bound GPU and tier; 1 when there is one, 0 at the end. */
+static int next_group(struct gp_store *store, struct purchase_read *r, struct group *g)
+{
+    int step;
+
+    sqlite3_bind_text(r->next, 3, g->provider, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(r->next, 4, g->gpus);
+    sqlite3_bind_int(r->next, 5, g->term_months);
+    sqlite3_bind_int(r->next, 6, g->term_days);
+    step = sqlite3_step(r->next);
+    if (step == SQLITE_ROW) {
+        gp_store__column_text(r->next, 0, g->provider, sizeof(g->provider));
+        g->gpus = sqlite3_column_int(r->next, 1);
+        g->term_months = sqlite3_column_int(r->next, 2);
+        g->term_days = sqlite3_column_int(r->next, 3);
+    }
+    sqlite3_reset(r->next);
+    if (step == SQLITE_ROW)
+        return 1;
+    return step == SQLITE_DONE ? 0 : gp_store__fail(store, "cannot read the offer index");
+}
+
+/* Append the `per_group` cheapest offers of group `g` that are in the filter's place. */
+static int read_group(struct gp_store *store, struct purchase_read *r, const struct group *g,
+                      size_t per_group)
+{
+    int step = SQLITE_DONE, rc = 0;
+
+    sqlite3_bind_text(r->cheapest, 3, g->provider, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(r->cheapest, 4, g->gpus);
+    sqlite3_bind_int(r->cheapest, 7, g->term_months);
+    sqlite3_bind_int(r->cheapest, 8, g->term_days);
+    sqlite3_bind_int64(r->cheapest, 9, (sqlite3_int64)per_group);
+    while ((step = sqlite3_step(r->cheapest)) == SQLITE_ROW) {
+        struct gp_offer *o =
+            gp_store__grow((void **)&r->offers, &r->cap, r->count, sizeof(*r->offers));
+        if (!o) {
+            rc = gp_error_set(GP_ENOMEM, "out of memory reading offers");
+            break;
+        }
+        gp_store__read_offer(r->cheapest, o);
+        r->count++;
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = gp_store__fail(store, "cannot read offers");
+    sqlite3_reset(r->cheapest);
+    return rc;
+}
+
+/* Every group of one tier: a walk over the index that reads `per_group` rows per group. */
+static int read_tier(struct gp_store *store, struct purchase_read *r,
+                     const struct gp_offer_filter *filter, int tier, size_t per_group)
+{
+    struct group g = {"", 0, 0, 0};
+    int more, rc = 0;
+
+    gp_store__bind_text(r->next, 1, filter->gpu_id);
+    gp_store__bind_text(r->next, 2, gp_tier_name((enum gp_tier)tier));
+    gp_store__bind_text(r->cheapest, 1, filter->gpu_id);
+    gp_store__bind_text(r->cheapest, 2, gp_tier_name((enum gp_tier)tier));
+    while (rc == 0 && (more = next_group(store, r, &g)) == 1)
+        if (!filter->provider || strcmp(filter->provider, g.provider) == 0)
+            rc = read_group(store, r, &g, per_group);
+    return rc ? rc : more < 0 ? more : 0;
+}
+
+static const char next_group_sql[] =
+    "SELECT provider, gpus_per_instance, term_months, term_days FROM feed_offers "
+    "WHERE listed = 1 AND gpu_id = ?1 AND tier = ?2 "
+    "AND (provider, gpus_per_instance, term_months, term_days) > (?3, ?4, ?5, ?6) "
+    "ORDER BY provider, gpus_per_instance, term_months, term_days LIMIT 1";
+
+static const char cheapest_sql[] =
+    "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers WHERE gpu_id = ?1 AND tier = ?2 "
+    "AND provider = ?3 AND gpus_per_instance = ?4 AND term_months = ?7 AND term_days = ?8 "
+    "AND observed_at >= ?10 " PLACE_WHERE "ORDER BY usd_per_gpu_hour LIMIT ?9";
+
+int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filter *filter,
+                             size_t per_group, struct gp_offer **out, size_t *count)
+{
+    struct purchase_read r;
+    int rc;
+
+    memset(&r, 0, sizeof(r));
+    *out = NULL;
+    *count = 0;
+    if (!filter->gpu_id)
+        return gp_error_set(GP_EINVALID, "a purchase's offers are read for one GPU");
+    rc = gp_store__prepare(store, &r.next, next_group_sql);
+    if (!rc)
+        rc = gp_store__prepare(store, &r.cheapest, cheapest_sql);
+    if (!rc) {
+        bind_place(r.cheapest, filter);
+        sqlite3_bind_int64(r.cheapest, 10, filter->since);
+    }
+    for (int t = 0; rc == 0 && t < GP_TIER_COUNT; t++)
+        if (t != GP_TIER_QUOTE && (filter->tier < 0 || filter->tier == t))
+            rc = read_tier(store, &r, filter, t, per_group ? per_group : 1);
+    sqlite3_finalize(r.next);
+    sqlite3_finalize(r.cheapest);
+    if (rc) {
+        free(r.offers);
+        return rc;
+    }
+    *out = r.offers;
+    *count = r.count;
+    return 0;
+}
