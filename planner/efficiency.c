@@ -222,6 +222,9 @@ int gp_efficiency_table_parse(struct gp_efficiency_table *out, const char *text,
         gp_json_leave(&r, saved);
     }
     snprintf(out->defaults.source, sizeof(out->defaults.source), "default");
+    out->defaults.serve_attention = out->defaults.serve_compute;
+    out->defaults.claim_inference = 1.0;
+    out->defaults.claim_training = 1.0;
     if (!rc) {
         rc = gp_json_read_list(&entries, &out->count, &r, root, "gpus", sizeof(*out->entries),
                                read_gpu_entry, &out->defaults);

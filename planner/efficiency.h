@@ -24,13 +24,20 @@ struct gp_efficiency {
     struct gp_eff_curve bandwidth;                /* kernel-level HBM streaming curve */
     double serve_compute;       /* share of kernel-level compute a serving engine sustains */
     double serve_memory;        /* share of kernel-level bandwidth a serving engine sustains */
+    double serve_attention;     /* share of kernel-level GEMM rate attention kernels sustain */
     double step_overhead_s;     /* fixed cost of one decode step (scheduling, sampling), s */
     double layer_overhead_s;    /* fixed cost per layer per forward pass (launches, norms), s */
+    double sequence_overhead_s; /* engine cost per sequence per decode step (scheduling), s */
     double runtime_overhead_gb; /* per-GPU memory outside weights and KV (activations, comm), GB */
     int max_batch;              /* most sequences an engine batches in one step */
     double net_efficiency;      /* achieved share of scale-up bandwidth in all-reduce */
     double net_latency_s;       /* fixed cost of one all-reduce, s */
     double mfu;                 /* training model-FLOPs utilisation of the precision's peak */
+    double dp_overlap;          /* share of data-parallel traffic hidden behind compute, [0, 1) */
+    double claim_inference;     /* vendor-claim multiplier on inference throughput; 1 = none */
+    double claim_training;      /* vendor-claim multiplier on training throughput; 1 = none */
+    char stack[32];             /* software stack profile applied, "" for none */
+    bool vendor_claim;          /* the profile is a vendor's claim, not a measurement */
     double idle_power;          /* GPU draw when idle, share of TDP */
     double busy_power;          /* GPU draw when fully busy, share of TDP */
     double uncertainty_low;     /* throughput multiplier at the pessimistic end, <= 1 */

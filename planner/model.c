@@ -124,7 +124,8 @@ static int try_tp(struct candidate *out, const struct gp_workload *w, const stru
     double c = 2.0 * active / t / r->flops;
     double wread = op_time(touched * wb / t, n_gemm, r->bw_half, r->bytes);
     double a0 = op_time(0, L, r->bw_half, r->bytes);
-    double a = fmax(4.0 * L * attn * ctx / t / r->attn, kv_tok * ctx / r->bytes);
+    double a = fmax(4.0 * L * attn * ctx / t / r->attn, kv_tok * ctx / r->bytes) +
+               eff->sequence_overhead_s;
     double k0 = t > 1 ? 2.0 * L * eff->net_latency_s : 0.0;
     double k = t > 1 ? 2.0 * L * 2.0 * (t - 1) / t * m->hidden * ACT_BYTES / r->link : 0.0;
     double o = eff->step_overhead_s + L * eff->layer_overhead_s;
@@ -201,7 +202,8 @@ static void rates_init(struct rates *r, const struct gp_gpu *gpu, const struct g
     double sc = serving ? eff->serve_compute : 1.0, sm = serving ? eff->serve_memory : 1.0;
 
     r->flops = gpu->peak_tflops[prec] * 1e12 * fmin(1.0, gemm->eff_max * sc * scale);
-    r->attn = gpu->peak_tflops[attn] * 1e12 * fmin(1.0, attn_gemm->eff_max * sc * scale);
+    double sa = serving ? eff->serve_attention : 1.0;
+    r->attn = gpu->peak_tflops[attn] * 1e12 * fmin(1.0, attn_gemm->eff_max * sa * scale);
     r->gemm_half = gemm->s_half;
     r->bytes = gpu->hbm_tbs * 1e12 * fmin(1.0, eff->bandwidth.eff_max * sm * scale);
     r->bw_half = eff->bandwidth.s_half;
@@ -242,6 +244,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     }
     out->feasible = true;
     out->tp = best.tp;
+    out->ep = 1;
     out->pp = 1;
     out->batch = best.batch;
     out->replica_rate = best.rate;
@@ -326,6 +329,7 @@ static void training(struct gp_perf *out, const struct gp_workload *w, const str
             double seconds = flops / (n * peak * achieved);
             out->feasible = true;
             out->tp = tp;
+            out->cp = 1;
             out->pp = pp;
             out->batch = t->micro_batch;
             out->gpus = (int)n;
@@ -364,6 +368,22 @@ static void generic(struct gp_perf *out, const struct gp_workload *w, const stru
     out->busy = fmax(tc, tm) / seconds;
 }
 
+/* A vendor claim multiplies the measured profile's throughput; latencies and training time
+ * shrink by the same factor. */
+static void apply_claim(struct gp_perf *out, double factor, bool inference)
+{
+    if (!(factor > 1))
+        return;
+    out->replica_rate *= factor;
+    if (inference) {
+        out->ttft_ms /= factor;
+        out->tpot_ms /= factor;
+    } else {
+        out->train_hours /= factor;
+        out->mfu *= factor;
+    }
+}
+
 void gp_model_evaluate(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
                        const struct gp_efficiency *eff, double scale, int max_gpus)
 {
@@ -382,9 +402,11 @@ void gp_model_evaluate(struct gp_perf *out, const struct gp_workload *w, const s
     switch (w->kind) {
     case GP_WORKLOAD_INFERENCE:
         inference(out, w, gpu, eff, scale);
+        apply_claim(out, eff->claim_inference, true);
         break;
     case GP_WORKLOAD_TRAINING:
         training(out, w, gpu, eff, scale, max_gpus);
+        apply_claim(out, eff->claim_training, false);
         break;
     case GP_WORKLOAD_GENERIC:
         generic(out, w, gpu, eff, scale);

@@ -29,6 +29,8 @@ struct gp_perf {
     unsigned notes;              /* enum gp_note bits found while modelling */
     enum gp_precision precision; /* precision actually used (after any fallback) */
     int tp;                      /* tensor-parallel degree, GPUs */
+    int ep;                      /* inference: expert-parallel (DEP) GPUs per replica; 1 = none */
+    int cp;                      /* training: context-parallel degree */
     int pp;                      /* pipeline stages */
     int batch;                   /* sequences per decode step (inference), micro-batch (training) */
     double replica_rate; /* inference: output tokens/s of one replica; training: tokens/s of the

@@ -52,6 +52,8 @@ struct gp_inference {
     double memory_fraction; /* share of HBM the serving engine may use, (0, 1] */
     int tensor_parallel;    /* fixed tensor-parallel degree 1, 2, 4 or 8; 0 = choose */
     int max_batch;          /* engine limit on sequences per step; 0 = efficiency default */
+    int expert_parallel;    /* MoE: GPUs experts are spread over with attention data-parallel
+                               (DEP); 1 = tensor parallel only; 0 = choose */
 };
 
 struct gp_training {
@@ -63,6 +65,8 @@ struct gp_training {
     double optimizer_bytes;      /* optimizer state per parameter, bytes (Adam + fp32 master: 12) */
     int zero_stage;              /* ZeRO/FSDP sharding stage 0-3 over the data-parallel group */
     double mfu;                  /* model FLOPs utilisation override, (0, 1]; 0 = from efficiency */
+    double trainable_fraction;   /* share of parameters with gradients (LoRA: small), (0, 1];
+                                    0 = all */
     int seq_len;                 /* tokens per sequence */
     int micro_batch;             /* sequences per micro-batch per GPU */
     double global_batch_tokens;  /* tokens per optimizer step across the fleet */

@@ -1,8 +1,10 @@
 # Planner tests: unit tests, the accuracy check against published measurements (label
-# integration), and the workload parser's fuzz target with its corpus replay (label fuzz).
+# integration), and the fuzz targets of the workload and stack parsers with their corpus
+# replays (label fuzz).
 gp_add_unit_test(test_planner SOURCES unit/test_planner.c LIBS gp_planner)
 gp_add_unit_test(test_purchase SOURCES unit/test_purchase.c LIBS gp_planner)
 gp_add_unit_test(test_fleetcal SOURCES unit/test_fleetcal.c LIBS gp_planner)
+gp_add_unit_test(test_stacks SOURCES unit/test_stacks.c LIBS gp_planner)
 
 add_executable(validate_planner validation/validate.c)
 target_link_libraries(validate_planner PRIVATE gp_planner)
@@ -14,3 +16,5 @@ set_tests_properties(planner_validation PROPERTIES LABELS integration)
 
 gp_add_fuzz_target(fuzz_workload SOURCES fuzz/fuzz_workload.c LIBS gp_planner
                    CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/workload)
+gp_add_fuzz_target(fuzz_stacks SOURCES fuzz/fuzz_stacks.c LIBS gp_planner
+                   CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/stacks)

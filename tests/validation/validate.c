@@ -1,24 +1,34 @@
 /* Runs the planner on published measurements and checks the error of each case class against
  * tests/validation/tolerances.csv: inference throughput per GPU (inference.csv) and training
- * time relative to an anchor row of the same benchmark (training.csv). --markdown prints the
- * tables docs/accuracy.md carries. */
+ * time relative to an anchor row of the same benchmark (training.csv), each case with the
+ * software stack profile it was measured with. From the same errors it derives the uncertainty
+ * band of every band class and checks that data/bands.json holds exactly those bands
+ * (--write-bands prints the file instead). --markdown prints the tables docs/accuracy.md
+ * carries. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog/catalog.h"
 #include "catalog/data.h"
+#include "planner/bands.h"
 #include "planner/efficiency.h"
 #include "planner/model.h"
+#include "planner/stack.h"
 #include "planner/workload.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/text.h"
 
-#define MAX_FIELDS  16
+#define MAX_FIELDS  24
 #define MAX_CASES   256
 #define MAX_CLASSES 16
+/* Share of each band class's cases its band must hold. */
+#define BAND_COVERAGE 0.8
+/* How far data/bands.json may be from the bands the errors give (it is written rounded). */
+#define BAND_SLACK 0.0051
 
 struct tolerance {
     char name[32];
@@ -27,6 +37,42 @@ struct tolerance {
     double errors[MAX_CASES];
     size_t count;
 };
+
+/* measured / predicted of every case of one band class. */
+struct band_cases {
+    double ratio[MAX_CASES];
+    size_t count;
+};
+
+/* Everything the checks share. */
+struct harness {
+    struct gp_catalog cat;
+    struct gp_efficiency_table effs;
+    struct gp_model_table models;
+    struct gp_stack_table stacks;
+    struct gp_bands bands; /* data/bands.json as shipped */
+    struct tolerance classes[MAX_CLASSES];
+    size_t nclass;
+    struct band_cases band[GP_BAND_COUNT];
+    double all[MAX_CASES]; /* |error| of every inference case */
+    size_t nall;
+    bool markdown;
+    bool quiet; /* --write-bands: print only the file */
+};
+
+/* printf unless the harness is quiet. */
+static void say(const struct harness *h, const char *fmt, ...) GP_PRINTF(2, 3);
+
+static void say(const struct harness *h, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (h->quiet)
+        return;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+}
 
 /* Split one CSV line (no quoting) in place; returns the field count. */
 static int split(char *line, char **fields)
@@ -64,18 +110,18 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-static int parse_tolerances(char *text, struct tolerance *out, size_t *count)
+static int parse_tolerances(char *text, struct harness *h)
 {
     char *fields[MAX_FIELDS], *save = NULL;
     int line = 0;
 
-    *count = 0;
+    h->nclass = 0;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         if (line++ == 0)
             continue;
-        if (split(l, fields) < 3 || *count == MAX_CLASSES)
+        if (split(l, fields) < 3 || h->nclass == MAX_CLASSES)
             return -1;
-        struct tolerance *t = &out[(*count)++];
+        struct tolerance *t = &h->classes[h->nclass++];
         memset(t, 0, sizeof(*t));
         gp_text_copy(t->name, sizeof(t->name), fields[0]);
         if (gp_text_to_double(fields[1], &t->max_abs) ||
@@ -85,6 +131,135 @@ static int parse_tolerances(char *text, struct tolerance *out, size_t *count)
     return 0;
 }
 
+static struct tolerance *find_class(struct harness *h, const char *name)
+{
+    for (size_t c = 0; c < h->nclass; c++)
+        if (strcmp(h->classes[c].name, name) == 0)
+            return &h->classes[c];
+    return NULL;
+}
+
+/* The efficiencies of `gpu` with stack profile `name`, which must run on the GPU's vendor. */
+static int case_efficiency(struct gp_efficiency *eff, const struct harness *h,
+                           const struct gp_gpu *gpu, const char *name)
+{
+    const struct gp_stack *s = gp_stack_find(&h->stacks, name);
+
+    if (!s || !s->vendors[gpu->vendor])
+        return -1;
+    gp_efficiency_resolve(eff, &h->effs, gpu->id);
+    gp_stack_apply(eff, &h->stacks, s);
+    return 0;
+}
+
+/* "0" (choose), "2" (tensor parallel 2) or "dep4" (attention data parallel, experts over 4). */
+static int parse_parallel(const char *s, struct gp_inference *in)
+{
+    double n = 0;
+
+    if (strncmp(s, "dep", 3) == 0) {
+        if (gp_text_to_double(s + 3, &n) || n < 1 || n > 8)
+            return -1;
+        in->tensor_parallel = 1;
+        in->expert_parallel = (int)n;
+        return 0;
+    }
+    if (gp_text_to_double(s, &n))
+        return -1;
+    in->tensor_parallel = (int)n;
+    in->expert_parallel = n > 0 ? 1 : 0;
+    return 0;
+}
+
+/* Record a case's measured/predicted ratio under its band class. */
+static void add_band_case(struct harness *h, int cls, double measured, double predicted)
+{
+    if (cls < 0 || !(predicted > 0))
+        return;
+    struct band_cases *b = &h->band[cls];
+    if (b->count < MAX_CASES)
+        b->ratio[b->count++] = measured / predicted;
+}
+
+/* One inference case: plan it with target max and compare tokens/s per GPU. Returns 1 when
+ * out of tolerance, 0 when within, -1 on a malformed line. */
+static int inference_case(struct harness *h, char **f, const char *file, int line)
+{
+    struct gp_workload w;
+    const struct gp_gpu *gpu = NULL;
+    const struct gp_model_arch *arch = gp_model_table_find(&h->models, f[4]);
+    struct gp_efficiency eff;
+    struct gp_perf perf;
+    struct tolerance *cls = find_class(h, f[1]);
+    double measured = 0, batch = 0;
+    int prec = gp_precision_parse(f[5]), kv = gp_precision_parse(f[6]);
+
+    memset(&w, 0, sizeof(w));
+    if (!cls || !arch || prec < 0 || kv < 0 || gp_catalog_require(&h->cat, f[2], &gpu) ||
+        case_efficiency(&eff, h, gpu, f[3]) || gp_text_to_double(f[7], &w.inference.input_tokens) ||
+        gp_text_to_double(f[8], &w.inference.output_tokens) || parse_parallel(f[9], &w.inference) ||
+        gp_text_to_double(f[10], &w.inference.ttft_ms) ||
+        gp_text_to_double(f[11], &w.inference.tpot_ms) || gp_text_to_double(f[12], &batch) ||
+        gp_text_to_double(f[13], &measured)) {
+        fprintf(stderr, "%s:%d: bad case %s\n", file, line, f[0]);
+        return -1;
+    }
+    gp_text_copy(w.name, sizeof(w.name), f[0]);
+    w.kind = GP_WORKLOAD_INFERENCE;
+    w.model = *arch;
+    w.inference.precision = (enum gp_precision)prec;
+    w.inference.kv_precision = (enum gp_precision)kv;
+    w.inference.load = GP_LOAD_MAX;
+    w.inference.memory_fraction = 0.9;
+    w.inference.max_batch = (int)batch;
+    if (gp_workload_validate(&w)) {
+        fprintf(stderr, "%s:%d: %s\n", file, line, gp_error_last());
+        return -1;
+    }
+    gp_model_evaluate(&perf, &w, gpu, &eff, 1.0, 0);
+    int gpus = perf.tp * (perf.ep > 1 ? perf.ep : 1);
+    double predicted = perf.feasible ? perf.replica_rate / gpus : 0.0;
+    double error = (predicted - measured) / measured;
+    bool bad = !perf.feasible || fabs(error) > cls->max_abs;
+    cls->errors[cls->count++] = fabs(error);
+    h->all[h->nall++] = fabs(error);
+    add_band_case(h, gp_band_class_of(&w, gpus, gpu->gpus_per_node), measured, predicted);
+    if (h->markdown)
+        say(h, "| %s | %s | %s | %s | %s/%s | %s | %.0f | %.0f | %+.1f%% |\n", f[0], gpu->id, f[3],
+            gp_precision_name(perf.precision), f[7], f[8], f[9], measured, predicted,
+            error * 100.0);
+    else
+        say(h,
+            "%-28s %-9s %-18s tp=%d ep=%d batch=%-5d %-7s measured %8.1f predicted %8.1f "
+            "error %+6.1f%%%s\n",
+            f[0], gpu->id, f[3], perf.tp, perf.ep, perf.batch, gp_bound_name(perf.bound), measured,
+            predicted, error * 100.0, bad ? "  OUT OF TOLERANCE" : "");
+    return bad;
+}
+
+static int check_inference(struct harness *h, char *text, const char *file)
+{
+    char *save = NULL, *f[MAX_FIELDS];
+    int line = 0, failures = 0;
+
+    if (h->markdown)
+        say(h, "| case | GPU | stack | precision | ISL/OSL | parallel | measured tok/s/GPU | "
+               "predicted | error |\n|---|---|---|---|---|---|---:|---:|---:|\n");
+    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (line++ == 0)
+            continue;
+        if (split(l, f) != 16 || h->nall == MAX_CASES) {
+            fprintf(stderr, "%s:%d: expected 16 fields\n", file, line);
+            return -1;
+        }
+        int rc = inference_case(h, f, file, line);
+        if (rc < 0)
+            return -1;
+        failures += rc;
+    }
+    return failures;
+}
+
 /* One training row's predicted time, hours (0 when the model cannot plan it). */
 struct training_case {
     char id[48];
@@ -92,12 +267,70 @@ struct training_case {
     double measured;  /* minutes */
 };
 
-static struct tolerance *find_class(struct tolerance *classes, size_t n, const char *name)
+/* Plan one training row; the token count cancels in the ratios, any value does. */
+static int training_plan(struct harness *h, char **f, struct gp_perf *perf,
+                         const struct gp_gpu **gpu)
 {
-    for (size_t c = 0; c < n; c++)
-        if (strcmp(classes[c].name, name) == 0)
-            return &classes[c];
-    return NULL;
+    const struct gp_model_arch *arch = gp_model_table_find(&h->models, f[5]);
+    struct gp_workload w;
+    struct gp_efficiency eff;
+    double gpus = 0, seq = 0, batch = 0, recompute = 0, optim = 0, zero = 0, trainable = 0;
+    int prec = gp_precision_parse(f[6]);
+
+    memset(&w, 0, sizeof(w));
+    if (!arch || prec < 0 || gp_catalog_require(&h->cat, f[3], gpu) ||
+        case_efficiency(&eff, h, *gpu, f[4]) || gp_text_to_double(f[7], &gpus) ||
+        gp_text_to_double(f[8], &seq) || gp_text_to_double(f[9], &batch) ||
+        gp_text_to_double(f[10], &recompute) || gp_text_to_double(f[11], &optim) ||
+        gp_text_to_double(f[12], &zero) || gp_text_to_double(f[13], &trainable))
+        return -1;
+    w.kind = GP_WORKLOAD_TRAINING;
+    gp_text_copy(w.name, sizeof(w.name), f[0]);
+    w.model = *arch;
+    w.training = (struct gp_training){.precision = (enum gp_precision)prec,
+                                      .tokens = 1e9,
+                                      .gpus = (int)gpus,
+                                      .recompute = recompute != 0,
+                                      .optimizer_bytes = optim,
+                                      .zero_stage = (int)zero,
+                                      .trainable_fraction = trainable,
+                                      .seq_len = (int)seq,
+                                      .micro_batch = 1,
+                                      .global_batch_tokens = batch};
+    if (gp_workload_validate(&w))
+        return -1;
+    gp_model_evaluate(perf, &w, *gpu, &eff, 1.0, 0);
+    return 0;
+}
+
+/* Print one training row and record its error; returns 1 when out of tolerance. */
+static int training_row(struct harness *h, char **f, const struct gp_gpu *gpu,
+                        const struct training_case *tc, const struct training_case *anchor)
+{
+    struct tolerance *cls = find_class(h, f[1]);
+    double measured = tc->measured / anchor->measured;
+    double predicted = tc->predicted / anchor->predicted;
+    double error = predicted / measured - 1.0;
+    bool bad = cls && (!(tc->predicted > 0) || fabs(error) > cls->max_abs);
+    double gpus = atof(f[7]);
+
+    if (cls)
+        cls->errors[cls->count++] = fabs(error);
+    /* Time ratios: the throughput ratio measured/predicted is predicted/measured time. */
+    add_band_case(h, gpus > gpu->gpus_per_node ? GP_BAND_TRAINING_SCALE : GP_BAND_TRAINING_NODE,
+                  predicted, measured);
+    if (h->markdown)
+        say(h, "| %s | %s | %.0f | %s | %.3f | %.3f | %+.1f%%%s |\n", f[0], gpu->id, gpus, f[2],
+            measured, predicted, error * 100.0, cls ? "" : " (not checked)");
+    else
+        say(h,
+            "%-18s %-9s %6.0f GPUs vs %-14s measured x%.3f predicted x%.3f error "
+            "%+6.1f%%%s\n",
+            f[0], gpu->id, gpus, f[2], measured, predicted, error * 100.0,
+            !cls  ? "  (not checked)"
+            : bad ? "  OUT OF TOLERANCE"
+                  : "");
+    return bad;
 }
 
 /*
@@ -106,62 +339,28 @@ static struct tolerance *find_class(struct tolerance *classes, size_t n, const c
  * time ratio. Rows whose class has no tolerance are printed but not checked. Returns the number
  * of rows out of tolerance, or -1 on a malformed file.
  */
-static int check_training(char *text, const char *file, const struct gp_catalog *cat,
-                          const struct gp_efficiency_table *effs,
-                          const struct gp_model_table *models, struct tolerance *classes,
-                          size_t nclass, bool markdown)
+static int check_training(struct harness *h, char *text, const char *file)
 {
     static struct training_case done[MAX_CASES];
     char *save = NULL, *f[MAX_FIELDS];
     size_t ndone = 0;
     int line = 0, failures = 0;
 
-    if (markdown)
-        printf("\n| case | GPU | GPUs | anchor | measured ratio | predicted ratio | error "
+    if (h->markdown)
+        say(h, "\n| case | GPU | GPUs | anchor | measured ratio | predicted ratio | error "
                "|\n|---|---|---:|---|---:|---:|---:|\n");
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        const struct gp_gpu *gpu = NULL;
+        struct gp_perf perf;
+        double minutes = 0;
         if (line++ == 0)
             continue;
-        if (split(l, f) != 15 || ndone == MAX_CASES) {
-            fprintf(stderr, "%s:%d: expected 15 fields\n", file, line);
+        if (split(l, f) != 17 || ndone == MAX_CASES || training_plan(h, f, &perf, &gpu) ||
+            gp_text_to_double(f[14], &minutes)) {
+            fprintf(stderr, "%s:%d: bad case (17 fields expected): %s\n", file, line,
+                    gp_error_last());
             return -1;
         }
-        const struct gp_model_arch *arch = gp_model_table_find(models, f[4]);
-        const struct gp_gpu *gpu = NULL;
-        struct gp_workload w;
-        struct gp_efficiency eff;
-        struct gp_perf perf;
-        double gpus = 0, seq = 0, batch = 0, recompute = 0, optim = 0, zero = 0, minutes = 0;
-        int prec = gp_precision_parse(f[5]);
-
-        memset(&w, 0, sizeof(w));
-        if (!arch || prec < 0 || gp_catalog_require(cat, f[3], &gpu) ||
-            gp_text_to_double(f[6], &gpus) || gp_text_to_double(f[7], &seq) ||
-            gp_text_to_double(f[8], &batch) || gp_text_to_double(f[9], &recompute) ||
-            gp_text_to_double(f[10], &optim) || gp_text_to_double(f[11], &zero) ||
-            gp_text_to_double(f[12], &minutes)) {
-            fprintf(stderr, "%s:%d: bad case %s\n", file, line, f[0]);
-            return -1;
-        }
-        w.kind = GP_WORKLOAD_TRAINING;
-        gp_text_copy(w.name, sizeof(w.name), f[0]);
-        w.model = *arch;
-        /* The token count cancels in the ratio; any value does. */
-        w.training = (struct gp_training){.precision = (enum gp_precision)prec,
-                                          .tokens = 1e9,
-                                          .gpus = (int)gpus,
-                                          .recompute = recompute != 0,
-                                          .optimizer_bytes = optim,
-                                          .zero_stage = (int)zero,
-                                          .seq_len = (int)seq,
-                                          .micro_batch = 1,
-                                          .global_batch_tokens = batch};
-        if (gp_workload_validate(&w)) {
-            fprintf(stderr, "%s:%d: %s\n", file, line, gp_error_last());
-            return -1;
-        }
-        gp_efficiency_resolve(&eff, effs, gpu->id);
-        gp_model_evaluate(&perf, &w, gpu, &eff, 1.0, 0);
         struct training_case *tc = &done[ndone++];
         gp_text_copy(tc->id, sizeof(tc->id), f[0]);
         tc->predicted = perf.feasible ? perf.train_hours : 0;
@@ -176,136 +375,19 @@ static int check_training(char *text, const char *file, const struct gp_catalog 
             fprintf(stderr, "%s:%d: anchor %s missing or not plannable\n", file, line, f[2]);
             return -1;
         }
-        struct tolerance *cls = find_class(classes, nclass, f[1]);
-        double measured = minutes / anchor->measured;
-        double predicted = tc->predicted / anchor->predicted;
-        double error = predicted / measured - 1.0;
-        bool bad = cls && (!(tc->predicted > 0) || fabs(error) > cls->max_abs);
-        if (cls)
-            cls->errors[cls->count++] = fabs(error);
-        failures += bad;
-        if (markdown)
-            printf("| %s | %s | %.0f | %s | %.3f | %.3f | %+.1f%%%s |\n", f[0], gpu->id, gpus, f[2],
-                   measured, predicted, error * 100.0, cls ? "" : " (not checked)");
-        else
-            printf("%-18s %-9s %6.0f GPUs vs %-14s measured x%.3f predicted x%.3f error "
-                   "%+6.1f%%%s\n",
-                   f[0], gpu->id, gpus, f[2], measured, predicted, error * 100.0,
-                   !cls  ? "  (not checked)"
-                   : bad ? "  OUT OF TOLERANCE"
-                         : "");
+        failures += training_row(h, f, gpu, tc, anchor);
     }
     return failures;
 }
 
-int main(int argc, char **argv)
+/* Print each class's median and worst error; returns the classes whose median is too large. */
+static int report_classes(struct harness *h)
 {
-    struct gp_buf cases = GP_BUF_INIT, training = GP_BUF_INIT, tols = GP_BUF_INIT;
-    struct gp_buf effbuf = GP_BUF_INIT, modbuf = GP_BUF_INIT;
-    struct gp_catalog cat = {0};
-    struct gp_efficiency_table effs = {0};
-    struct gp_model_table models = {0};
-    struct tolerance classes[MAX_CLASSES];
-    double all[MAX_CASES];
-    size_t nclass = 0, nall = 0;
-    bool markdown = argc > 4 && strcmp(argv[4], "--markdown") == 0;
-    int failures = 0, rc = 1;
+    int failures = 0;
 
-    if (argc < 4) {
-        fprintf(stderr, "usage: validate INFERENCE.csv TRAINING.csv TOLERANCES.csv [--markdown]\n");
-        return 2;
-    }
-    gp_buf_init(&cases, 1 << 20);
-    gp_buf_init(&training, 1 << 20);
-    gp_buf_init(&tols, 1 << 16);
-    if (gp_buf_read_file(&cases, argv[1]) || gp_buf_read_file(&training, argv[2]) ||
-        gp_buf_read_file(&tols, argv[3]) || gp_catalog_load(&cat) ||
-        load_data(&effbuf, "efficiency.json") || load_data(&modbuf, "models.json") ||
-        gp_efficiency_table_parse(&effs, effbuf.data, effbuf.len, "efficiency.json") ||
-        gp_model_table_parse(&models, modbuf.data, modbuf.len, "models.json")) {
-        fprintf(stderr, "validate: %s\n", gp_error_last());
-        goto done;
-    }
-    if (parse_tolerances(tols.data, classes, &nclass)) {
-        fprintf(stderr, "validate: %s: malformed\n", argv[3]);
-        goto done;
-    }
-    if (markdown)
-        printf("| case | GPU | precision | ISL/OSL | TP | measured tok/s/GPU | predicted | error "
-               "|\n|---|---|---|---|---|---:|---:|---:|\n");
-
-    char *save = NULL, *fields[MAX_FIELDS];
-    int line = 0;
-    for (char *l = strtok_r(cases.data, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        if (line++ == 0)
-            continue;
-        if (split(l, fields) != 15) {
-            fprintf(stderr, "%s:%d: expected 15 fields\n", argv[1], line);
-            goto done;
-        }
-        struct gp_workload w;
-        const struct gp_gpu *gpu = NULL;
-        const struct gp_model_arch *arch = gp_model_table_find(&models, fields[3]);
-        struct gp_efficiency eff;
-        struct gp_perf perf;
-        struct tolerance *cls = NULL;
-        double measured = 0, tp = 0, ttft = 0, tpot = 0, batch = 0;
-        int prec = gp_precision_parse(fields[4]), kv = gp_precision_parse(fields[5]);
-
-        for (size_t c = 0; c < nclass; c++)
-            if (strcmp(classes[c].name, fields[1]) == 0)
-                cls = &classes[c];
-        memset(&w, 0, sizeof(w));
-        if (!cls || !arch || prec < 0 || kv < 0 || gp_catalog_require(&cat, fields[2], &gpu) ||
-            gp_text_to_double(fields[6], &w.inference.input_tokens) ||
-            gp_text_to_double(fields[7], &w.inference.output_tokens) ||
-            gp_text_to_double(fields[8], &tp) || gp_text_to_double(fields[9], &ttft) ||
-            gp_text_to_double(fields[10], &tpot) || gp_text_to_double(fields[11], &batch) ||
-            gp_text_to_double(fields[12], &measured)) {
-            fprintf(stderr, "%s:%d: bad case %s\n", argv[1], line, fields[0]);
-            goto done;
-        }
-        gp_text_copy(w.name, sizeof(w.name), fields[0]);
-        w.kind = GP_WORKLOAD_INFERENCE;
-        w.model = *arch;
-        w.inference.precision = (enum gp_precision)prec;
-        w.inference.kv_precision = (enum gp_precision)kv;
-        w.inference.load = GP_LOAD_MAX;
-        w.inference.ttft_ms = ttft;
-        w.inference.tpot_ms = tpot;
-        w.inference.memory_fraction = 0.9;
-        w.inference.tensor_parallel = (int)tp;
-        w.inference.max_batch = (int)batch;
-        if (gp_workload_validate(&w)) {
-            fprintf(stderr, "%s:%d: %s\n", argv[1], line, gp_error_last());
-            goto done;
-        }
-        gp_efficiency_resolve(&eff, &effs, gpu->id);
-        gp_model_evaluate(&perf, &w, gpu, &eff, 1.0, 0);
-        double predicted = perf.feasible ? perf.replica_rate / perf.tp : 0.0;
-        double error = (predicted - measured) / measured;
-        bool bad = !perf.feasible || fabs(error) > cls->max_abs;
-        cls->errors[cls->count++] = fabs(error);
-        all[nall++] = fabs(error);
-        failures += bad;
-        if (markdown)
-            printf("| %s | %s | %s | %s/%s | %d | %.0f | %.0f | %+.1f%% |\n", fields[0], gpu->id,
-                   gp_precision_name(perf.precision), fields[6], fields[7], perf.tp, measured,
-                   predicted, error * 100.0);
-        else
-            printf("%-28s %-9s tp=%d batch=%-5d %-7s measured %8.1f predicted %8.1f error "
-                   "%+6.1f%%%s\n",
-                   fields[0], gpu->id, perf.tp, perf.batch, gp_bound_name(perf.bound), measured,
-                   predicted, error * 100.0, bad ? "  OUT OF TOLERANCE" : "");
-    }
-    int bad_training =
-        check_training(training.data, argv[2], &cat, &effs, &models, classes, nclass, markdown);
-    if (bad_training < 0)
-        goto done;
-    failures += bad_training;
-    printf("\n");
-    for (size_t c = 0; c < nclass; c++) {
-        struct tolerance *t = &classes[c];
+    say(h, "\n");
+    for (size_t c = 0; c < h->nclass; c++) {
+        struct tolerance *t = &h->classes[c];
         if (t->count == 0)
             continue;
         double worst = 0;
@@ -314,23 +396,167 @@ int main(int argc, char **argv)
         double med = median(t->errors, t->count);
         bool bad = med > t->max_median;
         failures += bad;
-        printf("%s%s: %zu cases, median |error| %.1f%% (limit %.0f%%), worst %.1f%% (limit "
-               "%.0f%%)%s\n",
-               markdown ? "- " : "", t->name, t->count, med * 100, t->max_median * 100, worst * 100,
-               t->max_abs * 100, bad ? "  OUT OF TOLERANCE" : "");
+        say(h,
+            "%s%s: %zu cases, median |error| %.1f%% (limit %.0f%%), worst %.1f%% (limit "
+            "%.0f%%)%s\n",
+            h->markdown ? "- " : "", t->name, t->count, med * 100, t->max_median * 100, worst * 100,
+            t->max_abs * 100, bad ? "  OUT OF TOLERANCE" : "");
     }
-    if (nall)
-        printf("%sall inference: %zu cases, median |error| %.1f%%\n", markdown ? "- " : "", nall,
-               median(all, nall) * 100);
-    rc = failures ? 1 : 0;
+    if (h->nall)
+        say(h, "%sall inference: %zu cases, median |error| %.1f%%\n", h->markdown ? "- " : "",
+            h->nall, median(h->all, h->nall) * 100);
+    return failures;
+}
+
+/* Share of a class's cases whose ratio lies in the band derived from all the others. */
+static double leave_one_out(const struct band_cases *b)
+{
+    double rest[MAX_CASES], lo, hi;
+    size_t held = 0;
+
+    if (b->count < 3)
+        return 0;
+    for (size_t i = 0; i < b->count; i++) {
+        size_t n = 0;
+        for (size_t j = 0; j < b->count; j++)
+            if (j != i)
+                rest[n++] = b->ratio[j];
+        qsort(rest, n, sizeof(*rest), compare_double);
+        gp_bands_narrowest(rest, n, BAND_COVERAGE, &lo, &hi);
+        held += b->ratio[i] >= lo && b->ratio[i] <= hi;
+    }
+    return (double)held / (double)b->count;
+}
+
+/*
+ * Derive each band class's band from its cases and compare it with data/bands.json, or print
+ * the file (`write`). Returns the number of classes that disagree.
+ */
+static int check_bands(struct harness *h, bool write)
+{
+    int failures = 0;
+    bool first = true;
+
+    if (write)
+        printf("{\n  \"schema_version\": 1,\n  \"notes\": \"Written by validate_planner "
+               "--write-bands from the errors of tests/validation; do not edit by hand. low and "
+               "high multiply the central throughput: the narrowest interval of measured / "
+               "predicted holding coverage of the class's cases.\",\n  \"coverage\": %.2f,\n  "
+               "\"bands\": [",
+               BAND_COVERAGE);
+    else
+        printf("%s\n", h->markdown ? "\n| band class | cases | low | high | in band | held out "
+                                     "|\n|---|---:|---:|---:|---:|---:|"
+                                   : "");
+    for (int c = 0; c < GP_BAND_COUNT; c++) {
+        struct band_cases *b = &h->band[c];
+        const struct gp_band *shipped = &h->bands.band[c];
+        double lo, hi;
+        if (b->count == 0)
+            continue;
+        qsort(b->ratio, b->count, sizeof(*b->ratio), compare_double);
+        gp_bands_narrowest(b->ratio, b->count, BAND_COVERAGE, &lo, &hi);
+        size_t in = 0;
+        for (size_t i = 0; i < b->count; i++)
+            in += b->ratio[i] >= lo - 1e-12 && b->ratio[i] <= hi + 1e-12;
+        if (write) {
+            printf("%s\n    {\"class\": \"%s\", \"low\": %.3f, \"high\": %.3f, \"cases\": %zu}",
+                   first ? "" : ",", gp_band_class_name((enum gp_band_class)c), lo, hi, b->count);
+            first = false;
+            continue;
+        }
+        bool bad = fabs(shipped->low - lo) > BAND_SLACK || fabs(shipped->high - hi) > BAND_SLACK ||
+                   shipped->cases != (int)b->count;
+        failures += bad;
+        printf(h->markdown ? "| %s | %zu | %.3f | %.3f | %.0f%% | %.0f%% |%s\n"
+                           : "band %s: %zu cases, low %.3f high %.3f, in band %.0f%%, held out "
+                             "%.0f%%%s\n",
+               gp_band_class_name((enum gp_band_class)c), b->count, lo, hi,
+               100.0 * (double)in / (double)b->count, 100.0 * leave_one_out(b),
+               bad ? "  data/bands.json DIFFERS (rerun with --write-bands)" : "");
+    }
+    if (write)
+        printf("\n  ]\n}\n");
+    return failures;
+}
+
+static int load_all(struct harness *h)
+{
+    struct gp_buf eff = GP_BUF_INIT, mod = GP_BUF_INIT, st = GP_BUF_INIT, bd = GP_BUF_INIT;
+    int rc = gp_catalog_load(&h->cat);
+
+    if (!rc)
+        rc = load_data(&eff, "efficiency.json");
+    if (!rc)
+        rc = gp_efficiency_table_parse(&h->effs, eff.data, eff.len, "efficiency.json");
+    if (!rc)
+        rc = load_data(&mod, "models.json");
+    if (!rc)
+        rc = gp_model_table_parse(&h->models, mod.data, mod.len, "models.json");
+    if (!rc)
+        rc = load_data(&st, "stacks.json");
+    if (!rc)
+        rc = gp_stack_table_parse(&h->stacks, st.data, st.len, "stacks.json");
+    if (!rc)
+        rc = load_data(&bd, "bands.json");
+    if (!rc)
+        rc = gp_bands_parse(&h->bands, bd.data, bd.len, "bands.json");
+    gp_buf_release(&eff);
+    gp_buf_release(&mod);
+    gp_buf_release(&st);
+    gp_buf_release(&bd);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static struct harness h;
+    struct gp_buf cases = GP_BUF_INIT, training = GP_BUF_INIT, tols = GP_BUF_INIT;
+    bool write = false;
+    int rc = 1;
+
+    for (int i = 4; i < argc; i++) {
+        if (strcmp(argv[i], "--write-bands") == 0)
+            write = true;
+        else if (strcmp(argv[i], "--markdown") == 0)
+            h.markdown = true;
+        else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc)
+            gp_data_set_dir(argv[++i]);
+        else
+            argc = 0;
+    }
+    if (argc < 4) {
+        fprintf(stderr, "usage: validate INFERENCE.csv TRAINING.csv TOLERANCES.csv "
+                        "[--markdown | --write-bands] [--data DIR]\n");
+        return 2;
+    }
+    gp_buf_init(&cases, 1 << 20);
+    gp_buf_init(&training, 1 << 20);
+    gp_buf_init(&tols, 1 << 16);
+    if (gp_buf_read_file(&cases, argv[1]) || gp_buf_read_file(&training, argv[2]) ||
+        gp_buf_read_file(&tols, argv[3]) || load_all(&h)) {
+        fprintf(stderr, "validate: %s\n", gp_error_last());
+        goto done;
+    }
+    if (parse_tolerances(tols.data, &h)) {
+        fprintf(stderr, "validate: %s: malformed\n", argv[3]);
+        goto done;
+    }
+    h.quiet = write;
+    int bad_inference = check_inference(&h, cases.data, argv[1]);
+    int bad_training = bad_inference < 0 ? -1 : check_training(&h, training.data, argv[2]);
+    if (bad_inference < 0 || bad_training < 0)
+        goto done;
+    int failures = bad_inference + bad_training + report_classes(&h);
+    failures += check_bands(&h, write);
+    rc = write || failures == 0 ? 0 : 1;
 done:
     gp_buf_release(&cases);
     gp_buf_release(&training);
     gp_buf_release(&tols);
-    gp_buf_release(&effbuf);
-    gp_buf_release(&modbuf);
-    gp_catalog_release(&cat);
-    gp_efficiency_table_release(&effs);
-    gp_model_table_release(&models);
+    gp_catalog_release(&h.cat);
+    gp_efficiency_table_release(&h.effs);
+    gp_model_table_release(&h.models);
+    gp_stack_table_release(&h.stacks);
     return rc;
 }

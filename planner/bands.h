@@ -1,0 +1,49 @@
+/* Uncertainty bands per case class, derived from the model's own error on published
+ * measurements (data/bands.json, written by the validation harness), and the class of a plan. */
+#ifndef GP_PLANNER_BANDS_H
+#define GP_PLANNER_BANDS_H
+
+#include <stddef.h>
+
+#include "planner/workload.h"
+
+/* The case classes a band is measured for. */
+enum gp_band_class {
+    GP_BAND_INFERENCE_DENSE, /* dense decoder serving */
+    GP_BAND_INFERENCE_MOE,   /* mixture-of-experts serving */
+    GP_BAND_TRAINING_NODE,   /* training within one node */
+    GP_BAND_TRAINING_SCALE,  /* training across nodes */
+    GP_BAND_COUNT
+};
+
+/* measured / predicted throughput at the ends of the narrowest interval holding `coverage` of
+ * the class's validation cases. */
+struct gp_band {
+    double low;  /* multiplier on the central prediction at the pessimistic end, > 0 */
+    double high; /* multiplier at the optimistic end, >= low */
+    int cases;   /* validation cases the band was derived from */
+};
+
+struct gp_bands {
+    double coverage;                    /* share of cases each band holds, (0, 1] */
+    struct gp_band band[GP_BAND_COUNT]; /* cases 0 = no band derived for the class */
+};
+
+/* "inference-dense", ...; gp_band_class_parse returns -1 for an unknown name. */
+const char *gp_band_class_name(enum gp_band_class c);
+int gp_band_class_parse(const char *name);
+
+/* The class of workload `w` planned on `gpus` GPUs of nodes of `gpus_per_node`. Generic jobs
+ * have no class: returns -1. */
+int gp_band_class_of(const struct gp_workload *w, int gpus, int gpus_per_node);
+
+/* Parse data/bands.json; errors name origin, path, line and column. Returns 0, GP_EINVALID. */
+int gp_bands_parse(struct gp_bands *out, const char *text, size_t len, const char *origin);
+
+/*
+ * The narrowest interval [lo, hi] of the sorted ratios `r` (n > 0, ascending) that holds at
+ * least ceil(coverage * n) of them, compared in log space.
+ */
+void gp_bands_narrowest(const double *r, size_t n, double coverage, double *lo, double *hi);
+
+#endif
