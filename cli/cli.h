@@ -36,12 +36,14 @@ struct gp_cli {
     const char *currency;    /* --currency: output currency, "USD" by default */
     const char *format_name; /* --format, or NULL for the default (table) */
     enum gp_format format;
-    bool no_color;          /* --no-color */
-    bool quiet, verbose;    /* -q, -v */
-    bool help;              /* -h/--help was given */
-    bool color;             /* resolved: colour allowed on stdout */
-    const char *command;    /* name of the running command */
-    struct gp_store *store; /* owned; opened by gp_cli_store */
+    const char *locale_name;        /* --locale, or NULL for "C" */
+    const struct gp_locale *locale; /* resolved --locale (borrowed static) */
+    bool no_color;                  /* --no-color */
+    bool quiet, verbose;            /* -q, -v */
+    bool help;                      /* -h/--help was given */
+    bool color;                     /* resolved: colour allowed on stdout */
+    const char *command;            /* name of the running command */
+    struct gp_store *store;         /* owned; opened by gp_cli_store */
     struct gp_catalog catalog;
     bool catalog_loaded;
     struct gp_fx_table fx; /* owned; loaded by gp_cli_fx */
@@ -133,7 +135,8 @@ int gp_cli_exit_code(int error_code);
 /* Print a usage problem for the running command with a hint to --help; returns GP_EXIT_USAGE. */
 int gp_cli_usage_error(struct gp_cli *cli, const char *fmt, ...) GP_PRINTF(2, 3);
 
-/* Render a table to stdout in the chosen format. Returns an exit code. */
+/* Render a table to stdout in the chosen format and locale; a text table on a terminal fits its
+ * width. Returns an exit code. */
 int gp_cli_output(struct gp_cli *cli, const struct gp_table *t, size_t highlight_row);
 
 /* ---- commands ---------------------------------------------------------------------------- */

@@ -13,18 +13,20 @@
 #include "planner/efficiency.h"
 #include "planner/fleet.h"
 #include "planner/sweep.h"
+#include "report/plan_table.h"
 #include "store/calibrations.h"
 #include "util/error.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
-enum { DEFAULT_MAX_AGE_DAYS = 7, MAX_COLUMNS = 48 };
+enum { DEFAULT_MAX_AGE_DAYS = 7 };
 
 /* What the user asked for, as typed. */
 struct plan_args {
     const char *workload, *gpus, *vendor, *max_gpus, *power_budget, *pue, *kwh_price, *pricing;
-    const char *capex, *years, *max_age, *sweep;
+    const char *capex, *years, *max_age, *sweep, *columns;
+    bool wide;
     struct gp_strlist set;
 };
 
@@ -161,143 +163,6 @@ static int apply_calibration(struct gp_efficiency *eff, struct gp_store *store, 
 }
 
 /* ---- output ------------------------------------------------------------------------------ */
-
-/* Append the row's cells to the table (money converted with `fx`). */
-static int add_row(struct gp_table *t, const struct gp_plan_row *r, const char *sweep_key,
-                   const char *sweep_value, const char *currency, double fx)
-{
-    char notes[160];
-    bool inference = r->kind == GP_WORKLOAD_INFERENCE, training = r->kind == GP_WORKLOAD_TRAINING;
-    bool sized = r->gpus > 0, bad = false;
-    int rc = gp_table_add_row(t);
-
-    if (rc)
-        return rc;
-    if (sweep_key)
-        bad |= gp_table_set_text(t, sweep_key, "%s", sweep_value) != 0;
-    bad |= gp_table_set_text(t, "gpu", "%s", r->gpu) != 0;
-    bad |= gp_table_set_text(t, "vendor", "%s", gp_vendor_name(r->vendor)) != 0;
-    bad |= gp_table_set_text(t, "precision", "%s", gp_precision_name(r->precision)) != 0;
-    if (sized) {
-        bad |= gp_table_set_int(t, "tp", r->tp) != 0;
-        bad |= gp_table_set_int(t, "replicas", r->replicas) != 0;
-        bad |= gp_table_set_int(t, "gpus", r->gpus) != 0;
-        bad |= gp_table_set_int(t, "nodes", r->nodes) != 0;
-        if (r->kind != GP_WORKLOAD_GENERIC) {
-            bad |= gp_table_set_int(t, "batch", r->batch) != 0;
-            bad |= gp_table_set_number(t, "tokens_per_s", r->tokens_per_s) != 0;
-            bad |= gp_table_set_number(t, "tokens_per_s_per_gpu", r->tokens_per_s_per_gpu) != 0;
-        }
-        if (inference) {
-            bad |= gp_table_set_number(t, "ttft_ms", r->ttft_ms) != 0;
-            bad |= gp_table_set_number(t, "tpot_ms", r->tpot_ms) != 0;
-        }
-        bad |= gp_table_set_text(t, "bound", "%s", gp_bound_name(r->bound)) != 0;
-        bad |= gp_table_set_number(t, "it_kw", r->it_kw) != 0;
-        bad |= gp_table_set_number(t, "facility_kw", r->facility_kw) != 0;
-        bad |= gp_table_set_number(t, "energy_cost_per_month", r->energy_cost_per_month * fx) != 0;
-        bad |= gp_table_set_number(t, "energy_kwh_per_month", r->energy_kwh_per_month) != 0;
-        bad |= gp_table_set_number(t, "throughput_low", r->throughput_low) != 0;
-        bad |= gp_table_set_number(t, "throughput_high", r->throughput_high) != 0;
-    }
-    bad |= gp_table_set_text(t, "price_tier", "%s", r->price_tier) != 0;
-    if (r->price_source[0])
-        bad |= gp_table_set_text(t, "price_source", "%s", r->price_source) != 0;
-    if (r->price_date[0])
-        bad |= gp_table_set_text(t, "price_date", "%s", r->price_date) != 0;
-    if (r->price_known && sized) {
-        bad |= gp_table_set_number(t, "price_per_gpu_hour", r->price_per_gpu_hour * fx) != 0;
-        bad |= gp_table_set_number(t, "cost_per_hour", r->cost_per_hour * fx) != 0;
-        bad |= gp_table_set_number(t, "cost_per_month", r->cost_per_month * fx) != 0;
-        if (r->kind != GP_WORKLOAD_GENERIC)
-            bad |= gp_table_set_number(t, "cost_per_mtok", r->cost_per_mtok * fx) != 0;
-        bad |= gp_table_set_number(t, "cost_low", r->cost_low * fx) != 0;
-        bad |= gp_table_set_number(t, "cost_high", r->cost_high * fx) != 0;
-    }
-    bad |= gp_table_set_text(t, "efficiency_source", "%s", r->efficiency_source) != 0;
-    gp_notes_format(notes, sizeof(notes), r->notes);
-    bad |= gp_table_set_text(t, "notes", "%s", notes) != 0;
-    if (training && sized) {
-        bad |= gp_table_set_number(t, "train_hours", r->train_hours) != 0;
-        bad |= gp_table_set_number(t, "gpu_hours", r->gpu_hours) != 0;
-        bad |= gp_table_set_number(t, "mfu", r->mfu) != 0;
-        if (r->price_known)
-            bad |= gp_table_set_number(t, "total_cost", r->total_cost * fx) != 0;
-    }
-    if (r->kind == GP_WORKLOAD_GENERIC && sized) {
-        bad |= gp_table_set_number(t, "jobs_per_hour", r->jobs_per_hour) != 0;
-        if (r->price_known)
-            bad |= gp_table_set_number(t, "cost_per_job", r->total_cost * fx) != 0;
-    }
-    bad |= gp_table_set_text(t, "currency", "%s", currency) != 0;
-    return bad ? gp_error_set(GP_ENOMEM, "out of memory building the plan table") : 0;
-}
-
-/* The columns for a workload kind: DESIGN.md's row fields, the kind's extras, the ranges and
- * the currency of every money column. */
-static size_t build_columns(struct gp_column *cols, enum gp_workload_kind kind,
-                            const char *sweep_key)
-{
-    static const struct gp_column base[] = {
-        {"gpu", GP_CELL_TEXT, 0},
-        {"vendor", GP_CELL_TEXT, 0},
-        {"precision", GP_CELL_TEXT, 0},
-        {"tp", GP_CELL_INT, 0},
-        {"replicas", GP_CELL_INT, 0},
-        {"gpus", GP_CELL_INT, 0},
-        {"nodes", GP_CELL_INT, 0},
-        {"batch", GP_CELL_INT, 0},
-        {"tokens_per_s", GP_CELL_NUMBER, 1},
-        {"tokens_per_s_per_gpu", GP_CELL_NUMBER, 1},
-        {"ttft_ms", GP_CELL_NUMBER, 1},
-        {"tpot_ms", GP_CELL_NUMBER, 1},
-        {"bound", GP_CELL_TEXT, 0},
-        {"it_kw", GP_CELL_NUMBER, 2},
-        {"facility_kw", GP_CELL_NUMBER, 2},
-        {"price_per_gpu_hour", GP_CELL_NUMBER, 3},
-        {"price_tier", GP_CELL_TEXT, 0},
-        {"price_source", GP_CELL_TEXT, 0},
-        {"price_date", GP_CELL_TEXT, 0},
-        {"cost_per_hour", GP_CELL_NUMBER, 2},
-        {"cost_per_month", GP_CELL_NUMBER, 0},
-        {"cost_per_mtok", GP_CELL_NUMBER, 4},
-        {"energy_cost_per_month", GP_CELL_NUMBER, 0},
-        {"efficiency_source", GP_CELL_TEXT, 0},
-        {"notes", GP_CELL_TEXT, 0},
-    };
-    static const struct gp_column training[] = {
-        {"train_hours", GP_CELL_NUMBER, 1},
-        {"gpu_hours", GP_CELL_NUMBER, 0},
-        {"total_cost", GP_CELL_NUMBER, 0},
-        {"mfu", GP_CELL_NUMBER, 3},
-    };
-    static const struct gp_column generic[] = {
-        {"jobs_per_hour", GP_CELL_NUMBER, 1},
-        {"cost_per_job", GP_CELL_NUMBER, 6},
-    };
-    static const struct gp_column energy = {"energy_kwh_per_month", GP_CELL_NUMBER, 0};
-    static const struct gp_column ranges[] = {
-        {"cost_low", GP_CELL_NUMBER, 4},       {"cost_high", GP_CELL_NUMBER, 4},
-        {"throughput_low", GP_CELL_NUMBER, 1}, {"throughput_high", GP_CELL_NUMBER, 1},
-        {"currency", GP_CELL_TEXT, 0},
-    };
-    size_t n = 0;
-
-    if (sweep_key)
-        cols[n++] = (struct gp_column){sweep_key, GP_CELL_TEXT, 0};
-    for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
-        cols[n++] = base[i];
-    if (kind == GP_WORKLOAD_TRAINING)
-        for (size_t i = 0; i < sizeof(training) / sizeof(training[0]); i++)
-            cols[n++] = training[i];
-    if (kind == GP_WORKLOAD_GENERIC)
-        for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
-            cols[n++] = generic[i];
-    cols[n++] = energy;
-    for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
-        cols[n++] = ranges[i];
-    return n;
-}
 
 static cJSON *workload_json(const struct gp_workload *w)
 {
@@ -617,52 +482,54 @@ static int evaluate(struct gp_cli *cli, struct plan_run *run)
     return GP_EXIT_OK;
 }
 
-/* The swept key names its column, unless a row field already has that name. */
-static void sweep_column_name(const struct plan_run *run, char *out, size_t size)
+/* The rows as a table of the chosen columns: --columns, else every column (--wide, CSV and
+ * JSON), else the compact set. */
+static int plan_view(struct gp_cli *cli, const struct plan_run *run, struct gp_plan_view *view)
 {
-    struct gp_column columns[MAX_COLUMNS];
-    size_t n = build_columns(columns, run->base.workload.kind, NULL);
+    const struct plan_args *a = &run->args;
 
-    snprintf(out, size, "%s", run->sweep.key);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(columns[i].name, run->sweep.key) == 0)
-            snprintf(out, size, "sweep_%s", run->sweep.key);
+    gp_plan_view_init(view, run->rows, run->nrows, run->base.workload.kind, cli->currency, run->fx);
+    if (run->sweep.count)
+        gp_plan_view_sweep(view, run->sweep.key, run->sweep.values[0], sizeof(run->sweep.values[0]),
+                           run->ngpus);
+    if (a->columns) {
+        if (gp_plan_view_pick(view, a->columns))
+            return gp_cli_usage_error(cli, "--columns: %s", gp_error_last());
+    } else if (cli->format == GP_FORMAT_TABLE && !a->wide) {
+        gp_plan_view_compact(view);
+    }
+    return GP_EXIT_OK;
 }
 
 /* Render the rows with the workload and assumptions; exit 2 when no GPU type can be planned. */
 static int render(struct gp_cli *cli, const struct plan_run *run)
 {
-    struct gp_column columns[MAX_COLUMNS];
+    struct gp_plan_view view;
     struct gp_table table;
-    char sweep_column[48] = "";
-    const char *sweep_name = NULL;
     size_t best = SIZE_MAX;
     bool feasible = false;
-    int rc = GP_EXIT_OK;
+    int rc = plan_view(cli, run, &view);
 
-    if (run->sweep.count) {
-        sweep_column_name(run, sweep_column, sizeof(sweep_column));
-        sweep_name = sweep_column;
-    }
-    gp_table_init(&table, columns, build_columns(columns, run->base.workload.kind, sweep_name));
+    if (rc)
+        return rc;
+    gp_plan_view_table(&view, &table);
     table.meta = cJSON_CreateObject();
-    if (table.meta) {
-        cJSON_AddItemToObject(table.meta, "workload", workload_json(&run->base.workload));
-        cJSON_AddItemToObject(table.meta, "assumptions",
-                              assumptions_json(&run->base.assumptions, cli->currency,
-                                               pricing_names[run->pricing], run->max_age_days,
-                                               &run->sweep));
+    if (!table.meta ||
+        !cJSON_AddItemToObject(table.meta, "workload", workload_json(&run->base.workload)) ||
+        !cJSON_AddItemToObject(table.meta, "assumptions",
+                               assumptions_json(&run->base.assumptions, cli->currency,
+                                                pricing_names[run->pricing], run->max_age_days,
+                                                &run->sweep))) {
+        gp_table_release(&table);
+        gp_error_set(GP_ENOMEM, "out of memory describing the plan");
+        return gp_cli_fail();
     }
-    for (size_t i = 0; rc == 0 && i < run->nrows; i++) {
-        const char *value = run->sweep.count ? run->sweep.values[i / run->ngpus] : NULL;
-        if (add_row(&table, &run->rows[i], sweep_name, value, cli->currency, run->fx))
-            rc = gp_cli_fail();
+    for (size_t i = 0; i < run->nrows; i++) {
         feasible |= run->rows[i].feasible;
         if (best == SIZE_MAX && (run->rows[i].notes & GP_NOTE_BEST))
             best = i;
     }
-    if (rc == 0)
-        rc = gp_cli_output(cli, &table, best);
+    rc = gp_cli_output(cli, &table, best);
     if (rc == 0 && !feasible)
         rc = explain_infeasible(run->rows, run->nrows, &run->base.assumptions);
     gp_table_release(&table);
@@ -694,6 +561,10 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
         {"set", 0, GP_OPT_LIST, &a->set, "KEY=VALUE", "override a workload or assumption field"},
         {"sweep", 0, GP_OPT_ONCE, &a->sweep, "KEY=SPEC",
          "one row per value and GPU type; SPEC is FROM:TO:STEP or A,B,C"},
+        {"columns", 0, GP_OPT_STRING, &a->columns, "NAME,...",
+         "only these columns, in this order (names as in CSV and JSON)"},
+        {"wide", 0, GP_OPT_FLAG, &a->wide, NULL,
+         "every column in the table format (default: the compact set)"},
         GP_OPT_END,
     };
     int rc = gp_cli_parse_options(cli, "plan", opts, argc, argv);

@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "catalog/catalog.h"
@@ -11,6 +13,7 @@
 #include "cli/seed.h"
 #include "util/error.h"
 #include "util/msg.h"
+#include "util/text.h"
 #include "util/timeutil.h"
 
 int gp_cli_exit_code(int error_code)
@@ -184,9 +187,26 @@ int gp_cli_currency_rate(struct gp_cli *cli, double *per_usd)
     return GP_EXIT_OK;
 }
 
+/* Columns of the terminal on stdout; 0 when stdout is no terminal. */
+static size_t terminal_width(void)
+{
+    struct winsize size;
+    long columns = 0;
+    const char *env = getenv("COLUMNS");
+
+    if (!isatty(STDOUT_FILENO))
+        return 0;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+        return size.ws_col;
+    if (env && gp_text_to_int(env, 20, 10000, &columns) == 0)
+        return (size_t)columns;
+    return 80;
+}
+
 int gp_cli_output(struct gp_cli *cli, const struct gp_table *t, size_t highlight_row)
 {
-    struct gp_render_options options = {cli->color, 1, highlight_row};
+    struct gp_render_options options = {cli->color, 1, highlight_row, cli->locale,
+                                        terminal_width()};
 
     if (gp_table_render(t, cli->format, &options, stdout))
         return gp_cli_fail();

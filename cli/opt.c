@@ -11,7 +11,7 @@
 #include "util/text.h"
 #include "util/timeutil.h"
 
-enum { GLOBAL_OPTION_COUNT = 9 };
+enum { GLOBAL_OPTION_COUNT = 10 };
 
 /* Fill `out` with the options every command accepts (DESIGN §2), bound to `cli`. */
 static void global_options(struct gp_cli *cli, struct gp_opt out[GLOBAL_OPTION_COUNT])
@@ -23,6 +23,8 @@ static void global_options(struct gp_cli *cli, struct gp_opt out[GLOBAL_OPTION_C
          "read data files from DIR before the embedded ones"},
         {"currency", 0, GP_OPT_STRING, &cli->currency, "CUR", "output currency: USD, EUR or DKK"},
         {"format", 0, GP_OPT_STRING, &cli->format_name, "FMT", "output format: table, csv or json"},
+        {"locale", 0, GP_OPT_STRING, &cli->locale_name, "NAME",
+         "C (default) or da_DK: decimal comma; CSV with ';' and a BOM"},
         {"no-color", 0, GP_OPT_FLAG, &cli->no_color, NULL, "no colour (also when NO_COLOR is set)"},
         {"quiet", 'q', GP_OPT_FLAG, &cli->quiet, NULL, "only errors on stderr"},
         {"verbose", 'v', GP_OPT_FLAG, &cli->verbose, NULL, "more detail on stderr"},
@@ -175,6 +177,9 @@ static int resolve_globals(struct gp_cli *cli)
                                       cli->format_name);
     }
     cli->format = (enum gp_format)format;
+    cli->locale = gp_locale_find(cli->locale_name ? cli->locale_name : "C");
+    if (!cli->locale)
+        return gp_cli_usage_error(cli, "--locale '%s' is not one of C, da_DK", cli->locale_name);
     if (strcmp(cli->currency, "USD") && strcmp(cli->currency, "EUR") &&
         strcmp(cli->currency, "DKK"))
         return gp_cli_usage_error(cli, "--currency '%s' is not one of USD, EUR, DKK",

@@ -1,52 +1,100 @@
 /* The CSV renderer: RFC 4180 (CRLF, quoted fields), UTF-8, and text cells that a spreadsheet
- * would evaluate as a formula neutralised with a leading apostrophe. */
+ * would evaluate as a formula neutralised with a leading apostrophe. The locale picks the
+ * separator and decimal mark (da_DK: ';' and ',', after a byte order mark). Each line is built
+ * in memory and written once; a cell costs one read and one copy. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "report/table.h"
+#include "util/buf.h"
 #include "util/error.h"
 
-enum { CELL_TEXT_MAX = 4096 };
+enum { NUMBER_ROOM = 352, SCRATCH_MAX = 512 }; /* room for any double in %f */
 
-static void put_field(FILE *out, const char *text, bool is_text)
+/* Whether text must be quoted (it holds the separator, a quote or a line break) or neutralised
+ * (a spreadsheet would read it as a formula). */
+static bool needs_quotes(const char *text, size_t len, char sep, bool *formula)
 {
-    bool formula = is_text && text[0] && strchr("=+-@\t\r", text[0]);
-    bool quote = formula || strpbrk(text, ",\"\r\n") != NULL;
-
-    if (!quote) {
-        fputs(text, out);
-        return;
-    }
-    fputc('"', out);
-    if (formula)
-        fputc('\'', out);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"')
-            fputc('"', out);
-        fputc(*p, out);
-    }
-    fputc('"', out);
+    *formula = len > 0 && strchr("=+-@\t\r", text[0]) != NULL;
+    if (*formula)
+        return true;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == sep || text[i] == '"' || text[i] == '\r' || text[i] == '\n')
+            return true;
+    return false;
 }
 
-int gp_render_csv(const struct gp_table *t, FILE *out)
+/* Append a text field; `line` has room for 2 * len + 4 more bytes. */
+static void put_text(struct gp_buf *line, const char *text, size_t len, char sep)
 {
-    char text[CELL_TEXT_MAX];
+    char *out = line->data + line->len;
+    bool formula;
 
-    for (size_t c = 0; c < t->ncols; c++) {
-        if (c)
-            fputc(',', out);
-        put_field(out, t->columns[c].name, true);
+    if (!needs_quotes(text, len, sep, &formula)) {
+        memcpy(out, text, len);
+        line->len += len;
+        return;
     }
-    fputs("\r\n", out);
-    for (size_t r = 0; r < t->nrows; r++) {
-        for (size_t c = 0; c < t->ncols; c++) {
-            const struct gp_cell *cell = &t->cells[r * t->ncols + c];
-            if (c)
-                fputc(',', out);
-            gp_cell_format(cell, &t->columns[c], text, sizeof(text));
-            put_field(out, text, cell->kind == GP_CELL_TEXT);
-        }
-        fputs("\r\n", out);
+    *out++ = '"';
+    if (formula)
+        *out++ = '\'';
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '"')
+            *out++ = '"';
+        *out++ = text[i];
     }
-    return ferror(out) ? gp_error_set(GP_ERROR, "cannot write output") : 0;
+    *out++ = '"';
+    line->len = (size_t)(out - line->data);
+}
+
+/* Append cell (r, c), or the header's when r is SIZE_MAX, after a separator unless first. */
+static int put_cell(struct gp_buf *line, const struct gp_table *t, size_t r, size_t c,
+                    const struct gp_locale *locale)
+{
+    char scratch[SCRATCH_MAX];
+    struct gp_value value = {GP_CELL_TEXT, 0, t->columns[c].name};
+    size_t len = 0;
+    int rc;
+
+    if (r != SIZE_MAX)
+        gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
+    if (value.kind == GP_CELL_TEXT)
+        len = strlen(value.text);
+    if ((rc = gp_buf_grow(line, 2 * len + NUMBER_ROOM)))
+        return rc;
+    if (c)
+        line->data[line->len++] = locale->separator;
+    if (value.kind == GP_CELL_TEXT)
+        put_text(line, value.text, len, locale->separator);
+    else if (value.kind != GP_CELL_EMPTY)
+        line->len += gp_number_format(line->data + line->len, NUMBER_ROOM - 2, value.number,
+                                      value.kind == GP_CELL_INT ? 0 : t->columns[c].decimals,
+                                      locale->decimal);
+    line->data[line->len] = '\0';
+    return 0;
+}
+
+int gp_render_csv(const struct gp_table *t, const struct gp_render_options *options, FILE *out)
+{
+    const struct gp_locale *locale =
+        options && options->locale ? options->locale : gp_locale_default();
+    struct gp_buf line = GP_BUF_INIT;
+    int rc = 0;
+
+    if (locale->byte_order)
+        fputs("\xEF\xBB\xBF", out);
+    for (size_t r = SIZE_MAX; rc == 0 && (r == SIZE_MAX || r < t->nrows); r++) {
+        gp_buf_reset(&line);
+        for (size_t c = 0; rc == 0 && c < t->ncols; c++)
+            rc = put_cell(&line, t, r, c, locale);
+        if (rc == 0)
+            rc = gp_buf_append(&line, "\r\n", 2);
+        if (rc == 0 && fwrite(line.data, 1, line.len, out) != line.len)
+            rc = gp_error_set(GP_ERROR, "cannot write output");
+    }
+    gp_buf_release(&line);
+    if (rc == 0 && ferror(out))
+        rc = gp_error_set(GP_ERROR, "cannot write output");
+    return rc;
 }

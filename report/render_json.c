@@ -5,14 +5,20 @@
 #include "report/table.h"
 #include "util/error.h"
 
-static cJSON *cell_json(const struct gp_cell *cell)
+enum { SCRATCH_MAX = 512 };
+
+static cJSON *value_json(const struct gp_table *t, size_t r, size_t c)
 {
-    switch (cell->kind) {
+    char scratch[SCRATCH_MAX];
+    struct gp_value value;
+
+    gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
+    switch (value.kind) {
     case GP_CELL_TEXT:
-        return cJSON_CreateString(cell->text);
+        return cJSON_CreateString(value.text);
     case GP_CELL_NUMBER:
     case GP_CELL_INT:
-        return cJSON_CreateNumber(cell->number);
+        return cJSON_CreateNumber(value.number);
     default:
         return cJSON_CreateNull();
     }
@@ -30,7 +36,7 @@ static cJSON *rows_json(const struct gp_table *t)
             return NULL;
         }
         for (size_t c = 0; c < t->ncols; c++) {
-            cJSON *value = cell_json(&t->cells[r * t->ncols + c]);
+            cJSON *value = value_json(t, r, c);
             if (!value || !cJSON_AddItemToObject(row, t->columns[c].name, value)) {
                 cJSON_Delete(value);
                 cJSON_Delete(rows);

@@ -1,4 +1,6 @@
-/* The aligned-column table renderer for terminals and plain text. */
+/* The aligned-column table renderer for terminals and plain text. A table wider than the width
+ * it is given leaves out its columns of highest fit rank and says how many. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +8,7 @@
 #include "report/table.h"
 #include "util/error.h"
 
-enum { CELL_TEXT_MAX = 512 };
+enum { NUMBER_TEXT_MAX = 352, SCRATCH_MAX = 512, GAP = 2 }; /* room for any double in %f */
 
 /* Display width of UTF-8 text: one column per code point. */
 static size_t display_width(const char *s)
@@ -19,8 +21,11 @@ static size_t display_width(const char *s)
 
 static void pad(FILE *out, size_t n)
 {
-    while (n--)
-        fputc(' ', out);
+    static const char spaces[] = "                                                                ";
+
+    for (; n >= sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+        fwrite(spaces, 1, sizeof(spaces) - 1, out);
+    fwrite(spaces, 1, n, out);
 }
 
 static void put_cell(FILE *out, const char *text, size_t width, bool right, bool last)
@@ -40,44 +45,92 @@ static bool right_aligned(const struct gp_column *c)
     return c->kind == GP_CELL_NUMBER || c->kind == GP_CELL_INT;
 }
 
+/* Cell (r, c) as display text; r == SIZE_MAX is the header. */
+static const char *cell_text(const struct gp_table *t, size_t r, size_t c,
+                             const struct gp_locale *locale, char *number, char *scratch)
+{
+    struct gp_value value;
+    size_t len;
+
+    if (r == SIZE_MAX)
+        return gp_table_header(t, c);
+    gp_table_value(t, r, c, &value, scratch, SCRATCH_MAX);
+    return gp_value_text(&value, &t->columns[c], locale, number, NUMBER_TEXT_MAX, &len);
+}
+
+/* Leave out columns (widths[c] = 0 marks one left out), highest fit rank first, until a line
+ * fits `limit`; returns how many were left out. */
+static size_t fit(const struct gp_table *t, size_t *widths, size_t limit)
+{
+    size_t total = 0, dropped = 0;
+
+    for (size_t c = 0; c < t->ncols; c++)
+        total += widths[c] + (c ? GAP : 0);
+    while (limit && total > limit) {
+        size_t worst = SIZE_MAX;
+        for (size_t c = 0; c < t->ncols; c++)
+            if (widths[c] && gp_table_look(t, c)->fit_rank > 0 &&
+                (worst == SIZE_MAX ||
+                 gp_table_look(t, c)->fit_rank > gp_table_look(t, worst)->fit_rank))
+                worst = c;
+        if (worst == SIZE_MAX)
+            break;
+        total -= widths[worst] + GAP;
+        widths[worst] = 0;
+        dropped++;
+    }
+    return dropped;
+}
+
+static void put_line(FILE *out, const struct gp_table *t, size_t r, const size_t *widths,
+                     const struct gp_locale *locale)
+{
+    char number[NUMBER_TEXT_MAX], scratch[SCRATCH_MAX];
+    size_t last = 0;
+    bool first = true;
+
+    for (size_t c = 0; c < t->ncols; c++)
+        if (widths[c])
+            last = c;
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (!widths[c])
+            continue;
+        if (!first)
+            pad(out, GAP);
+        first = false;
+        put_cell(out, cell_text(t, r, c, locale, number, scratch), widths[c],
+                 right_aligned(&t->columns[c]), c == last);
+    }
+}
+
 int gp_render_text(const struct gp_table *t, const struct gp_render_options *options, FILE *out)
 {
-    size_t *widths = calloc(t->ncols ? t->ncols : 1, sizeof(*widths));
-    char text[CELL_TEXT_MAX];
+    const struct gp_locale *locale = options->locale ? options->locale : gp_locale_default();
+    size_t *widths = calloc(t->ncols ? t->ncols : 1, sizeof(*widths)), dropped;
+    char number[NUMBER_TEXT_MAX], scratch[SCRATCH_MAX];
 
     if (!widths)
         return gp_error_set(GP_ENOMEM, "out of memory rendering a table");
-    for (size_t c = 0; c < t->ncols; c++)
-        widths[c] = display_width(t->columns[c].name);
-    for (size_t r = 0; r < t->nrows; r++) {
+    for (size_t r = SIZE_MAX; r == SIZE_MAX || r < t->nrows; r++) {
         for (size_t c = 0; c < t->ncols; c++) {
-            gp_cell_format(&t->cells[r * t->ncols + c], &t->columns[c], text, sizeof(text));
-            size_t w = display_width(text);
-            if (w > widths[c])
-                widths[c] = w;
+            size_t w = display_width(cell_text(t, r, c, locale, number, scratch));
+            if (w > widths[c] || widths[c] == 0)
+                widths[c] = w ? w : 1;
         }
     }
-    if (options->color)
-        fputs("\033[1m", out);
-    for (size_t c = 0; c < t->ncols; c++) {
-        put_cell(out, t->columns[c].name, widths[c], right_aligned(&t->columns[c]),
-                 c + 1 == t->ncols);
-        if (c + 1 < t->ncols)
-            fputs("  ", out);
-    }
+    dropped = fit(t, widths, options->width);
+    fputs(options->color ? "\033[1m" : "", out);
+    put_line(out, t, SIZE_MAX, widths, locale);
     fputs(options->color ? "\033[0m\n" : "\n", out);
     for (size_t r = 0; r < t->nrows; r++) {
         bool emphasis = options->color && r == options->highlight_row;
-        if (emphasis)
-            fputs("\033[1;32m", out);
-        for (size_t c = 0; c < t->ncols; c++) {
-            gp_cell_format(&t->cells[r * t->ncols + c], &t->columns[c], text, sizeof(text));
-            put_cell(out, text, widths[c], right_aligned(&t->columns[c]), c + 1 == t->ncols);
-            if (c + 1 < t->ncols)
-                fputs("  ", out);
-        }
+        fputs(emphasis ? "\033[1;32m" : "", out);
+        put_line(out, t, r, widths, locale);
         fputs(emphasis ? "\033[0m\n" : "\n", out);
     }
+    if (dropped)
+        fprintf(out, "(%zu column%s left out to fit %zu characters)\n", dropped,
+                dropped == 1 ? "" : "s", options->width);
     free(widths);
     return ferror(out) ? gp_error_set(GP_ERROR, "cannot write output") : 0;
 }

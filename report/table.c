@@ -1,4 +1,4 @@
-/* Building result tables. */
+/* Building result tables and reading their values. */
 #include "report/table.h"
 
 #include <stdio.h>
@@ -29,11 +29,20 @@ void gp_table_init(struct gp_table *t, const struct gp_column *columns, size_t n
     t->rows_key = "rows";
 }
 
+void gp_table_init_source(struct gp_table *t, const struct gp_column *columns, size_t ncols,
+                          size_t nrows, gp_table_read_fn *read, const void *source)
+{
+    gp_table_init(t, columns, ncols);
+    t->nrows = nrows;
+    t->read = read;
+    t->source = source;
+}
+
 void gp_table_release(struct gp_table *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; t->cells && i < t->nrows * t->ncols; i++)
+    for (size_t i = 0; t->cells && !t->read && i < t->nrows * t->ncols; i++)
         free(t->cells[i].text);
     free(t->cells);
     cJSON_Delete(t->meta);
@@ -111,34 +120,64 @@ int gp_table_set_int(struct gp_table *t, const char *column, long long value)
     return rc;
 }
 
-void gp_cell_format(const struct gp_cell *cell, const struct gp_column *column, char *out,
-                    size_t size)
+void gp_table_value(const struct gp_table *t, size_t row, size_t col, struct gp_value *out,
+                    char *scratch, size_t size)
 {
-    switch (cell->kind) {
+    const struct gp_cell *cell;
+
+    if (t->read) {
+        t->read(t->source, row, col, out, scratch, size);
+        return;
+    }
+    cell = &t->cells[row * t->ncols + col];
+    out->kind = cell->kind;
+    out->number = cell->number;
+    out->text = cell->text;
+}
+
+const struct gp_column_look *gp_table_look(const struct gp_table *t, size_t col)
+{
+    static const struct gp_column_look plain = {NULL, NULL, GP_STYLE_PLAIN, 0};
+
+    return t->looks ? &t->looks[col] : &plain;
+}
+
+const char *gp_table_header(const struct gp_table *t, size_t col)
+{
+    const char *header = gp_table_look(t, col)->header;
+
+    return header ? header : t->columns[col].name;
+}
+
+const char *gp_value_text(const struct gp_value *value, const struct gp_column *column,
+                          const struct gp_locale *locale, char *buf, size_t size, size_t *len)
+{
+    switch (value->kind) {
     case GP_CELL_TEXT:
-        snprintf(out, size, "%s", cell->text);
-        break;
+        *len = strlen(value->text);
+        return value->text;
     case GP_CELL_NUMBER:
-        snprintf(out, size, "%.*f", column->decimals, cell->number);
-        break;
+        *len = gp_number_format(buf, size, value->number, column->decimals, locale->decimal);
+        return buf;
     case GP_CELL_INT:
-        snprintf(out, size, "%.0f", cell->number);
-        break;
+        *len = gp_number_format(buf, size, value->number, 0, locale->decimal);
+        return buf;
     default:
-        out[0] = '\0';
+        *len = 0;
+        return "";
     }
 }
 
 int gp_table_render(const struct gp_table *t, enum gp_format format,
                     const struct gp_render_options *options, FILE *out)
 {
-    struct gp_render_options defaults = {false, 1, SIZE_MAX};
+    struct gp_render_options defaults = {false, 1, SIZE_MAX, NULL, 0};
 
     if (!options)
         options = &defaults;
     switch (format) {
     case GP_FORMAT_CSV:
-        return gp_render_csv(t, out);
+        return gp_render_csv(t, options, out);
     case GP_FORMAT_JSON:
         return gp_render_json(t, options, out);
     default:

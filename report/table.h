@@ -1,9 +1,10 @@
-/* A result table (named, typed columns and rows of cells) and its renderers: aligned text, CSV
+/* A result table (named, typed columns and rows of values) and its renderers: aligned text, CSV
  * (RFC 4180, spreadsheet-safe) and JSON. Every command's data output goes through here. */
 #ifndef GP_REPORT_TABLE_H
 #define GP_REPORT_TABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -12,10 +13,30 @@
 
 enum gp_cell_kind { GP_CELL_EMPTY, GP_CELL_TEXT, GP_CELL_NUMBER, GP_CELL_INT };
 
+/* What a column's values are, for renderers that show more than text (xlsx number formats,
+ * HTML alignment): GP_STYLE_PLAIN is a plain number or the column's kind. */
+enum gp_column_style {
+    GP_STYLE_PLAIN,
+    GP_STYLE_TEXT,
+    GP_STYLE_COUNT,    /* a whole number of things */
+    GP_STYLE_CURRENCY, /* an amount in the table's currency */
+    GP_STYLE_PERCENT,  /* a fraction: 0.25 shows as 25 % */
+    GP_STYLE_DATE,     /* text YYYY-MM-DD */
+};
+
 struct gp_column {
-    const char *name; /* header and JSON key (borrowed; static strings) */
+    const char *name; /* CSV header and JSON key (borrowed; static strings) */
     enum gp_cell_kind kind;
     int decimals; /* digits after the point for GP_CELL_NUMBER in table and CSV output */
+};
+
+/* How a column is shown to people, beside its struct gp_column. */
+struct gp_column_look {
+    const char *header;         /* short header with its unit; NULL = the column's name */
+    const char *unit;           /* unit of the values ("ms", "kW", "per hour"); NULL = none */
+    enum gp_column_style style; /* what the values are */
+    int fit_rank; /* a text table too wide for its width drops its columns of highest rank
+                     first; 0 or less = never dropped */
 };
 
 struct gp_cell {
@@ -24,15 +45,35 @@ struct gp_cell {
     char *text;             /* owned, for TEXT */
 };
 
+/* One value as a renderer reads it. */
+struct gp_value {
+    enum gp_cell_kind kind; /* GP_CELL_EMPTY: no value */
+    double number;          /* for NUMBER and INT */
+    const char *text;       /* for TEXT; borrowed, valid until the next read */
+};
+
+/* Reads the value of (row, col) from `source`. `scratch[size]` may hold text the value points
+ * to. Never fails. */
+typedef void gp_table_read_fn(const void *source, size_t row, size_t col, struct gp_value *out,
+                              char *scratch, size_t size);
+
+/*
+ * A table holds its rows either as cells (gp_table_add_row and gp_table_set_*), or, when `read`
+ * is set, as `nrows` rows read on demand from `source` with no copy.
+ */
 struct gp_table {
     const struct gp_column *columns; /* borrowed, `ncols` entries */
     size_t ncols;
     struct gp_cell *cells; /* owned, row-major, nrows * ncols */
     size_t nrows;
     size_t cap_rows;
-    cJSON *meta;          /* owned object; its members are added to the JSON output's
-                             top level before "rows" (NULL = none) */
-    const char *rows_key; /* JSON key of the rows array; default "rows" */
+    cJSON *meta;                        /* owned object; its members are added to the JSON output's
+                                           top level before "rows" (NULL = none) */
+    const char *rows_key;               /* JSON key of the rows array; default "rows" */
+    gp_table_read_fn *read;             /* NULL: the cells */
+    const void *source;                 /* borrowed, passed to `read` */
+    const struct gp_column_look *looks; /* borrowed, `ncols` entries beside `columns`;
+                                           NULL = every column plain, headed by its name */
 };
 
 enum gp_format { GP_FORMAT_TABLE, GP_FORMAT_CSV, GP_FORMAT_JSON };
@@ -41,6 +82,9 @@ enum gp_format { GP_FORMAT_TABLE, GP_FORMAT_CSV, GP_FORMAT_JSON };
 int gp_format_parse(const char *name);
 
 void gp_table_init(struct gp_table *t, const struct gp_column *columns, size_t ncols);
+/* A table of `nrows` rows read from `source` with `read`; nothing to release but meta. */
+void gp_table_init_source(struct gp_table *t, const struct gp_column *columns, size_t ncols,
+                          size_t nrows, gp_table_read_fn *read, const void *source);
 void gp_table_release(struct gp_table *t);
 
 /* Append an empty row; returns 0 or GP_ENOMEM. The new row is t->nrows - 1. */
@@ -52,10 +96,34 @@ int gp_table_set_text(struct gp_table *t, const char *column, const char *fmt, .
 int gp_table_set_number(struct gp_table *t, const char *column, double value);
 int gp_table_set_int(struct gp_table *t, const char *column, long long value);
 
+/* The value of (row, col), from the cells or the source. */
+void gp_table_value(const struct gp_table *t, size_t row, size_t col, struct gp_value *out,
+                    char *scratch, size_t size);
+
+/* How column `col` is shown: its look, or a plain one (header NULL, fit rank 0). Borrowed. */
+const struct gp_column_look *gp_table_look(const struct gp_table *t, size_t col);
+/* Column `col`'s header for people: its look's header, else its name. */
+const char *gp_table_header(const struct gp_table *t, size_t col);
+
+/* How numbers are written: the decimal point, and CSV's field separator. */
+struct gp_locale {
+    const char *name; /* "C" or "da_DK" */
+    char decimal;     /* '.' or ',' */
+    char separator;   /* CSV field separator: ',' or ';' */
+    bool byte_order;  /* CSV starts with a UTF-8 byte order mark */
+};
+
+/* The plain locale (RFC 4180 CSV, decimal point); never NULL. */
+const struct gp_locale *gp_locale_default(void);
+/* "C" or "da_DK" -> locale; NULL for any other name. */
+const struct gp_locale *gp_locale_find(const char *name);
+
 struct gp_render_options {
     bool color;           /* ANSI emphasis in table output (only when stdout is a terminal) */
     int schema_version;   /* for JSON; 0 means 1 */
     size_t highlight_row; /* table output emphasises this row when color is on; SIZE_MAX = none */
+    const struct gp_locale *locale; /* numbers and CSV separators; NULL = gp_locale_default() */
+    size_t width; /* text tables: most characters per line (a terminal's width); 0 = no limit */
 };
 
 /* Write the table to `out` in `format`. Returns 0, or GP_ERROR when writing fails. */
@@ -64,11 +132,18 @@ int gp_table_render(const struct gp_table *t, enum gp_format format,
 
 /* The individual renderers (report/render_*.c). */
 int gp_render_text(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
-int gp_render_csv(const struct gp_table *t, FILE *out);
+int gp_render_csv(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
 int gp_render_json(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
 
-/* A cell as display text (numbers with the column's decimals) into out[size]. */
-void gp_cell_format(const struct gp_cell *cell, const struct gp_column *column, char *out,
-                    size_t size);
+/* A value's display text: a text value itself, a number with the column's decimals and the
+ * locale's decimal mark formatted into buf[size] (352 bytes hold any). Returns the text (borrowed
+ * from the value or buf) and its length in *len. */
+const char *gp_value_text(const struct gp_value *value, const struct gp_column *column,
+                          const struct gp_locale *locale, char *buf, size_t size, size_t *len);
+
+/* printf's "%.*f" of `value` with `decimal` as the decimal mark, into out[size] (cut to fit:
+ * 32 bytes hold every value below 1e15, 352 any double); returns the length written. Fast for
+ * the common case. */
+size_t gp_number_format(char *out, size_t size, double value, int decimals, char decimal);
 
 #endif

@@ -1,7 +1,9 @@
-/* Unit tests for report/: CSV quoting and formula neutralisation, JSON shape, text alignment. */
+/* Unit tests for report/: CSV quoting and formula neutralisation, JSON shape, text alignment,
+ * number formatting, locales, and the plan column descriptors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +11,9 @@
 
 #include <cmocka.h>
 
+#include "report/plan_table.h"
 #include "report/table.h"
+#include "util/error.h"
 
 static const struct gp_column columns[] = {
     {"name", GP_CELL_TEXT, 0},
@@ -17,17 +21,24 @@ static const struct gp_column columns[] = {
     {"count", GP_CELL_INT, 0},
 };
 
-/* Render into a string (malloc'd). */
-static char *render(const struct gp_table *t, enum gp_format format)
+/* Render into a string (malloc'd) in `locale` (NULL = plain), fitting `width` (0 = any). */
+static char *render_in(const struct gp_table *t, enum gp_format format, const char *locale,
+                       size_t width)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    struct gp_render_options options = {false, 1, SIZE_MAX};
+    struct gp_render_options options = {false, 1, SIZE_MAX, locale ? gp_locale_find(locale) : NULL,
+                                        width};
 
     assert_int_equal(gp_table_render(t, format, &options, out), 0);
     fclose(out);
     return text;
+}
+
+static char *render(const struct gp_table *t, enum gp_format format)
+{
+    return render_in(t, format, NULL, 0);
 }
 
 static void build(struct gp_table *t)
@@ -107,12 +118,208 @@ static void text_aligns_columns(void **state)
     gp_table_release(&t);
 }
 
+static void csv_da_dk_has_bom_semicolons_and_decimal_commas(void **state)
+{
+    struct gp_table t;
+    (void)state;
+
+    gp_table_init(&t, columns, 3);
+    gp_table_add_row(&t);
+    gp_table_set_text(&t, "name", "a;b");
+    gp_table_set_number(&t, "price", 16706.25);
+    gp_table_set_int(&t, "count", 1200);
+    char *csv = render_in(&t, GP_FORMAT_CSV, "da_DK", 0);
+    assert_string_equal(csv, "\xEF\xBB\xBFname;price;count\r\n\"a;b\";16706,25;1200\r\n");
+    free(csv);
+    assert_null(gp_locale_find("de_DE"));
+    gp_table_release(&t);
+}
+
+/* The fast path agrees with printf on every value it formats, ties and huge values included. */
+static void number_format_matches_printf(void **state)
+{
+    static const double fixed[] = {0.0,    -0.0,     0.125, 0.5,       1.5,     2.5,   -0.001,
+                                   0.0005, 1.005,    2.675, 999.9999,  1e15,    1e300, -7.25,
+                                   1e-7,   123456.5, 0.045, 16.706349, 4.78e-6, 9e15,  0.995};
+    char fast[64], slow[64];
+    unsigned seed = 12345;
+    (void)state;
+
+    for (int i = 0; i < 200000; i++) {
+        double v;
+        if (i < (int)(sizeof(fixed) / sizeof(fixed[0])))
+            v = fixed[i];
+        else {
+            seed = seed * 1103515245u + 12345u;
+            int scale = (int)(seed >> 16) % 12 - 4;
+            seed = seed * 1103515245u + 12345u;
+            v = ((double)(seed >> 8) / (double)(1u << 24) - 0.3) * pow(10, scale);
+            if (i % 7 == 0) /* values on a decimal grid meet rounding ties */
+                v = round(v * 1000) / 1000 + 0.0005;
+        }
+        for (int d = 0; d <= 6; d++) {
+            snprintf(slow, sizeof(slow), "%.*f", d, v);
+            size_t n = gp_number_format(fast, sizeof(fast), v, d, '.');
+            assert_string_equal(fast, slow);
+            assert_int_equal(n, strlen(slow));
+        }
+    }
+    gp_number_format(fast, sizeof(fast), 2.5, 1, ',');
+    assert_string_equal(fast, "2,5");
+}
+
+static const struct gp_column wide_columns[] = {
+    {"keep", GP_CELL_TEXT, 0}, {"second", GP_CELL_TEXT, 0}, {"first", GP_CELL_TEXT, 0}};
+static const struct gp_column_look wide_looks[] = {
+    {"K", NULL, GP_STYLE_TEXT, 0}, {"S", NULL, GP_STYLE_TEXT, 2}, {"F", NULL, GP_STYLE_TEXT, 3}};
+
+static void text_fits_width_by_rank(void **state)
+{
+    struct gp_table t;
+    (void)state;
+
+    gp_table_init(&t, wide_columns, 3);
+    t.looks = wide_looks;
+    gp_table_add_row(&t);
+    gp_table_set_text(&t, "keep", "kkkkkkkkkk");
+    gp_table_set_text(&t, "second", "ssssssssss");
+    gp_table_set_text(&t, "first", "ffffffffff");
+    char *all = render_in(&t, GP_FORMAT_TABLE, NULL, 34);
+    assert_string_equal(all, "K           S           F\n"
+                             "kkkkkkkkkk  ssssssssss  ffffffffff\n");
+    char *two = render_in(&t, GP_FORMAT_TABLE, NULL, 33);
+    assert_string_equal(two, "K           S\n"
+                             "kkkkkkkkkk  ssssssssss\n"
+                             "(1 column left out to fit 33 characters)\n");
+    char *one = render_in(&t, GP_FORMAT_TABLE, NULL, 5);
+    assert_string_equal(one, "K\n"
+                             "kkkkkkkkkk\n"
+                             "(2 columns left out to fit 5 characters)\n");
+    free(all);
+    free(two);
+    free(one);
+    gp_table_release(&t);
+}
+
+/* One sized, priced row of `kind`, and one that could not be sized. */
+static void plan_rows(struct gp_plan_row rows[2], enum gp_workload_kind kind)
+{
+    memset(rows, 0, 2 * sizeof(rows[0]));
+    for (int i = 0; i < 2; i++) {
+        snprintf(rows[i].gpu, sizeof(rows[i].gpu), "gpu%d", i);
+        rows[i].kind = kind;
+        snprintf(rows[i].price_tier, sizeof(rows[i].price_tier), "on-demand");
+        snprintf(rows[i].efficiency_source, sizeof(rows[i].efficiency_source), "default");
+    }
+    rows[0].gpus = 8;
+    rows[0].ttft_ms = 100.04;
+    rows[0].price_known = true;
+    rows[0].cost_per_hour = 2.0;
+    rows[0].total_cost = 0.5;
+    rows[0].notes = GP_NOTE_BEST;
+    snprintf(rows[0].price_date, sizeof(rows[0].price_date), "2026-09-15");
+    rows[1].notes = GP_NOTE_DOES_NOT_FIT;
+}
+
+/* Which columns each kind lists, and which cells stay empty, from the one descriptor table. */
+static void plan_columns_follow_the_kind(void **state)
+{
+    static const struct {
+        enum gp_workload_kind kind;
+        const char *column;
+        bool listed;
+        const char *sized;   /* the sized row's cell as CSV text */
+        const char *unsized; /* the other row's */
+    } cases[] = {
+        {GP_WORKLOAD_INFERENCE, "ttft_ms", true, "100.0", ""},
+        {GP_WORKLOAD_TRAINING, "ttft_ms", true, "", ""},
+        {GP_WORKLOAD_INFERENCE, "cost_per_hour", true, "20.00", ""},
+        {GP_WORKLOAD_INFERENCE, "train_hours", false, NULL, NULL},
+        {GP_WORKLOAD_TRAINING, "total_cost", true, "5", ""},
+        {GP_WORKLOAD_GENERIC, "cost_per_job", true, "5.000000", ""},
+        {GP_WORKLOAD_GENERIC, "cost_per_mtok", true, "", ""},
+        {GP_WORKLOAD_GENERIC, "gpus", true, "8", ""},
+        {GP_WORKLOAD_INFERENCE, "price_date", true, "2026-09-15", ""},
+        {GP_WORKLOAD_INFERENCE, "price_tier", true, "on-demand", "on-demand"},
+        {GP_WORKLOAD_INFERENCE, "notes", true, "best", "does-not-fit"},
+        {GP_WORKLOAD_INFERENCE, "currency", true, "DKK", "DKK"},
+    };
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gp_plan_row rows[2];
+        struct gp_plan_view view;
+        struct gp_table t;
+        char number[64], scratch[256];
+        size_t col = SIZE_MAX;
+
+        plan_rows(rows, cases[i].kind);
+        gp_plan_view_init(&view, rows, 2, cases[i].kind, "DKK", 10.0);
+        gp_plan_view_table(&view, &t);
+        for (size_t c = 0; c < t.ncols; c++)
+            if (strcmp(t.columns[c].name, cases[i].column) == 0)
+                col = c;
+        assert_int_equal(col != SIZE_MAX, cases[i].listed);
+        for (size_t r = 0; col != SIZE_MAX && r < 2; r++) {
+            struct gp_value value;
+            size_t len;
+            gp_table_value(&t, r, col, &value, scratch, sizeof(scratch));
+            const char *text = gp_value_text(&value, &t.columns[col], gp_locale_default(), number,
+                                             sizeof(number), &len);
+            assert_string_equal(text, r == 0 ? cases[i].sized : cases[i].unsized);
+        }
+        gp_table_release(&t);
+    }
+}
+
+static void plan_view_compact_sweep_and_pick(void **state)
+{
+    static const char values[2][8] = {"512", "1024"};
+    struct gp_plan_row rows[4];
+    struct gp_plan_view view;
+    struct gp_table t;
+    (void)state;
+
+    plan_rows(rows, GP_WORKLOAD_TRAINING);
+    plan_rows(rows + 2, GP_WORKLOAD_TRAINING);
+    gp_plan_view_init(&view, rows, 4, GP_WORKLOAD_TRAINING, "EUR", 1.0);
+    gp_plan_view_sweep(&view, "gpus", values[0], sizeof(values[0]), 2);
+    gp_plan_view_compact(&view);
+    gp_plan_view_table(&view, &t);
+    char *text = render(&t, GP_FORMAT_TABLE);
+    assert_string_equal(text, "gpus  GPU   GPUs  tok/s/GPU  EUR/h  EUR/month  EUR/Mtok  train h  "
+                              "EUR/run    MFU  notes\n"
+                              "512   gpu0     8        0.0   2.00          0    0.0000      0.0"
+                              "        0  0.000  best\n"
+                              "512   gpu1                                                      "
+                              "                  does-not-fit\n"
+                              "1024  gpu0     8        0.0   2.00          0    0.0000      0.0"
+                              "        0  0.000  best\n"
+                              "1024  gpu1                                                      "
+                              "                  does-not-fit\n");
+    free(text);
+    assert_string_equal(t.columns[0].name, "sweep_gpus");
+    assert_int_equal(gp_plan_view_pick(&view, "gpu,total_cost"), 0);
+    gp_plan_view_table(&view, &t);
+    assert_int_equal(t.ncols, 3);
+    assert_string_equal(t.columns[2].name, "total_cost");
+    assert_int_equal(gp_plan_view_pick(&view, "gpu,ttft_ms"), GP_EINVALID);
+    assert_int_equal(gp_plan_view_pick(&view, "gpu,totl_cost"), GP_EINVALID);
+    assert_int_equal(gp_plan_view_pick(&view, "gpu,,gpus"), GP_EINVALID);
+    assert_int_equal(gp_plan_view_pick(&view, ""), GP_EINVALID);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(csv_quotes_and_neutralises),
         cmocka_unit_test(json_has_schema_meta_and_nulls),
         cmocka_unit_test(text_aligns_columns),
+        cmocka_unit_test(csv_da_dk_has_bom_semicolons_and_decimal_commas),
+        cmocka_unit_test(number_format_matches_printf),
+        cmocka_unit_test(text_fits_width_by_rank),
+        cmocka_unit_test(plan_columns_follow_the_kind),
+        cmocka_unit_test(plan_view_compact_sweep_and_pick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

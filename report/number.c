@@ -1,0 +1,79 @@
+/* Numbers as text for the renderers: printf's fixed-point result without printf in the common
+ * case, and the locales that say which decimal mark and CSV separator to use. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/table.h"
+
+enum { MAX_FAST_DECIMALS = 9 };
+
+static const struct gp_locale locales[] = {
+    {"C", '.', ',', false},
+    {"da_DK", ',', ';', true},
+};
+
+const struct gp_locale *gp_locale_default(void)
+{
+    return &locales[0];
+}
+
+const struct gp_locale *gp_locale_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(locales) / sizeof(locales[0]); i++)
+        if (strcmp(locales[i].name, name) == 0)
+            return &locales[i];
+    return NULL;
+}
+
+/* snprintf's answer, with the decimal mark swapped in. */
+static size_t slow_format(char *out, size_t size, double value, int decimals, char decimal)
+{
+    int n = snprintf(out, size, "%.*f", decimals, value);
+    char *point = strchr(out, '.');
+
+    if (point)
+        *point = decimal;
+    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+/*
+ * The scaled value |v| * 10^d is one correctly rounded multiplication away from the exact one,
+ * so its distance from a rounding tie tells whether rounding it gives printf's (exactly rounded)
+ * digits; values too close to a tie, too large or with many decimals go to snprintf.
+ */
+size_t gp_number_format(char *out, size_t size, double value, int decimals, char decimal)
+{
+    static const double scale[MAX_FAST_DECIMALS + 1] = {1e0, 1e1, 1e2, 1e3, 1e4,
+                                                        1e5, 1e6, 1e7, 1e8, 1e9};
+    char digits[32];
+    size_t n = 0, len = 0;
+
+    if (decimals < 0 || decimals > MAX_FAST_DECIMALS || !isfinite(value) || size < 32)
+        return slow_format(out, size, value, decimals, decimal);
+    double scaled = fabs(value) * scale[decimals];
+    if (!(scaled < 9e15))
+        return slow_format(out, size, value, decimals, decimal);
+    uint64_t units = (uint64_t)scaled; /* exact: scaled < 2^53 */
+    double frac = scaled - (double)units;
+    if (fabs(frac - 0.5) <= scaled * 1e-15 + 1e-300)
+        return slow_format(out, size, value, decimals, decimal);
+    units += frac > 0.5;
+    for (int d = 0; d < decimals; d++) {
+        digits[n++] = (char)('0' + units % 10);
+        units /= 10;
+    }
+    if (decimals > 0)
+        digits[n++] = decimal;
+    do {
+        digits[n++] = (char)('0' + units % 10);
+        units /= 10;
+    } while (units > 0);
+    if (signbit(value))
+        out[len++] = '-';
+    while (n > 0)
+        out[len++] = digits[--n];
+    out[len] = '\0';
+    return len;
+}
