@@ -10,6 +10,7 @@
 #include "pricing/refresh.h"
 #include "util/error.h"
 #include "util/msg.h"
+#include "util/sanitize.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
@@ -107,7 +108,7 @@ static int list_feeds(struct gp_cli *cli, const struct gp_feed_configs *cfg)
     for (size_t i = 0; i < cfg->count && !rc; i++) {
         const struct gp_feed_config *f = &cfg->feeds[i];
         const struct gp_feed_adapter *a = gp_feed_adapter_find(f->source.adapter);
-        char tiers[64], key[1200];
+        char tiers[64], key[1200], url[sizeof(f->source.base_url) + 8];
         gp_feed_tiers_describe(tiers, sizeof(tiers), a ? a->tiers : 0);
         if (!*f->key_env && !*f->key_file)
             gp_text_copy(key, sizeof(key), "none");
@@ -127,7 +128,8 @@ static int list_feeds(struct gp_cli *cli, const struct gp_feed_configs *cfg)
         if (!rc)
             rc = gp_table_set_text(&t, "key", "%s", key);
         if (!rc)
-            rc = gp_table_set_text(&t, "base_url", "%s", f->source.base_url);
+            rc = gp_table_set_text(&t, "base_url", "%s",
+                                   gp_sanitize_urls(url, sizeof(url), f->source.base_url));
     }
     rc = rc ? gp_cli_fail() : gp_cli_output(cli, &t, SIZE_MAX);
     gp_table_release(&t);

@@ -152,6 +152,10 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
     struct gp_offer *o;
 
     ctx->rows++;
+    if (ctx->observed_at && row->observed_at > ctx->observed_at + GP_OBSERVED_AHEAD_MAX_S) {
+        gp_feed_reject(ctx, "%s: observed date more than a day ahead of the fetch", row->gpu_name);
+        return 0;
+    }
     if (ctx->catalog && gp_catalog_find(ctx->catalog, row->gpu_name)) {
         gp_text_copy(mapped.gpu_id, sizeof(mapped.gpu_id), row->gpu_name);
         mapped.gpu_count = 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <curl/curl.h>
 
 #include "util/error.h"
+#include "util/sanitize.h"
 #include "util/text.h"
 
 void gp_http_options_init(struct gp_http_options *opts, const char *user_agent)
@@ -113,7 +115,7 @@ void gp_http_redact_url(char *out, size_t size, const char *url)
         curl_url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
         curl_url_set(u, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
         curl_url_get(u, CURLUPART_URL, &clean, 0) == CURLUE_OK) {
-        gp_text_copy(out, size, clean);
+        gp_sanitize_urls(out, size, clean); /* keys in the query string */
     } else {
         /* Not a URL curl understands: keep it only if it cannot hold credentials. */
         gp_text_copy(out, size, strchr(url, '@') ? "(unparseable URL)" : url);
@@ -286,6 +288,63 @@ static size_t on_write(char *data, size_t size, size_t nmemb, void *userp)
     return len;
 }
 
+/* Whether `location`, a redirect target relative to `from`, has the scheme, host and port of
+ * `from`. Anything that does not parse counts as another origin. */
+static bool same_origin(const char *from, const char *location)
+{
+    static const CURLUPart parts[] = {CURLUPART_SCHEME, CURLUPART_HOST, CURLUPART_PORT};
+    CURLU *a = curl_url(), *b = NULL;
+    bool same = a && curl_url_set(a, CURLUPART_URL, from, 0) == CURLUE_OK &&
+                (b = curl_url_dup(a)) != NULL &&
+                curl_url_set(b, CURLUPART_URL, location, 0) == CURLUE_OK;
+
+    for (size_t i = 0; same && i < sizeof(parts) / sizeof(parts[0]); i++) {
+        char *pa = NULL, *pb = NULL;
+        same = curl_url_get(a, parts[i], &pa, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+               curl_url_get(b, parts[i], &pb, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+               gp_text_ieq(pa, pb);
+        curl_free(pa);
+        curl_free(pb);
+    }
+    curl_url_cleanup(a);
+    curl_url_cleanup(b);
+    return same;
+}
+
+/* A redirect of a request that carries a session token in its own header is followed only on
+ * the same origin: libcurl drops Authorization and Cookie on a cross-origin redirect, but not
+ * X-Amz-Security-Token. Returns false (and sets the abort reason) to stop the transfer. */
+static bool redirect_allowed(struct xfer *x, const char *header, size_t len)
+{
+    char *from = NULL, *location;
+    long status = 0;
+    bool ok;
+
+    if (!x->req->session_token || len < 9 || strncasecmp(header, "Location:", 9) != 0)
+        return true;
+    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &from);
+    if (status < 300 || status > 399 || !from)
+        return true;
+    location = strndup(header + 9, len - 9);
+    if (!location) {
+        x->abort_code = GP_ENOMEM;
+        gp_text_copy(x->abort_msg, sizeof(x->abort_msg), "out of memory reading a redirect");
+        return false;
+    }
+    location[strcspn(location, "\r\n")] = '\0';
+    ok = same_origin(from, location + strspn(location, " \t"));
+    free(location);
+    if (!ok) {
+        x->abort_code = GP_ENET;
+        snprintf(x->abort_msg, sizeof(x->abort_msg),
+                 "%s redirects to another origin, which is not followed with AWS session "
+                 "credentials",
+                 x->shown_url);
+    }
+    return ok;
+}
+
 /* Keep ETag and Last-Modified of the final response (a redirect's headers are overwritten). */
 static size_t on_header(char *data, size_t size, size_t nmemb, void *userp)
 {
@@ -297,6 +356,8 @@ static size_t on_header(char *data, size_t size, size_t nmemb, void *userp)
     char *dst = NULL;
     size_t dst_size = 0;
 
+    if (!redirect_allowed(x, data, len))
+        return 0;
     memcpy(line, data, n);
     line[n] = '\0';
     if (strncmp(line, "HTTP/", 5) == 0) {

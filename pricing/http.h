@@ -122,7 +122,8 @@ bool gp_http_is_loopback(const char *url);
 /* Whether `url` carries a user name or password ("https://user:secret@host/"). */
 bool gp_http_has_credentials(const char *url);
 
-/* Copy `url` into out[size] without its user:password part, for messages and the store. */
+/* Copy `url` into out[size] without its user:password part and with secret query values (api_key,
+ * token, signature, ...) as "***", for messages and the store. */
 void gp_http_redact_url(char *out, size_t size, const char *url);
 
 /* Percent-encode `text` for a query string into `out`. */

@@ -29,6 +29,10 @@ struct gp_gpu_name {
 enum gp_name_match gp_normalize_gpu_name(struct gp_gpu_name *out, const char *provider,
                                          const char *name);
 
+/* How far ahead of the clock an observed date may be, seconds: time zones and clock skew, no
+ * more (an offer dated later would never go stale). */
+#define GP_OBSERVED_AHEAD_MAX_S 86400
+
 /* Upper and lower bounds of a believable price, USD per GPU-hour. */
 #define GP_PRICE_MIN_USD 0.05
 #define GP_PRICE_MAX_USD 200.0

@@ -54,6 +54,8 @@ static int read_date(const struct gp_json_reader *r, const cJSON *obj, const cha
 
     if (rc == 0 && text[0] && gp_time_parse(text, out))
         rc = gp_json_fail(r, key, "'%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)", text);
+    else if (rc == 0 && text[0] && *out > gp_time_now() + GP_OBSERVED_AHEAD_MAX_S)
+        rc = gp_json_fail(r, key, "%s is more than a day ahead of the clock", text);
     return rc;
 }
 

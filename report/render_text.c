@@ -7,8 +7,10 @@
 
 #include "report/table.h"
 #include "util/error.h"
+#include "util/sanitize.h"
 
 enum { NUMBER_TEXT_MAX = 352, SCRATCH_MAX = 512, GAP = 2 }; /* room for any double in %f */
+enum { SHOWN_MAX = 4 * SCRATCH_MAX }; /* a cell with its control characters escaped */
 
 /* Display width of UTF-8 text: one column per code point. */
 static size_t display_width(const char *s)
@@ -45,17 +47,22 @@ static bool right_aligned(const struct gp_column *c)
     return c->kind == GP_CELL_NUMBER || c->kind == GP_CELL_INT;
 }
 
-/* Cell (r, c) as display text; r == SIZE_MAX is the header. */
+/* Cell (r, c) as display text; r == SIZE_MAX is the header. Control characters are escaped
+ * into `shown` (CSV and JSON keep the exact text), so a provider's text cannot drive the
+ * terminal. */
 static const char *cell_text(const struct gp_table *t, size_t r, size_t c,
-                             const struct gp_locale *locale, char *number, char *scratch)
+                             const struct gp_locale *locale, char *number, char *scratch,
+                             char *shown)
 {
     struct gp_value value;
     size_t len;
 
     if (r == SIZE_MAX)
-        return gp_table_header(t, c);
+        return gp_sanitize_controls(shown, SHOWN_MAX, gp_table_header(t, c));
     gp_table_value(t, r, c, &value, scratch, SCRATCH_MAX);
-    return gp_value_text(&value, &t->columns[c], locale, number, NUMBER_TEXT_MAX, &len);
+    return gp_sanitize_controls(
+        shown, SHOWN_MAX,
+        gp_value_text(&value, &t->columns[c], locale, number, NUMBER_TEXT_MAX, &len));
 }
 
 /* Leave out columns (widths[c] = 0 marks one left out), highest fit rank first, until a line
@@ -85,7 +92,7 @@ static size_t fit(const struct gp_table *t, size_t *widths, size_t limit)
 static void put_line(FILE *out, const struct gp_table *t, size_t r, const size_t *widths,
                      const struct gp_locale *locale)
 {
-    char number[NUMBER_TEXT_MAX], scratch[SCRATCH_MAX];
+    char number[NUMBER_TEXT_MAX], scratch[SCRATCH_MAX], shown[SHOWN_MAX];
     size_t last = 0;
     bool first = true;
 
@@ -98,7 +105,7 @@ static void put_line(FILE *out, const struct gp_table *t, size_t r, const size_t
         if (!first)
             pad(out, GAP);
         first = false;
-        put_cell(out, cell_text(t, r, c, locale, number, scratch), widths[c],
+        put_cell(out, cell_text(t, r, c, locale, number, scratch, shown), widths[c],
                  right_aligned(&t->columns[c]), c == last);
     }
 }
@@ -107,13 +114,13 @@ int gp_render_text(const struct gp_table *t, const struct gp_render_options *opt
 {
     const struct gp_locale *locale = options->locale ? options->locale : gp_locale_default();
     size_t *widths = calloc(t->ncols ? t->ncols : 1, sizeof(*widths)), dropped;
-    char number[NUMBER_TEXT_MAX], scratch[SCRATCH_MAX];
+    char number[NUMBER_TEXT_MAX], scratch[SCRATCH_MAX], shown[SHOWN_MAX];
 
     if (!widths)
         return gp_error_set(GP_ENOMEM, "out of memory rendering a table");
     for (size_t r = SIZE_MAX; r == SIZE_MAX || r < t->nrows; r++) {
         for (size_t c = 0; c < t->ncols; c++) {
-            size_t w = display_width(cell_text(t, r, c, locale, number, scratch));
+            size_t w = display_width(cell_text(t, r, c, locale, number, scratch, shown));
             if (w > widths[c] || widths[c] == 0)
                 widths[c] = w ? w : 1;
         }

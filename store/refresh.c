@@ -1,11 +1,15 @@
 /* The refresh log, HTTP validators, the one-transaction feed write and the refresh lock. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "store/refresh.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,20 +17,56 @@
 #include "util/error.h"
 #include "util/text.h"
 
+/* The lock file of the database at `db`: named after the file's device and inode, in the folder
+ * of the file itself, so every path to one database (a symlink, "./x.db") meets the same lock. */
+static int lock_path(char *out, size_t size, const char *db)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    char *slash;
+
+    if (!realpath(db, real) || stat(real, &st) != 0)
+        return gp_error_set(GP_EDB, "cannot find the database file %s: %s", db, strerror(errno));
+    slash = strrchr(real, '/');
+    *slash = '\0';
+    snprintf(out, size, "%s/.gpuplan-%llx-%llx.refresh.lock", real[0] ? real : "",
+             (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+    return 0;
+}
+
+/* Open the lock file without following a symlink, and only when it is a regular file of ours
+ * with no other name, so a planted link cannot make the pid write clobber another file. */
+static int open_lock(const char *path, int *fd_out)
+{
+    struct stat st;
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+    if (fd < 0)
+        return gp_error_set(GP_EDB, "cannot open the refresh lock %s: %s", path,
+                            errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
+        close(fd);
+        return gp_error_set(GP_EDB,
+                            "refusing the refresh lock %s: not a regular file of this user with "
+                            "one name; remove it",
+                            path);
+    }
+    *fd_out = fd;
+    return 0;
+}
+
 int gp_store_refresh_lock(struct gp_store *store, double wait_s, int *fd_out)
 {
-    char path[sizeof(store->path) + 16];
+    char path[PATH_MAX + 64];
     struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
     struct timespec pause = {0, 100 * 1000 * 1000};
     double waited = 0;
     char pid[32];
-    int fd, n;
+    int fd = -1, n;
 
     *fd_out = -1;
-    snprintf(path, sizeof(path), "%s.refresh.lock", store->path);
-    fd = open(path, O_RDWR | O_CREAT, 0600);
-    if (fd < 0)
-        return gp_error_set(GP_EDB, "cannot open the refresh lock %s: %s", path, strerror(errno));
+    if (lock_path(path, sizeof(path), store->path) || open_lock(path, &fd))
+        return GP_EDB;
     while (fcntl(fd, F_SETLK, &lk) != 0) {
         if (errno != EACCES && errno != EAGAIN) {
             int err = errno;
@@ -35,16 +75,12 @@ int gp_store_refresh_lock(struct gp_store *store, double wait_s, int *fd_out)
         }
         if (waited >= wait_s) {
             struct flock who = lk;
+            bool known = fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK;
             close(fd);
-            fd = open(path, O_RDWR);
-            if (fd >= 0 && fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK) {
-                close(fd);
+            if (known)
                 return gp_error_set(GP_ERROR,
                                     "another refresh of %s is running (pid %ld); try again later",
                                     store->path, (long)who.l_pid);
-            }
-            if (fd >= 0)
-                close(fd);
             return gp_error_set(GP_ERROR, "another refresh of %s is running; try again later",
                                 store->path);
         }
@@ -149,9 +185,13 @@ int gp_store_refresh_finish(struct gp_store *store, int64_t id, const char *feed
     if (rc)
         return rc;
     if (strcmp(status, "unchanged") == 0) {
+        /* A 304 confirms the offers the last fetch stamped with its own time; an offer dated by
+         * the document itself keeps that date, or an old list would never go stale. */
         rc = gp_store__prepare(store, &stmt,
                                "UPDATE feed_offers SET observed_at = ?2 "
-                               "WHERE feed = ?1 AND listed = 1");
+                               "WHERE feed = ?1 AND listed = 1 AND observed_at >= "
+                               "(SELECT started_at - 60 FROM refresh_runs WHERE feed = ?1 AND "
+                               "status IN ('ok', 'unchanged') ORDER BY id DESC LIMIT 1)");
         if (!rc) {
             gp_store__bind_text(stmt, 1, feed);
             sqlite3_bind_int64(stmt, 2, finished_at);

@@ -24,4 +24,8 @@ if(Python3_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/servers/test_refresh.py
                    $<TARGET_FILE:gpuplan>)
   set_tests_properties(refresh_integration PROPERTIES LABELS integration TIMEOUT 300)
+  add_test(NAME refresh_hardening
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/servers/test_hardening.py
+                   $<TARGET_FILE:gpuplan>)
+  set_tests_properties(refresh_hardening PROPERTIES LABELS integration TIMEOUT 300)
 endif()

@@ -1,9 +1,12 @@
-/* The per-thread last-error slot: a code and a bounded message. */
+/* The per-thread last-error slot: a code and a bounded message, with credentials in URLs
+ * redacted so that no message, log or stored run record carries them. */
 #include "util/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "util/sanitize.h"
 
 enum { GP_ERROR_MESSAGE_MAX = 1024 };
 
@@ -12,23 +15,27 @@ static _Thread_local char last_message[GP_ERROR_MESSAGE_MAX];
 
 int gp_error_set(int code, const char *fmt, ...)
 {
+    char raw[GP_ERROR_MESSAGE_MAX];
     va_list ap;
+
     va_start(ap, fmt);
-    vsnprintf(last_message, sizeof(last_message), fmt, ap);
+    vsnprintf(raw, sizeof(raw), fmt, ap);
     va_end(ap);
+    gp_sanitize_urls(last_message, sizeof(last_message), raw);
     last_code = code;
     return code;
 }
 
 int gp_error_wrap(const char *fmt, ...)
 {
-    char prefix[GP_ERROR_MESSAGE_MAX];
+    char raw[GP_ERROR_MESSAGE_MAX], prefix[GP_ERROR_MESSAGE_MAX];
     size_t plen, mlen = strlen(last_message);
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(prefix, sizeof(prefix) - 2, fmt, ap);
+    vsnprintf(raw, sizeof(raw), fmt, ap);
     va_end(ap);
+    gp_sanitize_urls(prefix, sizeof(prefix) - 2, raw);
     plen = strlen(prefix);
     memcpy(prefix + plen, ": ", 3);
     plen += 2;

@@ -28,5 +28,49 @@ check "GPUPLAN_NOW=garbage" 2 $? "$tmp/err" "GPUPLAN_NOW 'garbage' is not a date
 GPUPLAN_NOW=2026-10-01 "$gpuplan" prices --gpu b200 >/dev/null 2>"$tmp/err"
 check "GPUPLAN_NOW date" 0 $?
 
+# Control characters from a price list, a quote note or a flag value never reach the terminal
+# raw: tables and messages show them escaped; CSV and JSON keep them exact.
+esc=$'\033'
+no_raw_escape() { # no_raw_escape NAME FILE: FILE has no ESC or BEL byte and shows '\x1b'
+  if grep -q "[$esc"$'\a'"]" "$2" || ! grep -qF '\x1b' "$2"; then
+    echo "FAIL $1: raw control characters or no visible escape:"; od -c "$2" | head -20
+    failed=$((failed + 1)); return
+  fi
+  passed=$((passed + 1))
+}
+hostile=$(cd "$(dirname "$0")/../fixtures/data/hostile" && pwd)
+export GPUPLAN_DB="$tmp/hostile.db"
+"$gpuplan" prices --data "$hostile" --gpu h100-sxm >"$tmp/out" 2>"$tmp/err"
+check "hostile prices table" 0 $?
+no_raw_escape "hostile prices table" "$tmp/out"
+grep -q '\\u009b' "$tmp/out"; check "C1 control shown escaped" 0 $?
+"$gpuplan" prices --data "$hostile" --gpu h100-sxm --format csv >"$tmp/out" 2>&1
+grep -q "$esc]0;owned"$'\a' "$tmp/out"; check "CSV keeps the region exact" 0 $?
+"$gpuplan" prices --data "$hostile" --gpu h100-sxm --format json >"$tmp/out" 2>&1
+grep -qF '\u001b]0;owned\u0007' "$tmp/out"; check "JSON keeps the region exact" 0 $?
+"$gpuplan" quote add --gpu b200 --provider acme --price 3.10 --note "$esc]0;title"$'\a'"$esc[2J" \
+  >/dev/null 2>&1
+check "quote with a hostile note" 0 $?
+"$gpuplan" quote list >"$tmp/out" 2>&1
+no_raw_escape "quote list" "$tmp/out"
+"$gpuplan" plan --workload "$esc[2Jmodel" >/dev/null 2>"$tmp/err"
+check "hostile workload name" 2 $?
+no_raw_escape "error message" "$tmp/err"
+export GPUPLAN_DB="$tmp/gpuplan.db"
+
+# Credentials in a base URL are redacted in the feed listing, in every format.
+for format in table csv json; do
+  "$gpuplan" refresh --list --format "$format" \
+    --url 'oci=https://bob:hunter2@prices.example/v1?region=eu&api_key=S3CRET' >"$tmp/out" 2>&1
+  check "refresh --list $format" 0 $? "$tmp/out" 'https://bob:\*\*\*@prices.example/v1?region=eu&api_key=\*\*\*'
+  ! grep -q 'hunter2\|S3CRET' "$tmp/out"; check "refresh --list $format: no secret" 0 $?
+done
+
+# An observed date more than a day ahead of the clock is refused: such an offer never goes stale.
+future=$(cd "$(dirname "$0")/../fixtures/data/future" && pwd)
+GPUPLAN_DB="$tmp/future.db" "$gpuplan" prices --data "$future" --gpu h100-sxm >"$tmp/out" \
+  2>"$tmp/err"
+check "future observed date" 2 $? "$tmp/err" "observed: 2027-06-01 is more than a day ahead"
+
 echo "hardening: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

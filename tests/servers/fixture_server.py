@@ -8,7 +8,8 @@ Routes come from every routes.json under --root. Each route:
   body_has     list of substrings the request body must contain (POST-paged APIs)
   file         body file, relative to the routes.json folder
   status       HTTP status (default 200)
-  headers      extra response headers
+  headers      extra response headers; "{REDIRECT_BASE}" in a value becomes the environment
+               variable FIXTURE_REDIRECT_BASE (a second server, for cross-origin redirects)
   etag         served as ETag; a matching If-None-Match gets 304
   last_modified  served as Last-Modified; a matching If-Modified-Since gets 304
   auth         the Authorization header required (else 401)
@@ -18,7 +19,8 @@ Routes come from every routes.json under --root. Each route:
   size         generate a body of this many bytes (oversized responses)
   gzip         compress the body (Content-Encoding: gzip)
 A request no route matches gets 404, so a wrong URL fails loudly. Every request is logged,
-one JSON object a line, to --log (of the Authorization header only its scheme is logged).
+one JSON object a line, to --log (of the Authorization header only its scheme is logged, of
+X-Amz-Security-Token only whether it came).
 
 The port is chosen by the OS and written to --port-file once the server listens.
 """
@@ -99,6 +101,7 @@ class Handler(BaseHTTPRequestHandler):
             # the scheme only ("Bearer", "AWS4-HMAC-SHA256"): credentials are never logged
             "auth_scheme": (self.headers.get("Authorization") or "").split(" ")[0],
             "amz_target": self.headers.get("X-Amz-Target"),
+            "session_token": "present" if self.headers.get("X-Amz-Security-Token") else "absent",
             "if_none_match": self.headers.get("If-None-Match"),
             "if_modified_since": self.headers.get("If-Modified-Since"),
             "user_agent": self.headers.get("User-Agent"),
@@ -133,7 +136,9 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(401, b'{"error": "unauthorized"}\n', {"Content-Type": "application/json"})
             return
         headers = {"Content-Type": route.get("content_type", "application/json")}
-        headers.update(route.get("headers", {}))
+        redirect_base = os.environ.get("FIXTURE_REDIRECT_BASE", "")
+        headers.update({name: value.replace("{REDIRECT_BASE}", redirect_base)
+                        for name, value in route.get("headers", {}).items()})
         if "etag" in route:
             headers["ETag"] = route["etag"]
             if self.headers.get("If-None-Match") == route["etag"]:

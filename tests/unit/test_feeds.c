@@ -57,7 +57,9 @@ static int parse_pages(struct gp_feed_ctx *ctx, const char *adapter, const char 
     int rc = 0;
 
     assert_non_null(a);
-    gp_feed_ctx_init(ctx, adapter, provider, 1790000000, &fx, &catalog);
+    gp_feed_ctx_init(ctx, adapter, provider,
+                     1791500000 /* 2026-10-08, after every fixture's observed date */, &fx,
+                     &catalog);
     ctx->base_url = "http://127.0.0.1:9/base";
     for (size_t i = 0; pages[i] && rc == 0; i++) {
         struct gp_buf body;
@@ -445,6 +447,8 @@ static void urls_are_classified_and_redacted(void **state)
     gp_http_redact_url(out, sizeof(out), "https://user:s3cret@host.example/path?q=1");
     assert_null(strstr(out, "s3cret"));
     assert_non_null(strstr(out, "host.example/path?q=1"));
+    gp_http_redact_url(out, sizeof(out), "https://host.example/v1?region=x&api_key=k3y&Token=t");
+    assert_string_equal(out, "https://host.example/v1?region=x&api_key=***&Token=***");
 }
 
 static void plain_http_to_remote_hosts_is_refused(void **state)

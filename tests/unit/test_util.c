@@ -11,6 +11,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/sanitize.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
@@ -202,6 +203,56 @@ static void error_wrap_prefixes(void **state)
     assert_int_equal(gp_error_code(), GP_OK);
 }
 
+/* Each case: input, then what the sanitizer makes of it. */
+struct sanitize_case {
+    const char *in, *out;
+};
+
+static void check_sanitizer(char *(*fn)(char *, size_t, const char *),
+                            const struct sanitize_case *cases, size_t n)
+{
+    char out[256];
+
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(fn(out, sizeof(out), cases[i].in), cases[i].out);
+}
+
+static void sanitize_escapes_controls(void **state)
+{
+    static const struct sanitize_case cases[] = {
+        {"\033]0;x\a\033[2J", "\\x1b]0;x\\x07\\x1b[2J"},
+        {"a\tb\nc\x7f", "a\\x09b\\x0ac\\x7f"},
+        {"csi \xc2\x9b"
+         "6n",
+         "csi \\u009b6n"},
+        {"K\xc3\xb8"
+         "benhavn",
+         "K\xc3\xb8"
+         "benhavn"},
+    };
+    char small[6];
+    (void)state;
+
+    check_sanitizer(gp_sanitize_controls, cases, sizeof(cases) / sizeof(cases[0]));
+    assert_string_equal(gp_sanitize_controls(small, sizeof(small), "\033\033"),
+                        "\\x1b\\"); /* cut */
+}
+
+static void sanitize_redacts_urls(void **state)
+{
+    static const struct sanitize_case cases[] = {
+        {"see https://bob:hunter2@h.example/p", "see https://bob:***@h.example/p"},
+        {"http://tok@h:8080?x=1", "http://***@h:8080?x=1"},
+        {"GET https://h/v1?currency=USD&api_key=s3cr3t&X-Amz-Signature=ab#f: 500",
+         "GET https://h/v1?currency=USD&api_key=***&X-Amz-Signature=***#f: 500"},
+        {"'http://h/a@b' and no URL@here", "'http://h/a@b' and no URL@here"},
+        {"a://x?token=1 b://y?Key=2", "a://x?token=*** b://y?Key=***"},
+    };
+    (void)state;
+
+    check_sanitizer(gp_sanitize_urls, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +262,8 @@ int main(void)
         cmocka_unit_test(json_errors_are_located),
         cmocka_unit_test(json_versioned_lists_are_read),
         cmocka_unit_test(error_wrap_prefixes),
+        cmocka_unit_test(sanitize_escapes_controls),
+        cmocka_unit_test(sanitize_redacts_urls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

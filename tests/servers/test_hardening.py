@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Hardening tests of `gpuplan refresh` against loopback fixture servers: escaped provider text,
+redacted keys, session tokens kept from cross-origin redirects, the refresh lock's file and
+identity, and the dates a feed may claim (docs/reliability.md).
+
+usage: test_hardening.py PATH/TO/gpuplan
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from test_refresh import FixtureServer
+
+GPUPLAN = None
+AWS = {"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
+       "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG+bPxRfiCYSECRET",
+       "AWS_SESSION_TOKEN": "FwoGZXIvYXdzSESSIONTOKEN"}
+
+
+class HardeningTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="gpuplan-hardening-")
+        os.makedirs(os.path.join(cls.tmp.name, "other"))
+        cls.other = FixtureServer(os.path.join(cls.tmp.name, "other"))
+        os.environ["FIXTURE_REDIRECT_BASE"] = cls.other.base
+        cls.server = FixtureServer(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.other.stop()
+        cls.tmp.cleanup()
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(dir=self.tmp.name)
+        self.db = os.path.join(self.dir, "gpuplan.db")
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.lower().endswith("_proxy") and not k.startswith("AWS_")}
+        self.env.update({"GPUPLAN_DB": self.db, "NO_COLOR": "1", "GPUPLAN_NOW": "2026-10-01",
+                         "XDG_CONFIG_HOME": os.path.join(self.dir, "config")})
+
+    def gpuplan(self, *args, env=None, expect=None):
+        proc = subprocess.run([GPUPLAN] + list(args), env=env or self.env, capture_output=True,
+                              text=True, timeout=120)
+        if expect is not None:
+            self.assertEqual(proc.returncode, expect, "exit %d\nstdout:\n%s\nstderr:\n%s" %
+                             (proc.returncode, proc.stdout, proc.stderr))
+        return proc
+
+    def generic_feed(self, name, adapter, path):
+        os.makedirs(os.path.join(self.dir, "config", "gpuplan"), exist_ok=True)
+        with open(os.path.join(self.dir, "config", "gpuplan", "feeds.json"), "w",
+                  encoding="utf-8") as f:
+            json.dump({"feeds": [{"name": name, "adapter": adapter,
+                                  "base_url": self.server.base + path}]}, f)
+
+    def query(self, sql):
+        import sqlite3
+        con = sqlite3.connect(self.db)
+        try:
+            return con.execute(sql).fetchall()
+        finally:
+            con.close()
+
+    # ---- item 4: provider text never drives the terminal ----------------------------------
+
+    def test_provider_messages_are_escaped_on_stderr_and_in_status(self):
+        proc = self.gpuplan("refresh", "--feed", "vast", "--url",
+                            "vast=%s/hardening/vast-escape" % self.server.base,
+                            env=dict(self.env, VAST_API_KEY="vk_test"), expect=4)
+        self.assertNotIn("\x1b", proc.stderr)
+        self.assertNotIn("\x07", proc.stderr)
+        self.assertIn("\\x1b]0;owned\\x07\\x1b[2Jbad query", proc.stderr)
+        status = self.gpuplan("refresh", "--status", expect=0)
+        self.assertNotIn("\x1b", status.stdout)
+        self.assertIn("\\x1b[2Jbad query", status.stdout)
+        exact = self.gpuplan("refresh", "--status", "--format", "json", expect=0)
+        self.assertIn("\\u001b[2Jbad query", exact.stdout)
+
+    # ---- item 5: keys in a URL's query string -----------------------------------------------
+
+    def test_query_keys_are_redacted_in_verbose_output_errors_and_the_store(self):
+        proc = self.gpuplan("refresh", "-v", "--feed", "oci", "--url",
+                            "oci=%s/missing?api_key=SECRETKEY1&token=SECRETKEY2" %
+                            self.server.base, expect=4)
+        self.assertIn("api_key=***", proc.stderr)
+        self.assertNotIn("SECRETKEY", proc.stderr + proc.stdout)
+        status = self.gpuplan("refresh", "--status", "--format", "csv", expect=0)
+        self.assertNotIn("SECRETKEY", status.stdout)
+        with open(self.db, "rb") as f:
+            data = f.read()
+        if os.path.exists(self.db + "-wal"):
+            with open(self.db + "-wal", "rb") as f:
+                data += f.read()
+        self.assertNotIn(b"SECRETKEY", data)
+
+    # ---- item 2: the AWS session token and redirects -----------------------------------------
+
+    def test_session_token_does_not_follow_a_redirect_to_another_origin(self):
+        env = dict(self.env, **AWS)
+        before = len(self.other.requests())
+        # plain http redirects are followed only with --allow-insecure-http
+        proc = self.gpuplan("refresh", "--allow-insecure-http", "--feed", "aws", "--url",
+                            "aws=%s/hardening/redirect-away/aws/query" % self.server.base,
+                            env=env, expect=4)
+        reqs = self.other.requests()[before:]
+        self.assertEqual([r for r in reqs if r["session_token"] == "present"], [])
+        self.assertIn("another origin", proc.stderr)
+        self.assertNotIn(AWS["AWS_SESSION_TOKEN"], proc.stderr)
+
+    def test_session_token_follows_a_redirect_on_the_same_origin(self):
+        env = dict(self.env, **AWS)
+        before = len(self.server.requests())
+        self.gpuplan("refresh", "--allow-insecure-http", "--feed", "aws", "--url",
+                     "aws=%s/hardening/redirect-here/aws/query" % self.server.base, env=env,
+                     expect=0)
+        reqs = self.server.requests()[before:]
+        self.assertEqual([(r["status"], r["session_token"]) for r in reqs],
+                         [(307, "present"), (200, "present")] * 2)
+
+    # ---- item 3: the refresh lock ------------------------------------------------------------
+
+    def lock_path(self, db):
+        st = os.stat(db)
+        return os.path.join(os.path.dirname(os.path.realpath(db)),
+                            ".gpuplan-%x-%x.refresh.lock" % (st.st_dev, st.st_ino))
+
+    def oci(self, db, *extra, expect=None, wait=True):
+        args = [GPUPLAN, "refresh", "--feed", "oci", "--url",
+                "oci=%s/oci/ok" % self.server.base] + list(extra)
+        env = dict(self.env, GPUPLAN_DB=db)
+        if not wait:
+            return subprocess.Popen(args, env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+        if expect is not None:
+            self.assertEqual(proc.returncode, expect, proc.stderr)
+        return proc
+
+    def test_a_planted_symlink_is_not_followed(self):
+        self.oci(self.db, expect=0)
+        victim = os.path.join(self.dir, "victim.txt")
+        with open(victim, "w", encoding="utf-8") as f:
+            f.write("keep me\n")
+        for name in (self.db + ".refresh.lock", self.lock_path(self.db)):
+            if os.path.lexists(name):
+                os.unlink(name)
+            os.symlink(victim, name)
+        proc = self.oci(self.db)
+        with open(victim, encoding="utf-8") as f:
+            self.assertEqual(f.read(), "keep me\n")
+        self.assertEqual(proc.returncode, 5, proc.stderr)
+        self.assertIn("symbolic link", proc.stderr)
+
+    def test_a_lock_file_with_a_second_name_is_refused(self):
+        self.oci(self.db, expect=0)
+        os.link(self.lock_path(self.db), os.path.join(self.dir, "other-name"))
+        proc = self.oci(self.db, expect=5)
+        self.assertIn("one name", proc.stderr)
+
+    def test_one_lock_for_every_path_to_the_database(self):
+        self.oci(self.db, expect=0)
+        link = os.path.join(self.dir, "link.db")
+        os.symlink(self.db, link)
+        slow = [GPUPLAN, "refresh", "--feed", "aws", "--url", "aws=%s/aws/slow" % self.server.base]
+        first = subprocess.Popen(slow, env=self.env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        for _ in range(100):
+            if self.query("SELECT count(*) FROM refresh_runs WHERE status = 'running'")[0][0]:
+                break
+            time.sleep(0.05)
+        second = self.oci(link, "--lock-wait", "1")
+        first.communicate(timeout=60)
+        self.assertEqual(second.returncode, 1, second.stderr)
+        self.assertIn("another refresh", second.stderr)
+
+    # ---- item 7: dates ---------------------------------------------------------------------
+
+    def test_a_304_keeps_the_documents_own_date(self):
+        self.generic_feed("tw-dated", "pricelist-json", "/hardening/dated/list.json")
+        self.gpuplan("refresh", "--feed", "tw-dated", expect=0)
+        self.gpuplan("refresh", "--feed", "tw-dated", env=dict(self.env, GPUPLAN_NOW="2026-10-20"),
+                     expect=0)
+        self.assertEqual(self.query("SELECT status FROM refresh_runs ORDER BY id DESC LIMIT 1"),
+                         [("unchanged",)])
+        self.assertEqual(self.query("SELECT DISTINCT date(observed_at, 'unixepoch') FROM "
+                                    "feed_offers WHERE feed = 'tw-dated'"), [("2026-09-01",)])
+
+    def test_a_304_renews_offers_dated_by_the_fetch(self):
+        self.oci(self.db, expect=0)
+        self.oci(self.db, "--lock-wait", "5", expect=0)
+        self.gpuplan("refresh", "--feed", "oci", "--url", "oci=%s/oci/ok" % self.server.base,
+                     env=dict(self.env, GPUPLAN_NOW="2026-10-20"), expect=0)
+        self.assertEqual(self.query("SELECT DISTINCT date(observed_at, 'unixepoch') FROM "
+                                    "feed_offers WHERE feed = 'oci'"), [("2026-10-20",)])
+
+    def test_rows_dated_more_than_a_day_ahead_are_rejected(self):
+        self.generic_feed("acme-future", "pricelist-csv", "/hardening/future/list.csv")
+        proc = self.gpuplan("refresh", "-v", "--feed", "acme-future", expect=0)
+        self.assertEqual(self.query("SELECT gpu_id FROM feed_offers WHERE feed = 'acme-future'"),
+                         [("h100-sxm",)])
+        self.assertIn("more than a day ahead", proc.stderr)
+
+
+if __name__ == "__main__":
+    GPUPLAN = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=1)
