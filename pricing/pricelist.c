@@ -54,8 +54,19 @@ static int read_date(const struct gp_json_reader *r, const cJSON *obj, const cha
 
     if (rc == 0 && text[0] && gp_time_parse(text, out))
         rc = gp_json_fail(r, key, "'%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)", text);
-    else if (rc == 0 && text[0] && *out > gp_time_now() + GP_OBSERVED_AHEAD_MAX_S)
-        rc = gp_json_fail(r, key, "%s is more than a day ahead of the clock", text);
+    return rc;
+}
+
+/* An observed date: read_date, and no more than a day ahead of the clock, or the offer would
+ * never go stale. */
+static int read_observed(const struct gp_json_reader *r, const cJSON *obj, int64_t *out)
+{
+    int64_t before = *out;
+    int rc = read_date(r, obj, "observed", out, GP_JSON_OPTIONAL);
+
+    if (rc == 0 && *out != before && *out > gp_time_now() + GP_OBSERVED_AHEAD_MAX_S)
+        rc = gp_json_fail(r, "observed", "%s is more than a day ahead of the clock",
+                          cJSON_GetObjectItemCaseSensitive(obj, "observed")->valuestring);
     return rc;
 }
 
@@ -177,7 +188,7 @@ static int read_row(const struct gp_json_reader *r, const cJSON *row, const stru
         rc = gp_json_string(r, row, "source_url", o->source_url, sizeof(o->source_url),
                             GP_JSON_OPTIONAL);
     if (!rc)
-        rc = read_date(r, row, "observed", &o->observed_at, GP_JSON_OPTIONAL);
+        rc = read_observed(r, row, &o->observed_at);
     if (!rc)
         rc = read_terms(r, row, o);
     if (rc)
@@ -213,7 +224,7 @@ static int read_defaults(const struct gp_json_reader *r, const cJSON *root, stru
         rc = gp_json_string(r, root, "source_url", d->source_url, sizeof(d->source_url),
                             GP_JSON_OPTIONAL);
     if (!rc)
-        rc = read_date(r, root, "observed", &d->observed_at, GP_JSON_OPTIONAL);
+        rc = read_observed(r, root, &d->observed_at);
     return rc;
 }
 
