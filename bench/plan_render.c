@@ -84,7 +84,7 @@ static void load_inputs(struct inputs *in)
 static double model_rows(const struct inputs *in, struct gp_plan_row *rows,
                          char (*values)[GP_SWEEP_VALUE_MAX])
 {
-    struct gp_price price = {true, false, false, 2.5, "on-demand", "bench", "2026-09-01"};
+    struct gp_price price = {true, false, false, 2.5, "on-demand", "bench", "2026-09-01", 0};
     double start = now_s();
     size_t n = 0;
 

@@ -1,6 +1,7 @@
-/* Benchmark: planner scenario evaluations per second on one core. One evaluation is one
- * workload x GPU type x parameter point through the whole model (central estimate and both
- * uncertainty bounds), fleet sizing, power and cost. */
+/* Benchmark: planner scenario evaluations per second on one core, through the planner's entry
+ * point (gp_plan_run, as `gpuplan plan` calls it) against the bare evaluation loop measured in
+ * the same run. One evaluation is one workload x GPU type x parameter point through the whole
+ * model (central estimate and both uncertainty bounds), fleet sizing, power and cost. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "catalog/data.h"
 #include "planner/efficiency.h"
 #include "planner/fleet.h"
+#include "planner/plan.h"
 #include "planner/sweep.h"
 #include "planner/workload.h"
 #include "util/buf.h"
@@ -31,11 +33,12 @@ static int load(struct gp_buf *buf, const char *rel)
     return gp_data_read(buf, rel, origin, sizeof(origin));
 }
 
-/* Run the sweep of `key` over POINTS values on every GPU type until `min_seconds` pass;
- * returns evaluations per second and the checksum that keeps the work observable. */
-static double run(const struct gp_plan_input *base, const char *key, double from, double step,
-                  const struct gp_catalog *cat, const struct gp_efficiency *effs,
-                  const struct gp_price *price, double min_seconds, double *checksum)
+/* The baseline: the sweep of `key` over POINTS values on every GPU type, each point set with
+ * gp_plan_set and evaluated with gp_plan_evaluate, until `min_seconds` pass; returns evaluations
+ * per second and adds to the checksum that keeps the work observable. */
+static double run_bare(const struct gp_plan_input *base, const char *key, double from, double step,
+                       const struct gp_catalog *cat, const struct gp_efficiency *effs,
+                       const struct gp_price *price, double min_seconds, double *checksum)
 {
     long evaluations = 0;
     double start = now_s(), elapsed;
@@ -62,6 +65,119 @@ static double run(const struct gp_plan_input *base, const char *key, double from
     return evaluations / elapsed;
 }
 
+/* The same sweep through gp_plan_run: calibration and price choice per GPU type, every point,
+ * ranking and currency conversion. */
+static double run_entry(const struct gp_plan_request *req, double min_seconds, double *checksum)
+{
+    long evaluations = 0;
+    double start = now_s(), elapsed;
+
+    do {
+        struct gp_plan_result res;
+        if (gp_plan_run(&res, req)) {
+            fprintf(stderr, "plan_sweep: %s\n", gp_error_last());
+            exit(1);
+        }
+        for (size_t i = 0; i < res.count; i++)
+            *checksum += res.rows[i].cost_per_hour + res.rows[i].tokens_per_s_per_gpu +
+                         res.rows[i].jobs_per_hour;
+        evaluations += (long)res.count;
+        gp_plan_result_release(&res);
+        elapsed = now_s() - start;
+    } while (elapsed < min_seconds);
+    return evaluations / elapsed;
+}
+
+/* What every case shares: the catalog, the efficiency table, and one on-demand offer per GPU
+ * type at the same price. */
+struct bench {
+    struct gp_catalog cat;
+    struct gp_efficiency_table table;
+    struct gp_model_table models;
+    struct gp_efficiency *effs; /* resolved per GPU type, for the baseline */
+    const struct gp_gpu **gpus;
+    struct gp_offer *offers;
+    struct gp_price price; /* the baseline's price: the offers' */
+};
+
+static int bench_load(struct bench *b)
+{
+    struct gp_buf effbuf, modbuf;
+    int rc;
+
+    gp_buf_init(&effbuf, 1 << 20);
+    gp_buf_init(&modbuf, 1 << 20);
+    rc = gp_catalog_load(&b->cat) || load(&effbuf, "efficiency.json") ||
+         load(&modbuf, "models.json") ||
+         gp_efficiency_table_parse(&b->table, effbuf.data, effbuf.len, "efficiency.json") ||
+         gp_model_table_parse(&b->models, modbuf.data, modbuf.len, "models.json");
+
+    gp_buf_release(&effbuf);
+    gp_buf_release(&modbuf);
+    if (rc)
+        return -1;
+    b->effs = calloc(b->cat.count, sizeof(*b->effs));
+    b->gpus = calloc(b->cat.count, sizeof(*b->gpus));
+    b->offers = calloc(b->cat.count, sizeof(*b->offers));
+    if (!b->effs || !b->gpus || !b->offers)
+        return -1;
+    b->price =
+        (struct gp_price){true, false, false, 2.5, "on-demand", "bench", "2026-09-01", 1788220800};
+    for (size_t g = 0; g < b->cat.count; g++) {
+        struct gp_offer *o = &b->offers[g];
+        gp_efficiency_resolve(&b->effs[g], &b->table, b->cat.gpus[g].id);
+        b->gpus[g] = &b->cat.gpus[g];
+        snprintf(o->gpu_id, sizeof(o->gpu_id), "%s", b->cat.gpus[g].id);
+        snprintf(o->provider, sizeof(o->provider), "bench");
+        o->tier = GP_TIER_ON_DEMAND;
+        o->usd_per_gpu_hour = b->price.usd_per_gpu_hour;
+        o->observed_at = b->price.observed_at;
+    }
+    return 0;
+}
+
+static void bench_release(struct bench *b)
+{
+    free(b->effs);
+    free(b->gpus);
+    free(b->offers);
+    gp_catalog_release(&b->cat);
+    gp_efficiency_table_release(&b->table);
+    gp_model_table_release(&b->models);
+}
+
+/* One case: the preset's sweep through the baseline loop and through the entry point. */
+static int run_case(const struct bench *b, const char *preset, const char *key, double from,
+                    double step, double seconds, double rates[2], double *checksum)
+{
+    struct gp_plan_request req;
+    struct gp_sweep sweep;
+    struct gp_buf wbuf;
+    char rel[128], origin[256], spec[128];
+    int rc;
+
+    snprintf(rel, sizeof(rel), "workloads/%s.json", preset);
+    snprintf(spec, sizeof(spec), "%s=%g:%g:%g", key, from, from + (POINTS - 1) * step, step);
+    gp_buf_init(&wbuf, 1 << 20);
+    rc = gp_plan_request_init(&req, NULL, "USD", b->price.observed_at) ||
+         gp_data_read(&wbuf, rel, origin, sizeof(origin)) ||
+         gp_workload_parse(&req.base.workload, wbuf.data, wbuf.len, origin, &b->models) ||
+         gp_sweep_parse(&sweep, spec);
+    gp_buf_release(&wbuf);
+    if (rc)
+        return -1;
+    req.sweep = &sweep;
+    req.gpus = b->gpus;
+    req.gpu_count = b->cat.count;
+    req.efficiencies = &b->table;
+    req.offers = b->offers;
+    req.offer_count = b->cat.count;
+    rates[0] = run_bare(&req.base, key, from, step, &b->cat, b->effs, &b->price, seconds, checksum);
+    rates[1] = run_entry(&req, seconds, checksum);
+    gp_sweep_release(&sweep);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -73,52 +189,35 @@ int main(int argc, char **argv)
         {"train-llama-3.1-70b", "deadline_hours", 24, 1},
         {"gemm-bf16", "jobs_per_hour", 1000, 1000},
     };
-    struct gp_buf effbuf, modbuf, wbuf;
-    struct gp_catalog cat;
-    struct gp_efficiency_table table;
-    struct gp_model_table models;
-    struct gp_efficiency *effs;
-    struct gp_price price = {true, false, false, 2.5, "on-demand", "bench", "2026-09-01"};
-    double seconds = argc > 1 ? atof(argv[1]) : 2.0, checksum = 0, total = 0;
+    const size_t ncases = sizeof(cases) / sizeof(cases[0]);
+    struct bench b;
+    double seconds = argc > 1 ? atof(argv[1]) : 2.0, checksum = 0, total[2] = {0, 0};
 
-    if (gp_catalog_load(&cat) || load(&effbuf, "efficiency.json") || load(&modbuf, "models.json") ||
-        gp_efficiency_table_parse(&table, effbuf.data, effbuf.len, "efficiency.json") ||
-        gp_model_table_parse(&models, modbuf.data, modbuf.len, "models.json")) {
+    memset(&b, 0, sizeof(b));
+    if (bench_load(&b)) {
         fprintf(stderr, "plan_sweep: %s\n", gp_error_last());
         return 1;
     }
-    effs = calloc(cat.count, sizeof(*effs));
-    if (!effs)
-        return 1;
-    for (size_t g = 0; g < cat.count; g++)
-        gp_efficiency_resolve(&effs[g], &table, cat.gpus[g].id);
-
-    printf("planner sweep: %d parameter points x %zu GPU types per pass, %.1f s per case\n", POINTS,
-           cat.count, seconds);
-    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-        struct gp_plan_input in;
-        char rel[128], origin[256];
-        snprintf(rel, sizeof(rel), "workloads/%s.json", cases[c].preset);
-        gp_buf_init(&wbuf, 1 << 20);
-        if (gp_data_read(&wbuf, rel, origin, sizeof(origin)) ||
-            gp_workload_parse(&in.workload, wbuf.data, wbuf.len, origin, &models)) {
-            fprintf(stderr, "plan_sweep: %s\n", gp_error_last());
+    printf("planner sweep: %d parameter points x %zu GPU types per pass, %.1f s per case and "
+           "path\n",
+           POINTS, b.cat.count, seconds);
+    printf("  %-22s %-21s %14s %14s %6s\n", "preset", "swept key", "bare eval/s", "gp_plan_run/s",
+           "ratio");
+    for (size_t c = 0; c < ncases; c++) {
+        double rates[2];
+        if (run_case(&b, cases[c].preset, cases[c].key, cases[c].from, cases[c].step, seconds,
+                     rates, &checksum)) {
+            fprintf(stderr, "plan_sweep: %s: %s\n", cases[c].preset, gp_error_last());
             return 1;
         }
-        gp_buf_release(&wbuf);
-        gp_assumptions_init(&in.assumptions);
-        double rate = run(&in, cases[c].key, cases[c].from, cases[c].step, &cat, effs, &price,
-                          seconds, &checksum);
-        total += rate;
-        printf("  %-22s sweep %-15s %12.0f evaluations/s\n", cases[c].preset, cases[c].key, rate);
+        total[0] += rates[0];
+        total[1] += rates[1];
+        printf("  %-22s %-21s %14.0f %14.0f %6.2f\n", cases[c].preset, cases[c].key, rates[0],
+               rates[1], rates[1] / rates[0]);
     }
-    printf("mean: %.0f evaluations/s on one core (checksum %.6g)\n",
-           total / (sizeof(cases) / sizeof(cases[0])), checksum);
-    free(effs);
-    gp_buf_release(&effbuf);
-    gp_buf_release(&modbuf);
-    gp_catalog_release(&cat);
-    gp_efficiency_table_release(&table);
-    gp_model_table_release(&models);
+    printf("mean: %.0f bare, %.0f through gp_plan_run evaluations/s on one core, ratio %.2f "
+           "(checksum %.6g)\n",
+           total[0] / ncases, total[1] / ncases, total[1] / total[0], checksum);
+    bench_release(&b);
     return 0;
 }

@@ -1,26 +1,22 @@
 /* `gpuplan plan`: fleet size, power and cost per GPU type for a workload, with what-if
- * overrides (--set) and sensitivity sweeps (--sweep). */
-#include <math.h>
+ * overrides (--set) and sensitivity sweeps (--sweep). This file parses, loads and renders;
+ * every planning decision is in planner/plan.h. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog/catalog.h"
-#include "catalog/data.h"
 #include "cli/cli.h"
 #include "cli/plan_input.h"
-#include "planner/efficiency.h"
-#include "planner/fleet.h"
-#include "planner/sweep.h"
+#include "cli/plan_meta.h"
+#include "planner/plan.h"
 #include "report/plan_table.h"
 #include "store/calibrations.h"
 #include "util/error.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/timeutil.h"
-
-enum { DEFAULT_MAX_AGE_DAYS = 7 };
 
 /* What the user asked for, as typed. */
 struct plan_args {
@@ -29,210 +25,6 @@ struct plan_args {
     bool wide;
     struct gp_strlist set;
 };
-
-enum pricing { PRICING_CHEAPEST, PRICING_ON_DEMAND, PRICING_SPOT, PRICING_QUOTE, PRICING_OWNED };
-static const char *const pricing_names[] = {"cheapest", "on-demand", "spot",
-                                            "quote",    "owned",     NULL};
-
-/* Everything resolved for one GPU type before the sweep runs. */
-struct gpu_plan {
-    const struct gp_gpu *gpu;
-    struct gp_efficiency eff;
-    struct gp_price price;
-};
-
-/* ---- prices ------------------------------------------------------------------------------ */
-
-static void price_from_offer(struct gp_price *p, const struct gp_offer *o, int64_t now,
-                             long max_age_days)
-{
-    p->known = true;
-    p->usd_per_gpu_hour = o->usd_per_gpu_hour;
-    gp_text_copy(p->tier, sizeof(p->tier), gp_tier_name(o->tier));
-    gp_text_copy(p->source, sizeof(p->source), o->provider);
-    gp_time_format_date(o->observed_at, p->date, sizeof(p->date));
-    p->stale = now - o->observed_at > (int64_t)max_age_days * 86400;
-}
-
-/* The cheapest valid quote for `gpu_id` among `quotes`, or NULL. */
-static const struct gp_quote *best_quote(const struct gp_quote *quotes, size_t n,
-                                         const char *gpu_id, int64_t now)
-{
-    const struct gp_quote *best = NULL;
-
-    for (size_t i = 0; i < n; i++) {
-        const struct gp_quote *q = &quotes[i];
-        if (strcmp(q->offer.gpu_id, gpu_id) || (q->offer.valid_until && q->offer.valid_until < now))
-            continue;
-        if (!best || q->offer.usd_per_gpu_hour < best->offer.usd_per_gpu_hour)
-            best = q;
-    }
-    return best;
-}
-
-/*
- * The price of one GPU type under the chosen pricing. "cheapest" is the lowest current
- * non-preemptible price: on-demand, reserved or a valid quote; spot only when asked for.
- */
-static int resolve_price(struct gp_price *out, struct gp_store *store, enum pricing pricing,
-                         const char *gpu_id, const struct gp_quote *quotes, size_t nquotes,
-                         int64_t now, long max_age_days)
-{
-    int tiers[2] = {GP_TIER_ON_DEMAND, GP_TIER_RESERVED}, ntiers = 2;
-
-    memset(out, 0, sizeof(*out));
-
-    if (pricing == PRICING_OWNED) {
-        out->owned = true;
-        gp_text_copy(out->tier, sizeof(out->tier), "owned");
-        gp_text_copy(out->source, sizeof(out->source), "capex");
-        return 0;
-    }
-    const struct gp_quote *q = pricing == PRICING_CHEAPEST || pricing == PRICING_QUOTE
-                                   ? best_quote(quotes, nquotes, gpu_id, now)
-                                   : NULL;
-    if (q) {
-        price_from_offer(out, &q->offer, now, max_age_days);
-        snprintf(out->source, sizeof(out->source), "quote:%lld", (long long)q->id);
-        out->stale = false; /* a quote holds until valid_until, whatever its age */
-    }
-    if (pricing == PRICING_QUOTE)
-        return 0;
-    if (pricing != PRICING_CHEAPEST) {
-        tiers[0] = pricing == PRICING_SPOT ? GP_TIER_SPOT : GP_TIER_ON_DEMAND;
-        ntiers = 1;
-    }
-    for (int i = 0; i < ntiers; i++) {
-        struct gp_offer_filter filter = {.gpu_id = gpu_id, .tier = tiers[i]};
-        struct gp_offer *offers = NULL;
-        size_t count = 0;
-        int rc = gp_store_purchase_offers(store, &filter, 1, &offers, &count);
-        if (rc)
-            return rc;
-        for (size_t k = 0; k < count; k++)
-            if (!out->known || offers[k].usd_per_gpu_hour < out->usd_per_gpu_hour)
-                price_from_offer(out, &offers[k], now, max_age_days);
-        free(offers);
-    }
-    return 0;
-}
-
-/* ---- calibration ------------------------------------------------------------------------- */
-
-/* Calibrated curves for `gpu_id`, applied over the defaults; the source names the newest run. */
-static int apply_calibration(struct gp_efficiency *eff, struct gp_store *store, const char *gpu_id)
-{
-    struct gp_calibration_curve *curves = NULL;
-    struct gp_eff_override ov;
-    size_t n = 0;
-    int64_t newest = 0;
-    const char *host = "";
-    int rc = gp_store_calibration_fits_for_gpu(store, gpu_id, &curves, &n);
-
-    if (rc)
-        return rc;
-    memset(&ov, 0, sizeof(ov));
-    for (size_t i = 0; i < n; i++) {
-        const struct gp_calibration_curve *c = &curves[i];
-        struct gp_eff_curve curve = {c->eff_max, c->s_half};
-        if (!(c->eff_max > 0 && c->eff_max <= 1.0) || !(c->s_half >= 0))
-            continue;
-        if (strcmp(c->kernel, "bandwidth") == 0) {
-            ov.bandwidth = curve;
-            ov.bandwidth_set = true;
-        } else {
-            int p = gp_precision_parse(c->precision);
-            if (strcmp(c->kernel, "gemm") || p < 0)
-                continue;
-            ov.gemm[p] = curve;
-            ov.gemm_set[p] = true;
-        }
-        if (c->started_at >= newest) {
-            newest = c->started_at;
-            host = c->host;
-        }
-    }
-    if (newest > 0) {
-        char date[11];
-        gp_time_format_date(newest, date, sizeof(date));
-        snprintf(ov.source, sizeof(ov.source), "calibrated:%.60s:%s", host, date);
-        gp_efficiency_apply(eff, &ov);
-    }
-    free(curves);
-    return 0;
-}
-
-/* ---- output ------------------------------------------------------------------------------ */
-
-static cJSON *workload_json(const struct gp_workload *w)
-{
-    cJSON *o = cJSON_CreateObject();
-
-    if (!o)
-        return NULL;
-    cJSON_AddStringToObject(o, "name", w->name);
-    cJSON_AddStringToObject(o, "kind", gp_workload_kind_name(w->kind));
-    cJSON_AddStringToObject(o, "description", w->description);
-    if (w->kind != GP_WORKLOAD_GENERIC) {
-        cJSON_AddStringToObject(o, "model", w->model.name);
-        cJSON_AddNumberToObject(o, "params", w->model.params);
-        cJSON_AddNumberToObject(o, "active_params", gp_model_active_params(&w->model));
-    }
-    if (w->kind == GP_WORKLOAD_INFERENCE) {
-        const struct gp_inference *in = &w->inference;
-        cJSON_AddStringToObject(o, "precision", gp_precision_name(in->precision));
-        cJSON_AddStringToObject(o, "kv_precision", gp_precision_name(in->kv_precision));
-        cJSON_AddNumberToObject(o, "input_tokens", in->input_tokens);
-        cJSON_AddNumberToObject(o, "output_tokens", in->output_tokens);
-        if (in->load == GP_LOAD_MAX)
-            cJSON_AddStringToObject(o, "target", "max");
-        else
-            cJSON_AddNumberToObject(
-                o, in->load == GP_LOAD_REQUESTS ? "requests_per_s" : "output_tokens_per_s",
-                in->rate);
-        cJSON_AddNumberToObject(o, "ttft_ms", in->ttft_ms);
-        cJSON_AddNumberToObject(o, "tpot_ms", in->tpot_ms);
-        cJSON_AddNumberToObject(o, "memory_fraction", in->memory_fraction);
-    } else if (w->kind == GP_WORKLOAD_TRAINING) {
-        const struct gp_training *t = &w->training;
-        cJSON_AddStringToObject(o, "precision", gp_precision_name(t->precision));
-        cJSON_AddNumberToObject(o, "tokens", t->tokens);
-        cJSON_AddNumberToObject(o, "deadline_hours", t->deadline_hours);
-        cJSON_AddNumberToObject(o, "gpus", t->gpus);
-        cJSON_AddBoolToObject(o, "recompute", t->recompute);
-        cJSON_AddNumberToObject(o, "zero_stage", t->zero_stage);
-    } else {
-        const struct gp_generic *g = &w->generic;
-        cJSON_AddStringToObject(o, "precision", gp_precision_name(g->precision));
-        cJSON_AddNumberToObject(o, "flops", g->flops);
-        cJSON_AddNumberToObject(o, "bytes", g->bytes);
-        cJSON_AddNumberToObject(o, "jobs_per_hour", g->jobs_per_hour);
-    }
-    return o;
-}
-
-static cJSON *assumptions_json(const struct gp_assumptions *a, const char *currency,
-                               const char *pricing, long max_age, const struct gp_sweep *sweep)
-{
-    cJSON *o = cJSON_CreateObject();
-
-    if (!o)
-        return NULL;
-    cJSON_AddStringToObject(o, "currency", currency);
-    cJSON_AddStringToObject(o, "pricing", pricing);
-    cJSON_AddNumberToObject(o, "pue", a->pue);
-    cJSON_AddNumberToObject(o, "kwh_price", a->kwh_price);
-    cJSON_AddNumberToObject(o, "years", a->years);
-    cJSON_AddNumberToObject(o, "capex", a->capex);
-    cJSON_AddNumberToObject(o, "server_overhead", a->server_overhead);
-    cJSON_AddNumberToObject(o, "max_age_days", (double)max_age);
-    cJSON_AddNumberToObject(o, "max_gpus", a->max_gpus);
-    cJSON_AddNumberToObject(o, "power_budget_kw", a->power_budget_kw);
-    cJSON_AddNumberToObject(o, "hours_per_month", 730);
-    if (sweep->count)
-        cJSON_AddStringToObject(o, "sweep", sweep->key);
-    return o;
-}
 
 /* ---- the command ------------------------------------------------------------------------- */
 
@@ -246,7 +38,7 @@ static int apply_set(struct gp_cli *cli, struct gp_plan_input *in, const char *f
         return gp_cli_usage_error(cli, "%s '%s': expected key=value", flag, kv);
     memcpy(key, kv, (size_t)(eq - kv));
     key[eq - kv] = '\0';
-    if (gp_plan_set(in, key, eq + 1) || gp_workload_validate(&in->workload))
+    if (gp_plan_apply(in, key, eq + 1))
         return gp_cli_usage_error(cli, "%s: %s", flag, gp_error_last());
     return GP_EXIT_OK;
 }
@@ -298,52 +90,46 @@ static int select_gpus(struct gp_cli *cli, const struct plan_args *a, const stru
 }
 
 /* Say why no row could be planned, with the nearest miss. Returns GP_EXIT_USAGE. */
-static int explain_infeasible(const struct gp_plan_row *rows, size_t n,
-                              const struct gp_assumptions *a)
+static int explain_infeasible(const struct gp_plan_result *res)
 {
-    const struct gp_plan_row *smallest = NULL;
-    unsigned all = 0;
+    const struct gp_assumptions *a = &res->used.assumptions;
 
-    for (size_t i = 0; i < n; i++) {
-        all |= rows[i].notes;
-        if (rows[i].gpus > 0 && (!smallest || rows[i].gpus < smallest->gpus))
-            smallest = &rows[i];
-    }
-    if ((all & GP_NOTE_OVER_MAX_GPUS) && smallest && a->max_gpus > 0)
+    switch (res->infeasible) {
+    case GP_PLAN_OVER_MAX_GPUS:
         gp_msg_error("no GPU type reaches the target within --max-gpus %d: the smallest fleet "
                      "needs %d x %s",
-                     a->max_gpus, smallest->gpus, smallest->gpu);
-    else if (all & GP_NOTE_OVER_MAX_GPUS)
+                     a->max_gpus, res->smallest->gpus, res->smallest->gpu);
+        break;
+    case GP_PLAN_OVER_FLEET_LIMIT:
         gp_msg_error("the target needs more than a billion GPUs of every selected type");
-    else if (all & GP_NOTE_OVER_POWER_BUDGET)
+        break;
+    case GP_PLAN_OVER_POWER_BUDGET:
         gp_msg_error("no fleet fits the power budget of %.1f kW", a->power_budget_kw);
-    else if (all & GP_NOTE_LATENCY_UNMET)
+        break;
+    case GP_PLAN_LATENCY_UNMET:
         gp_msg_error("no GPU type meets the TTFT/TPOT targets; relax ttft_ms or tpot_ms");
-    else
+        break;
+    case GP_PLAN_DOES_NOT_FIT:
+    case GP_PLAN_FEASIBLE:
         gp_msg_error("the workload does not fit any selected GPU type within one node");
+        break;
+    }
     return GP_EXIT_USAGE;
 }
 
 /* Everything one `plan` run holds; plan_run_release frees it. */
 struct plan_run {
     struct plan_args args;
-    enum pricing pricing;
-    long max_age_days;
-    double fx;   /* output currency units per USD */
-    int64_t now; /* Unix seconds UTC */
     const struct gp_catalog *catalog;
-    struct gp_store *store;
     struct gp_efficiency_table effs;
     struct gp_model_table models;
-    struct gp_plan_input base; /* workload and assumptions after every flag and --set */
     struct gp_sweep sweep;
-    struct gp_quote *quotes;
-    size_t nquotes;
+    struct gp_plan_request req; /* borrows the arrays below */
     const struct gp_gpu **gpus;
-    struct gpu_plan *plans; /* one per GPU type planned, `ngpus` */
-    size_t ngpus;
-    struct gp_plan_row *rows; /* sweep point-major: row = point * ngpus + gpu */
-    size_t nrows;
+    struct gp_offer *offers;
+    struct gp_quote *quotes;
+    struct gp_calibration_curve *fits;
+    struct gp_plan_result res;
 };
 
 static void plan_run_release(struct plan_run *run)
@@ -351,43 +137,38 @@ static void plan_run_release(struct plan_run *run)
     gp_sweep_release(&run->sweep);
     gp_efficiency_table_release(&run->effs);
     gp_model_table_release(&run->models);
+    gp_plan_result_release(&run->res);
+    free(run->offers);
     free(run->quotes);
-    free(run->plans);
+    free(run->fits);
     free(run->gpus);
-    free(run->rows);
 }
 
-/* Check --pricing and --max-age. */
-static int parse_pricing(struct gp_cli *cli, struct plan_run *run)
+/* --pricing, --max-age, and the report currency with the defaults converted into it. */
+static int parse_request(struct gp_cli *cli, struct plan_run *run)
 {
     const struct plan_args *a = &run->args;
-    int pricing = PRICING_CHEAPEST;
+    const struct gp_fx_table *fx = NULL;
+    int pricing = a->pricing ? gp_pricing_parse(a->pricing) : GP_PRICING_CHEAPEST, rc;
+    long max_age = GP_PLAN_DEFAULT_MAX_AGE_DAYS;
 
-    if (a->pricing) {
-        for (pricing = 0; pricing_names[pricing]; pricing++)
-            if (strcmp(pricing_names[pricing], a->pricing) == 0)
-                break;
-        if (!pricing_names[pricing])
-            return gp_cli_usage_error(cli,
-                                      "--pricing '%s' is not one of cheapest, on-demand, "
-                                      "spot, quote, owned",
-                                      a->pricing);
+    if (pricing < 0) {
+        const char *names[GP_PRICING_COUNT + 1] = {NULL};
+        char list[128];
+        for (int p = 0; p < GP_PRICING_COUNT; p++)
+            names[p] = gp_pricing_name((enum gp_pricing)p);
+        gp_text_join(list, sizeof(list), names, ", ");
+        return gp_cli_usage_error(cli, "--pricing '%s' is not one of %s", a->pricing, list);
     }
-    run->pricing = (enum pricing)pricing;
-    run->max_age_days = DEFAULT_MAX_AGE_DAYS;
-    if (a->max_age && gp_text_to_int(a->max_age, 0, 36500, &run->max_age_days))
+    if (a->max_age && gp_text_to_int(a->max_age, 0, 36500, &max_age))
         return gp_cli_usage_error(cli, "--max-age '%s' is not a number of days", a->max_age);
+    if ((rc = gp_cli_fx(cli, &fx)))
+        return rc;
+    if (gp_plan_request_init(&run->req, fx, cli->currency, gp_time_now()))
+        return gp_cli_usage_error(cli, "--currency: %s", gp_error_last());
+    run->req.pricing = (enum gp_pricing)pricing;
+    run->req.max_age_days = max_age;
     return GP_EXIT_OK;
-}
-
-/* Apply sweep point `v` to `in`. */
-static int apply_sweep_point(struct gp_cli *cli, const struct gp_sweep *sweep, size_t v,
-                             struct gp_plan_input *in)
-{
-    char kv[128];
-
-    snprintf(kv, sizeof(kv), "%s=%s", sweep->key, sweep->values[v]);
-    return apply_set(cli, in, "--sweep", kv);
 }
 
 /* The assumptions from the flags, then every --set, then a check of every sweep value, so a bad
@@ -395,12 +176,9 @@ static int apply_sweep_point(struct gp_cli *cli, const struct gp_sweep *sweep, s
 static int build_base(struct gp_cli *cli, struct plan_run *run)
 {
     const struct plan_args *a = &run->args;
-    struct gp_plan_input *base = &run->base;
+    struct gp_plan_input *base = &run->req.base;
     int rc;
 
-    gp_assumptions_init(&base->assumptions);
-    base->assumptions.fx_per_usd = run->fx;
-    base->assumptions.kwh_price *= run->fx;
     if ((rc = apply_flag(cli, base, "--pue", "pue", a->pue)) ||
         (rc = apply_flag(cli, base, "--kwh-price", "kwh_price", a->kwh_price)) ||
         (rc = apply_flag(cli, base, "--capex", "capex", a->capex)) ||
@@ -415,83 +193,77 @@ static int build_base(struct gp_cli *cli, struct plan_run *run)
         return GP_EXIT_OK;
     if (gp_sweep_parse(&run->sweep, a->sweep))
         return gp_cli_usage_error(cli, "%s", gp_error_last());
-    for (size_t v = 0; v < run->sweep.count; v++) {
-        struct gp_plan_input probe = *base;
-        if ((rc = apply_sweep_point(cli, &run->sweep, v, &probe)))
-            return rc;
-    }
+    if (gp_plan_sweep_check(base, &run->sweep))
+        return gp_cli_usage_error(cli, "--sweep: %s", gp_error_last());
+    run->req.sweep = &run->sweep;
     return GP_EXIT_OK;
 }
 
-/* Choose the GPU types and resolve each one's efficiencies (calibrated where measured) and
- * price. */
-static int prepare_gpus(struct gp_cli *cli, struct plan_run *run)
+/* For each GPU type, the cheapest current offer of every provider, rentable unit, tier and
+ * term, appended to run->offers. */
+static int load_offers(struct gp_store *store, struct plan_run *run)
 {
-    const struct gp_catalog *cat = run->catalog;
+    for (size_t g = 0; g < run->req.gpu_count; g++) {
+        struct gp_offer_filter filter = {.gpu_id = run->gpus[g]->id, .tier = -1};
+        struct gp_offer *offers = NULL, *grown;
+        size_t n = 0, have = run->req.offer_count;
+        int rc = gp_store_purchase_offers(store, &filter, 1, &offers, &n);
+        if (rc)
+            return rc;
+        grown = n ? realloc(run->offers, (have + n) * sizeof(*grown)) : run->offers;
+        if (n && !grown) {
+            free(offers);
+            return gp_error_set(GP_ENOMEM, "out of memory reading offers");
+        }
+        if (n)
+            memcpy(grown + have, offers, n * sizeof(*offers));
+        run->offers = grown;
+        run->req.offer_count = have + n;
+        free(offers);
+    }
+    return 0;
+}
+
+/* The GPU types, and from the store the current offers, the quotes and the calibration fits. */
+static int load_data(struct gp_cli *cli, struct plan_run *run)
+{
+    struct gp_plan_request *req = &run->req;
+    struct gp_store *store = NULL;
     int rc;
 
-    run->gpus = calloc(cat->count + 1, sizeof(*run->gpus));
-    run->plans = calloc(cat->count + 1, sizeof(*run->plans));
-    if (!run->gpus || !run->plans) {
+    run->gpus = calloc(run->catalog->count + 1, sizeof(*run->gpus));
+    if (!run->gpus) {
         gp_error_set(GP_ENOMEM, "out of memory");
         return gp_cli_fail();
     }
-    if ((rc = select_gpus(cli, &run->args, cat, run->gpus, &run->ngpus)))
+    if ((rc = select_gpus(cli, &run->args, run->catalog, run->gpus, &req->gpu_count)) ||
+        (rc = gp_cli_store_read(cli, &store)))
         return rc;
-    if ((rc = gp_cli_store_read(cli, &run->store)))
-        return rc;
-    if (run->pricing != PRICING_OWNED &&
-        gp_store_quotes_list(run->store, &run->quotes, &run->nquotes))
+    if (load_offers(store, run) || gp_store_quotes_list(store, &run->quotes, &req->quote_count) ||
+        gp_store_calibration_fits_for_gpu(store, NULL, &run->fits, &req->fit_count))
         return gp_cli_fail();
-    for (size_t g = 0; g < run->ngpus; g++) {
-        struct gpu_plan *p = &run->plans[g];
-        p->gpu = run->gpus[g];
-        gp_efficiency_resolve(&p->eff, &run->effs, p->gpu->id);
-        if (apply_calibration(&p->eff, run->store, p->gpu->id) ||
-            resolve_price(&p->price, run->store, run->pricing, p->gpu->id, run->quotes,
-                          run->nquotes, run->now, run->max_age_days))
-            return gp_cli_fail();
-        if (run->pricing == PRICING_OWNED && !(run->base.assumptions.capex > 0) &&
-            !(p->gpu->capex_usd > 0))
-            gp_msg_warn("%s: no purchase price in the catalog; give --capex for owned pricing",
-                        p->gpu->id);
-    }
+    req->gpus = run->gpus;
+    req->offers = run->offers;
+    req->quotes = run->quotes;
+    req->fits = run->fits;
+    req->efficiencies = &run->effs;
     return GP_EXIT_OK;
 }
 
-/* One row per sweep point and GPU type, ranked. */
-static int evaluate(struct gp_cli *cli, struct plan_run *run)
-{
-    size_t points = run->sweep.count ? run->sweep.count : 1;
-    int rc;
-
-    run->rows = calloc(points * run->ngpus + 1, sizeof(*run->rows));
-    if (!run->rows) {
-        gp_error_set(GP_ENOMEM, "out of memory");
-        return gp_cli_fail();
-    }
-    for (size_t v = 0; v < points; v++) {
-        struct gp_plan_input in = run->base;
-        if (run->sweep.count && (rc = apply_sweep_point(cli, &run->sweep, v, &in)))
-            return rc;
-        for (size_t g = 0; g < run->ngpus; g++)
-            gp_plan_evaluate(&run->rows[run->nrows++], &in.workload, &in.assumptions,
-                             run->plans[g].gpu, &run->plans[g].eff, &run->plans[g].price);
-    }
-    gp_plan_rank(run->rows, run->nrows, run->ngpus);
-    return GP_EXIT_OK;
-}
-
+/* The swept key names its column, unless a row field already has that name. */
 /* The rows as a table of the chosen columns: --columns, else every column (--wide, CSV and
  * JSON), else the compact set. */
 static int plan_view(struct gp_cli *cli, const struct plan_run *run, struct gp_plan_view *view)
 {
     const struct plan_args *a = &run->args;
 
-    gp_plan_view_init(view, run->rows, run->nrows, run->base.workload.kind, cli->currency, run->fx);
+    const struct gp_plan_result *res = &run->res;
+
+    /* The planner has converted the rows' money into the report currency: rate 1. */
+    gp_plan_view_init(view, res->rows, res->count, res->used.workload.kind, res->currency, 1.0);
     if (run->sweep.count)
         gp_plan_view_sweep(view, run->sweep.key, run->sweep.values[0], sizeof(run->sweep.values[0]),
-                           run->ngpus);
+                           res->per_point);
     if (a->columns) {
         if (gp_plan_view_pick(view, a->columns))
             return gp_cli_usage_error(cli, "--columns: %s", gp_error_last());
@@ -504,10 +276,9 @@ static int plan_view(struct gp_cli *cli, const struct plan_run *run, struct gp_p
 /* Render the rows with the workload and assumptions; exit 2 when no GPU type can be planned. */
 static int render(struct gp_cli *cli, const struct plan_run *run)
 {
+    const struct gp_plan_result *res = &run->res;
     struct gp_plan_view view;
     struct gp_table table;
-    size_t best = SIZE_MAX;
-    bool feasible = false;
     int rc = plan_view(cli, run, &view);
 
     if (rc)
@@ -515,25 +286,31 @@ static int render(struct gp_cli *cli, const struct plan_run *run)
     gp_plan_view_table(&view, &table);
     table.meta = cJSON_CreateObject();
     if (!table.meta ||
-        !cJSON_AddItemToObject(table.meta, "workload", workload_json(&run->base.workload)) ||
+        !cJSON_AddItemToObject(table.meta, "workload",
+                               gp_cli_plan_workload_json(&res->used.workload)) ||
         !cJSON_AddItemToObject(table.meta, "assumptions",
-                               assumptions_json(&run->base.assumptions, cli->currency,
-                                                pricing_names[run->pricing], run->max_age_days,
-                                                &run->sweep))) {
+                               gp_cli_plan_assumptions_json(res, &run->sweep))) {
         gp_table_release(&table);
         gp_error_set(GP_ENOMEM, "out of memory describing the plan");
         return gp_cli_fail();
     }
-    for (size_t i = 0; i < run->nrows; i++) {
-        feasible |= run->rows[i].feasible;
-        if (best == SIZE_MAX && (run->rows[i].notes & GP_NOTE_BEST))
-            best = i;
-    }
-    rc = gp_cli_output(cli, &table, best);
-    if (rc == 0 && !feasible)
-        rc = explain_infeasible(run->rows, run->nrows, &run->base.assumptions);
+    rc = gp_cli_output(cli, &table, res->best);
+    if (rc == 0 && res->infeasible != GP_PLAN_FEASIBLE)
+        rc = explain_infeasible(res);
     gp_table_release(&table);
     return rc;
+}
+
+/* Plan, warn about GPU types that cannot be priced as owned, and render. */
+static int plan_and_render(struct gp_cli *cli, struct plan_run *run)
+{
+    if (gp_plan_run(&run->res, &run->req))
+        return gp_cli_fail();
+    for (size_t g = 0; g < run->res.per_point; g++)
+        if (run->res.gpus[g].no_capex)
+            gp_msg_warn("%s: no purchase price in the catalog; give --capex for owned pricing",
+                        run->res.gpus[g].gpu->id);
+    return render(cli, run);
 }
 
 int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
@@ -577,25 +354,19 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
     if (!a->workload)
         return gp_cli_usage_error(cli, "--workload is required (a file or a preset; see "
                                        "'gpuplan workloads')");
-    run.fx = 1.0;
-    run.now = gp_time_now();
-    rc = parse_pricing(cli, &run);
+    rc = parse_request(cli, &run);
     if (!rc)
         rc = gp_cli_catalog(cli, &run.catalog);
     if (!rc)
-        rc = gp_cli_currency_rate(cli, &run.fx);
-    if (!rc)
         rc = gp_cli_plan_inputs(cli, &run.effs, &run.models);
     if (!rc)
-        rc = gp_cli_workload_load(cli, a->workload, &run.models, &run.base.workload);
+        rc = gp_cli_workload_load(cli, a->workload, &run.models, &run.req.base.workload);
     if (!rc)
         rc = build_base(cli, &run);
     if (!rc)
-        rc = prepare_gpus(cli, &run);
+        rc = load_data(cli, &run);
     if (!rc)
-        rc = evaluate(cli, &run);
-    if (!rc)
-        rc = render(cli, &run);
+        rc = plan_and_render(cli, &run);
     plan_run_release(&run);
     return rc;
 }

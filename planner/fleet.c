@@ -7,8 +7,7 @@
 
 #include "util/text.h"
 
-#define HOURS_PER_MONTH 730.0
-#define HOURS_PER_YEAR  8760.0
+#define HOURS_PER_YEAR 8760.0
 /* Fleets are counted in int; beyond this no target is reachable anyway. */
 #define MAX_FLEET 1e9
 
@@ -113,7 +112,7 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
         if (capex > 0) {
             double energy = out->facility_kw * a->kwh_price / a->fx_per_usd / out->gpus;
             double hosting = out->facility_kw * a->hosting_per_kw_month / a->fx_per_usd /
-                             HOURS_PER_MONTH / out->gpus;
+                             GP_HOURS_PER_MONTH / out->gpus;
             out->price =
                 capex * a->server_overhead / (a->years * HOURS_PER_YEAR) + energy + hosting;
             out->price_known = true;
@@ -205,7 +204,7 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     out->gpu_hours = perf.train_hours * s.gpus;
     out->it_kw = s.it_kw;
     out->facility_kw = s.facility_kw;
-    out->energy_kwh_per_month = s.facility_kw * HOURS_PER_MONTH;
+    out->energy_kwh_per_month = s.facility_kw * GP_HOURS_PER_MONTH;
     out->energy_cost_per_month = out->energy_kwh_per_month * a->kwh_price / a->fx_per_usd;
     out->throughput_low = lo.per_gpu;
     out->throughput_high = hi.per_gpu;
@@ -214,7 +213,7 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
         return;
     out->price_per_gpu_hour = s.price;
     out->cost_per_hour = s.cost_per_hour;
-    out->cost_per_month = s.cost_per_hour * HOURS_PER_MONTH;
+    out->cost_per_month = s.cost_per_hour * GP_HOURS_PER_MONTH;
     if (w->kind == GP_WORKLOAD_INFERENCE) {
         out->cost_per_mtok = s.unit_cost;
     } else if (w->kind == GP_WORKLOAD_TRAINING) {

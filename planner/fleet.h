@@ -5,11 +5,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gpuplan/gpu.h"
 #include "planner/efficiency.h"
 #include "planner/model.h"
 #include "planner/workload.h"
+
+/* The month every monthly figure is counted over, hours. */
+#define GP_HOURS_PER_MONTH 730.0
 
 /*
  * Everything about the deployment that is not the workload. Money the user types (energy
@@ -41,9 +45,11 @@ struct gp_price {
     char tier[16];           /* "on-demand", "spot", "reserved", "quote", "owned" */
     char source[64];         /* provider, "quote:<id>" or "capex" */
     char date[11];           /* YYYY-MM-DD the price was observed, "" for owned */
+    int64_t observed_at;     /* when the price was observed, Unix seconds UTC; 0 for owned */
 };
 
-/* One row of `gpuplan plan`. Money in USD; cli/ converts to the chosen currency. A *_known
+/* One row of `gpuplan plan`. Money in USD as gp_plan_evaluate leaves it; gp_plan_run converts
+ * it into the report currency. A *_known
  * flag that is false means the corresponding figures are absent (printed empty / null). */
 struct gp_plan_row {
     char gpu[GP_GPU_ID_MAX]; /* catalog id */
@@ -68,9 +74,9 @@ struct gp_plan_row {
     char price_source[64];
     char price_date[11];
     double cost_per_hour;         /* fleet, USD/h */
-    double cost_per_month;        /* fleet, USD per 730 h */
+    double cost_per_month;        /* fleet, USD per GP_HOURS_PER_MONTH */
     double cost_per_mtok;         /* USD per million output (training: trained) tokens */
-    double energy_kwh_per_month;  /* facility energy over 730 h, kWh */
+    double energy_kwh_per_month;  /* facility energy over GP_HOURS_PER_MONTH, kWh */
     double energy_cost_per_month; /* facility energy at kwh_price, USD per month */
     char efficiency_source[96];
     unsigned notes;         /* enum gp_note bits */

@@ -322,12 +322,11 @@ int gp_store_calibration_fits_for_gpu(struct gp_store *store, const char *gpu_id
                                       struct gp_calibration_curve **out, size_t *count)
 {
     static const char sql[] =
-        "SELECT kernel, precision, eff_max, s_half, peak, r2, points, host, started_at, "
-        "fingerprint FROM ("
-        " SELECT f.*, c.host, c.started_at, c.fingerprint, ROW_NUMBER() OVER ("
-        "  PARTITION BY f.kernel, f.precision ORDER BY c.started_at DESC, c.id DESC) AS rank"
+        "SELECT f.kernel, f.precision, f.eff_max, f.s_half, f.peak, f.r2, f.points, c.host,"
+        " c.started_at, c.fingerprint, c.gpu_id"
         " FROM calibration_fits f JOIN calibrations c ON c.id = f.calibration_id"
-        " WHERE c.gpu_id = ?1 AND f.peak > 0) WHERE rank = 1 ORDER BY kernel, precision";
+        " WHERE (?1 IS NULL OR c.gpu_id = ?1) AND c.gpu_id <> '' AND f.peak > 0"
+        " ORDER BY c.started_at, c.id, f.kernel, f.precision";
     sqlite3_stmt *stmt = NULL;
     struct gp_calibration_curve *list = NULL;
     size_t n = 0, cap = 0;
@@ -345,7 +344,6 @@ int gp_store_calibration_fits_for_gpu(struct gp_store *store, const char *gpu_id
             break;
         }
         memset(c, 0, sizeof(*c));
-        snprintf(c->gpu_id, sizeof(c->gpu_id), "%s", gpu_id);
         gp_store__column_text(stmt, 0, c->kernel, sizeof(c->kernel));
         gp_store__column_text(stmt, 1, c->precision, sizeof(c->precision));
         c->eff_max = sqlite3_column_double(stmt, 2);
@@ -356,6 +354,7 @@ int gp_store_calibration_fits_for_gpu(struct gp_store *store, const char *gpu_id
         gp_store__column_text(stmt, 7, c->host, sizeof(c->host));
         c->started_at = sqlite3_column_int64(stmt, 8);
         gp_store__column_text(stmt, 9, c->fingerprint, sizeof(c->fingerprint));
+        gp_store__column_text(stmt, 10, c->gpu_id, sizeof(c->gpu_id));
         n++;
     }
     if (rc == 0 && step != SQLITE_DONE)

@@ -26,26 +26,13 @@ int gp_store_calibrations_list(struct gp_store *store, struct gp_calibration **o
 /* Release each record and the array. Accepts NULL. */
 void gp_calibrations_free(struct gp_calibration *runs, size_t count);
 
-/* One fitted curve as the planner uses it: efficiency = eff_max * s / (s + s_half), a fraction
- * of the catalog peak for `precision` (gemm) or of the HBM bandwidth (bandwidth). */
-struct gp_calibration_curve {
-    char gpu_id[16];    /* canonical GPU id */
-    char kernel[12];    /* "gemm" or "bandwidth" */
-    char precision[8];  /* fp32 tf32 bf16 fp16 fp8 (gemm); "" for bandwidth */
-    double eff_max;     /* fraction of the datasheet peak, asymptotic */
-    double s_half;      /* size at half of eff_max: FLOP per GEMM or bytes per kernel */
-    double peak;        /* the datasheet peak it refers to: TFLOP/s (gemm) or GB/s */
-    double r2;          /* goodness of fit */
-    int points;         /* measured points behind the fit */
-    char host[256];     /* the machine that measured it */
-    int64_t started_at; /* when, Unix seconds UTC */
-    char fingerprint[GP_CALIBRATION_FINGERPRINT_MAX];
-};
-
 /*
- * The newest fitted curve for each (kernel, precision) measured on devices that map to
- * `gpu_id`. Only curves relative to a datasheet peak are returned. *out is malloc'd (free());
- * *count is 0 when the GPU was never calibrated. Returns 0 or GP_EDB.
+ * Every fitted curve measured on devices that map to `gpu_id` (NULL: to any catalog GPU),
+ * oldest run first (runs started
+ * at the same second in the order they were stored); which of them a plan uses is the
+ * planner's choice (gp_plan_calibration_choose). Only curves relative to a datasheet peak are
+ * returned. *out is malloc'd (free()); *count is 0 when the GPU was never calibrated. Returns 0
+ * or GP_EDB.
  */
 int gp_store_calibration_fits_for_gpu(struct gp_store *store, const char *gpu_id,
                                       struct gp_calibration_curve **out, size_t *count);

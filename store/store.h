@@ -116,14 +116,7 @@ int gp_store_history_query(struct gp_store *store, const struct gp_offer_filter 
 
 /* ---- quotes ------------------------------------------------------------------------------ */
 
-/* A quote: its offer says what it rents (gpus_per_instance: the unit it is rented in), its
- * minimum term and GPU count, and how long it holds (offer.valid_until). */
-struct gp_quote {
-    int64_t id;            /* assigned by the store */
-    struct gp_offer offer; /* feed "quote", tier GP_TIER_QUOTE; observed_at = when entered */
-    char note[256];
-};
-
+/* struct gp_quote is in gpuplan/offer.h. */
 int gp_store_quote_add(struct gp_store *store, const struct gp_quote *quote, int64_t *id_out);
 /* All quotes, newest first. *out is malloc'd (free()). */
 int gp_store_quotes_list(struct gp_store *store, struct gp_quote **out, size_t *count);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,4 +120,21 @@ int gp_text_to_int(const char *s, long min, long max, long *out)
         return GP_EINVALID;
     *out = v;
     return 0;
+}
+
+void gp_text_join(char *out, size_t size, const char *const *words, const char *sep)
+{
+    size_t used = 0;
+
+    if (size == 0)
+        return;
+    out[0] = '\0';
+    for (size_t i = 0; words[i]; i++) {
+        int n = snprintf(out + used, size - used, "%s%s", i ? sep : "", words[i]);
+        if (n < 0 || (size_t)n >= size - used) {
+            out[used] = '\0';
+            return;
+        }
+        used += (size_t)n;
+    }
 }

@@ -20,6 +20,10 @@ int gp_text_distance(const char *a, const char *b);
  * NULL when none is within a distance of max(2, strlen(word) / 3). Borrowed from `words`. */
 const char *gp_text_nearest(const char *word, const char *const *words);
 
+/* The NULL-terminated `words` joined by `sep` into out[size] ("a, b, c"), cut at a word
+ * boundary when out is too small. For messages that list the accepted values. */
+void gp_text_join(char *out, size_t size, const char *const *words, const char *sep);
+
 /* Parse a whole string as a finite decimal double / an int in [min, max]; 0 or GP_EINVALID (no
  * message set: the caller names the flag or field). Only decimal notation is accepted: no
  * leading space, no hexadecimal ("0x400"), no "inf" or "nan". */

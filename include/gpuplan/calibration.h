@@ -59,6 +59,22 @@ struct gp_calibration {
     size_t fit_count;
 };
 
+/* One fitted curve as the planner uses it: efficiency = eff_max * s / (s + s_half), a fraction
+ * of the catalog peak for `precision` (gemm) or of the HBM bandwidth (bandwidth). */
+struct gp_calibration_curve {
+    char gpu_id[16];    /* canonical GPU id */
+    char kernel[12];    /* "gemm" or "bandwidth" */
+    char precision[8];  /* fp32 tf32 bf16 fp16 fp8 (gemm); "" for bandwidth */
+    double eff_max;     /* fraction of the datasheet peak, asymptotic */
+    double s_half;      /* size at half of eff_max: FLOP per GEMM or bytes per kernel */
+    double peak;        /* the datasheet peak it refers to: TFLOP/s (gemm) or GB/s */
+    double r2;          /* goodness of fit */
+    int points;         /* measured points behind the fit */
+    char host[256];     /* the machine that measured it */
+    int64_t started_at; /* when, Unix seconds UTC */
+    char fingerprint[GP_CALIBRATION_FINGERPRINT_MAX];
+};
+
 /* Free what a record holds (not the struct itself). Accepts NULL. Defined in store/. */
 void gp_calibration_release(struct gp_calibration *cal);
 

@@ -53,6 +53,15 @@ struct gp_offer {
     char source_url[256]; /* where it was seen */
 };
 
+/* A quote: a price negotiated with a provider and entered by hand. Its offer says what it rents
+ * (gpus_per_instance: the unit it is rented in), its minimum term and GPU count, and how long it
+ * holds (offer.valid_until). */
+struct gp_quote {
+    int64_t id;            /* assigned by the store */
+    struct gp_offer offer; /* feed "quote", tier GP_TIER_QUOTE; observed_at = when entered */
+    char note[256];        /* free text */
+};
+
 const char *gp_tier_name(enum gp_tier t);
 /* "on-demand" -> GP_TIER_ON_DEMAND; -1 for an unknown name. */
 int gp_tier_parse(const char *name);

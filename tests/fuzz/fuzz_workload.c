@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct gp_gpu gpu;
         struct gp_efficiency eff;
         struct gp_assumptions a;
-        struct gp_price price = {true, false, false, 2.5, "on-demand", "fuzz", "2026-01-01"};
+        struct gp_price price = {true, false, false, 2.5, "on-demand", "fuzz", "2026-01-01", 0};
         struct gp_plan_row row;
         fixtures(&gpu, &eff);
         gp_assumptions_init(&a);

@@ -147,11 +147,11 @@ static void test_exchange_round_trip_and_store(void **state)
 
     struct gp_calibration_curve *curves = NULL;
     assert_int_equal(gp_store_calibration_fits_for_gpu(f->store, "h200-sxm", &curves, &n), 0);
-    assert_int_equal(n, 2);
+    /* Both runs' curves, the older run first; the planner picks among them. */
+    assert_int_equal(n, 4);
     for (size_t i = 0; i < n; i++) {
-        /* The newest run (scale 1.05) wins for both curves. */
-        assert_int_equal(curves[i].started_at, 1790086400);
-        assert_string_equal(curves[i].host, runs[1].host);
+        assert_int_equal(curves[i].started_at, i < 2 ? runs[0].started_at : 1790086400);
+        assert_string_equal(curves[i].host, runs[i < 2 ? 0 : 1].host);
         assert_true(curves[i].eff_max > 0.0 && curves[i].eff_max <= 1.0);
     }
     free(curves);

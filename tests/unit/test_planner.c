@@ -277,7 +277,7 @@ static void test_latency_targets(void **state)
 static void test_tp_choice_for_rate(void **state)
 {
     struct gp_assumptions a;
-    struct gp_price price = {true, false, false, 2.0, "on-demand", "x", "2026-09-01"};
+    struct gp_price price = {true, false, false, 2.0, "on-demand", "x", "2026-09-01", 0};
     (void)state;
     gp_assumptions_init(&a);
     for (size_t g = 0; g < cat.count; g++) {
@@ -410,7 +410,7 @@ static void test_all_finite(void **state)
     char **list = NULL;
     size_t count = 0;
     struct gp_assumptions a;
-    struct gp_price price = {true, false, false, 2.5, "on-demand", "test", "2026-09-01"};
+    struct gp_price price = {true, false, false, 2.5, "on-demand", "test", "2026-09-01", 0};
     (void)state;
     gp_assumptions_init(&a);
     assert_int_equal(gp_data_list(&list, &count, "workloads", ".json"), 0);
@@ -451,7 +451,7 @@ static void test_fleet_sizing_and_cost(void **state)
     struct gp_workload w = inference("llama-3.1-70b", GP_FP8, 1024, 256);
     struct gp_efficiency e = eff_for("h200-sxm");
     struct gp_assumptions a;
-    struct gp_price price = {true, false, false, 3.0, "on-demand", "x", "2026-09-01"};
+    struct gp_price price = {true, false, false, 3.0, "on-demand", "x", "2026-09-01", 0};
     struct gp_perf perf;
     struct gp_plan_row r;
     const struct gp_gpu *g = gpu("h200-sxm");
@@ -497,9 +497,9 @@ static void test_prices(void **state)
     struct gp_workload w = inference("llama-3.1-8b", GP_BF16, 512, 128);
     struct gp_efficiency e = eff_for("h100-sxm");
     struct gp_assumptions a;
-    struct gp_price none = {false, false, false, 0, "on-demand", "", ""};
-    struct gp_price stale = {true, false, true, 2.0, "spot", "x", "2020-01-01"};
-    struct gp_price owned = {false, true, false, 0, "owned", "capex", ""};
+    struct gp_price none = {false, false, false, 0, "on-demand", "", "", 0};
+    struct gp_price stale = {true, false, true, 2.0, "spot", "x", "2020-01-01", 0};
+    struct gp_price owned = {false, true, false, 0, "owned", "capex", "", 0};
     struct gp_plan_row r;
     (void)state;
     gp_assumptions_init(&a);

@@ -62,6 +62,15 @@ static void text_nearest_and_numbers(void **state)
     assert_int_equal(gp_text_to_int("72", 1, 72, &l), 0);
     assert_int_equal(gp_text_to_int("73", 1, 72, &l), GP_EINVALID);
     assert_int_equal(gp_text_to_int("7.0", 1, 72, &l), GP_EINVALID);
+    char joined[16];
+    gp_text_join(joined, sizeof(joined), words, ", ");
+    assert_string_equal(joined, "h100-pcie"); /* cut before the word that does not fit */
+    char all[64];
+    gp_text_join(all, sizeof(all), words, ", ");
+    assert_string_equal(all, "h100-pcie, h100-sxm, b200, mi300x");
+    const char *const none[] = {NULL};
+    gp_text_join(joined, sizeof(joined), none, ", ");
+    assert_string_equal(joined, "");
     char small[4];
     assert_int_equal(gp_text_copy(small, sizeof(small), "abc"), 0);
     assert_int_equal(gp_text_copy(small, sizeof(small), "abcd"), -1);

@@ -1,0 +1,157 @@
+/* The planner's entry point: from plain data (a workload, GPU types, efficiencies, calibration
+ * fits, offers, quotes, FX rates and assumptions) to ranked plan rows and the assumptions they
+ * used. The plan and report commands and the benchmarks call it; it does no I/O. */
+#ifndef GP_PLANNER_PLAN_H
+#define GP_PLANNER_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog/fx.h"
+#include "gpuplan/calibration.h"
+#include "gpuplan/gpu.h"
+#include "gpuplan/offer.h"
+#include "planner/efficiency.h"
+#include "planner/fleet.h"
+#include "planner/sweep.h"
+
+/* How a GPU type is priced. */
+enum gp_pricing {
+    GP_PRICING_CHEAPEST,  /* lowest current on-demand, reserved or valid quote price */
+    GP_PRICING_ON_DEMAND, /* lowest current on-demand offer */
+    GP_PRICING_SPOT,      /* lowest current spot offer */
+    GP_PRICING_QUOTE,     /* cheapest valid quote only */
+    GP_PRICING_OWNED,     /* bought: amortised capex, energy and hosting */
+    GP_PRICING_COUNT
+};
+
+/* "cheapest", "on-demand", ... Static storage. */
+const char *gp_pricing_name(enum gp_pricing p);
+/* The mode named `name`, or -1. */
+int gp_pricing_parse(const char *name);
+
+#define GP_PLAN_DEFAULT_MAX_AGE_DAYS 7
+
+/*
+ * Everything one plan is computed from. The caller owns every array; the planner only reads
+ * them. Prices come in as the current offers and the quotes (any GPU types: the planner picks
+ * each type's own); calibration fits likewise (gpu_id says whose).
+ */
+struct gp_plan_request {
+    struct gp_plan_input base;        /* workload and assumptions after every flag and --set; money
+                                         the user typed is in `currency` (gp_plan_request_init) */
+    const struct gp_sweep *sweep;     /* NULL or no values: one point, the base */
+    const struct gp_gpu *const *gpus; /* catalog entries to plan, `gpu_count` of them */
+    size_t gpu_count;
+    const struct gp_efficiency_table *efficiencies;
+    const struct gp_calibration_curve *fits; /* `fit_count`, oldest run first */
+    size_t fit_count;
+    const struct gp_offer *offers; /* current offers, `offer_count` */
+    size_t offer_count;
+    const struct gp_quote *quotes; /* `quote_count` */
+    size_t quote_count;
+    const struct gp_fx_table *fx; /* exchange rates; NULL: USD only */
+    char currency[4];             /* report currency, ISO 4217 */
+    enum gp_pricing pricing;
+    long max_age_days; /* offers older than this are stale, days */
+    int64_t now;       /* Unix seconds UTC */
+};
+
+/*
+ * Set up a request: `currency` at the rate in force at `now` (gp_plan_rate_at), and the
+ * planner's default assumptions converted into it, ready for flags and --set. Pricing
+ * cheapest, max age GP_PLAN_DEFAULT_MAX_AGE_DAYS, no data. Returns 0, or GP_ENOTFOUND (no rate
+ * for `currency`) or GP_EINVALID (a code that is not three letters) with the message set.
+ */
+int gp_plan_request_init(struct gp_plan_request *req, const struct gp_fx_table *fx,
+                         const char *currency, int64_t now);
+
+/*
+ * Apply `key`=`value` (gp_plan_set) and check the workload as a whole (gp_workload_validate).
+ * Returns 0 or GP_EINVALID with the message naming the key.
+ */
+int gp_plan_apply(struct gp_plan_input *in, const char *key, const char *value);
+
+/* Check that every sweep value applies to `base`, so a bad one fails before any output.
+ * Returns 0 or GP_EINVALID as gp_plan_apply. */
+int gp_plan_sweep_check(const struct gp_plan_input *base, const struct gp_sweep *sweep);
+
+/* What the plan used for one GPU type. */
+struct gp_plan_gpu {
+    const struct gp_gpu *gpu; /* borrowed from the request */
+    struct gp_efficiency eff; /* defaults with the chosen calibration applied */
+    struct gp_price price;    /* the price chosen under the request's pricing */
+    bool no_capex;            /* owned pricing without a capex for this type */
+};
+
+/* Why no row is feasible, for the message the command prints. */
+enum gp_plan_infeasible {
+    GP_PLAN_FEASIBLE,          /* some row is feasible */
+    GP_PLAN_OVER_MAX_GPUS,     /* the target needs more than max_gpus (smallest says how many) */
+    GP_PLAN_OVER_FLEET_LIMIT,  /* the target needs more than a billion GPUs */
+    GP_PLAN_OVER_POWER_BUDGET, /* no fleet fits the power budget */
+    GP_PLAN_LATENCY_UNMET,     /* no GPU type meets the TTFT/TPOT targets */
+    GP_PLAN_DOES_NOT_FIT,      /* the workload fits no selected GPU type within one node */
+};
+
+/* The result of one plan. Release with gp_plan_result_release. */
+struct gp_plan_result {
+    struct gp_plan_row *rows; /* owned, `count`; sweep point-major: point * per_point + gpu;
+                                 money in `currency` */
+    size_t count;
+    size_t per_point;          /* rows per sweep point: the GPU types planned */
+    struct gp_plan_gpu *gpus;  /* owned, `per_point`: what each GPU type used */
+    struct gp_plan_input used; /* the base workload and assumptions */
+    char currency[4];          /* the rows' money, ISO 4217 */
+    double fx_per_usd;         /* units of `currency` per USD at the request's `now` */
+    enum gp_pricing pricing;
+    long max_age_days;
+    size_t best;                        /* index of the row marked best, or SIZE_MAX */
+    enum gp_plan_infeasible infeasible; /* GP_PLAN_FEASIBLE when some row is feasible */
+    const struct gp_plan_row *smallest; /* the smallest sized fleet, or NULL; into rows */
+};
+
+/*
+ * Plan every GPU type of `req` at every sweep point: choose each type's calibration and
+ * price, evaluate, rank within each point, and convert the money into the report currency.
+ * Returns 0, GP_EINVALID (a sweep value that does not apply; message set) or GP_ENOMEM. On
+ * failure *out holds nothing to release.
+ */
+int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req);
+void gp_plan_result_release(struct gp_plan_result *res);
+
+/*
+ * Apply the calibrated curves of `gpu_id` among `fits` over `eff`: for each kernel and
+ * precision the newest run's curve (on equal start times the later one in `fits`); curves
+ * outside eff_max (0, 1] or with a negative s_half are ignored. The source becomes
+ * "calibrated:<host>:<date>" of the newest run used. Leaves `eff` as it is when none applies.
+ */
+void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calibration_curve *fits,
+                                size_t count, const char *gpu_id);
+
+/*
+ * The price of `gpu_id` under `pricing`: "cheapest" is the lowest current non-preemptible
+ * price (on-demand, reserved or a valid quote), spot only when asked for; "quote" the cheapest
+ * quote still valid at `now`. Equal prices go to the offer first in provider, region and
+ * instance order. An offer older than `max_age_days` is stale; a quote is not.
+ */
+void gp_plan_price_choose(struct gp_price *out, enum gp_pricing pricing, const char *gpu_id,
+                          const struct gp_offer *offers, size_t offer_count,
+                          const struct gp_quote *quotes, size_t quote_count, int64_t now,
+                          long max_age_days);
+
+/*
+ * Units of `currency` per USD in force at `at`: the latest rate dated at or before it, else
+ * the earliest known. "USD" is 1 without a table. Returns 0 or GP_ENOTFOUND (message set).
+ */
+int gp_plan_rate_at(const struct gp_fx_table *fx, const char *currency, int64_t at, double *out);
+
+/*
+ * Convert a row's money from USD into the report currency: the rented price and what follows
+ * from it at `price_per_usd` (the rate in force when the price was observed), energy at
+ * `energy_per_usd`. Owned rows are priced from assumptions already in the report currency, so
+ * both rates are the current one for them.
+ */
+void gp_plan_row_convert(struct gp_plan_row *row, double price_per_usd, double energy_per_usd);
+
+#endif

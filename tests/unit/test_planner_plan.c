@@ -1,0 +1,378 @@
+/* Unit tests for the planner's entry point: calibration choice, price choice, currency
+ * conversion, and whole plans from plain data (sweep points, ranking, why nothing fits). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "catalog/catalog.h"
+#include "catalog/data.h"
+#include "planner/plan.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+#define DAY 86400
+
+static struct gp_catalog cat;
+static struct gp_efficiency_table effs;
+static struct gp_model_table models;
+
+static int load_table(const char *rel, int (*parse)(void *, const char *, size_t, const char *),
+                      void *out)
+{
+    struct gp_buf buf;
+    char origin[256];
+    int rc;
+
+    gp_buf_init(&buf, 1 << 20);
+    rc = gp_data_read(&buf, rel, origin, sizeof(origin));
+    if (!rc)
+        rc = parse(out, buf.data, buf.len, rel);
+    gp_buf_release(&buf);
+    return rc;
+}
+
+static int parse_effs(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_efficiency_table_parse(out, text, len, origin);
+}
+
+static int parse_models(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_model_table_parse(out, text, len, origin);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (gp_catalog_load(&cat) || load_table("efficiency.json", parse_effs, &effs) ||
+        load_table("models.json", parse_models, &models))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gp_catalog_release(&cat);
+    gp_efficiency_table_release(&effs);
+    gp_model_table_release(&models);
+    return 0;
+}
+
+static const struct gp_gpu *gpu(const char *id)
+{
+    const struct gp_gpu *g = gp_catalog_find(&cat, id);
+    assert_non_null(g);
+    return g;
+}
+
+static struct gp_calibration_curve curve(const char *gpu_id, const char *kernel,
+                                         const char *precision, double eff_max, int64_t at,
+                                         const char *host)
+{
+    struct gp_calibration_curve c;
+
+    memset(&c, 0, sizeof(c));
+    snprintf(c.gpu_id, sizeof(c.gpu_id), "%s", gpu_id);
+    snprintf(c.kernel, sizeof(c.kernel), "%s", kernel);
+    snprintf(c.precision, sizeof(c.precision), "%s", precision);
+    c.eff_max = eff_max;
+    c.s_half = 1e9;
+    c.peak = 1;
+    c.started_at = at;
+    snprintf(c.host, sizeof(c.host), "%s", host);
+    return c;
+}
+
+/* ---- calibration ---------------------------------------------------------------------------- */
+
+static void test_calibration_newest_per_curve(void **state)
+{
+    const int64_t t0 = 1790000000;
+    /* Table: fits oldest first, as the store lists them. */
+    const struct gp_calibration_curve fits[] = {
+        curve("h200-sxm", "gemm", "bf16", 0.70, t0, "old"),
+        curve("h200-sxm", "bandwidth", "", 0.80, t0, "old"),
+        curve("h200-sxm", "gemm", "bf16", 0.75, t0 + DAY, "new"),
+        curve("h200-sxm", "gemm", "bf16", 0.76, t0 + DAY, "same-second"), /* later wins a tie */
+        curve("mi300x", "gemm", "bf16", 0.10, t0 + 2 * DAY, "other-gpu"),
+        curve("h200-sxm", "gemm", "fp8", 1.50, t0 + 3 * DAY, "bad"), /* eff_max above 1 */
+        curve("h200-sxm", "copy", "", 0.50, t0 + 4 * DAY, "unknown-kernel"),
+    };
+    struct gp_efficiency eff, defaults;
+    (void)state;
+
+    gp_efficiency_resolve(&defaults, &effs, "h200-sxm");
+    eff = defaults;
+    gp_plan_calibration_choose(&eff, fits, sizeof(fits) / sizeof(fits[0]), "h200-sxm");
+    assert_float_equal(eff.gemm[GP_BF16].eff_max, 0.76, 1e-12);
+    assert_float_equal(eff.bandwidth.eff_max, 0.80, 1e-12);
+    /* The bad newest fp8 curve leaves the default, and names no source. */
+    assert_float_equal(eff.gemm[GP_FP8].eff_max, defaults.gemm[GP_FP8].eff_max, 1e-12);
+    assert_string_equal(eff.source, "calibrated:same-second:2026-09-22");
+
+    /* No fit for the GPU: the defaults stay, source included. */
+    eff = defaults;
+    gp_plan_calibration_choose(&eff, fits, sizeof(fits) / sizeof(fits[0]), "b200");
+    assert_memory_equal(&eff, &defaults, sizeof(eff));
+}
+
+/* ---- prices --------------------------------------------------------------------------------- */
+
+static struct gp_offer offer(const char *gpu_id, const char *provider, enum gp_tier tier,
+                             double usd, int64_t at)
+{
+    struct gp_offer o;
+
+    memset(&o, 0, sizeof(o));
+    snprintf(o.gpu_id, sizeof(o.gpu_id), "%s", gpu_id);
+    snprintf(o.provider, sizeof(o.provider), "%s", provider);
+    o.tier = tier;
+    o.usd_per_gpu_hour = usd;
+    o.observed_at = at;
+    return o;
+}
+
+static void test_price_choice(void **state)
+{
+    const int64_t now = 1790000000;
+    const struct gp_offer offers[] = {
+        offer("h100-sxm", "zeta", GP_TIER_ON_DEMAND, 2.00, now),
+        offer("h100-sxm", "alpha", GP_TIER_ON_DEMAND, 2.00, now), /* tie: alpha first */
+        offer("h100-sxm", "beta", GP_TIER_RESERVED, 2.10, now),
+        offer("h100-sxm", "gamma", GP_TIER_SPOT, 1.00, now - 30 * DAY),
+        offer("h200-sxm", "alpha", GP_TIER_ON_DEMAND, 0.50, now),
+    };
+    struct gp_quote quotes[2];
+    /* Table: pricing, then the tier, source and staleness chosen for h100-sxm. */
+    static const struct {
+        enum gp_pricing pricing;
+        bool known;
+        const char *tier, *source;
+        bool stale;
+    } cases[] = {
+        {GP_PRICING_CHEAPEST, true, "quote", "quote:7", false},
+        {GP_PRICING_ON_DEMAND, true, "on-demand", "alpha", false},
+        {GP_PRICING_SPOT, true, "spot", "gamma", true},
+        {GP_PRICING_QUOTE, true, "quote", "quote:7", false},
+        {GP_PRICING_OWNED, false, "owned", "capex", false},
+    };
+    (void)state;
+
+    memset(quotes, 0, sizeof(quotes));
+    quotes[0].id = 6; /* cheaper but expired */
+    quotes[0].offer = offer("h100-sxm", "acme", GP_TIER_QUOTE, 1.0, now - 90 * DAY);
+    quotes[0].offer.valid_until = now - DAY;
+    quotes[1].id = 7; /* old but open-ended: never stale */
+    quotes[1].offer = offer("h100-sxm", "acme", GP_TIER_QUOTE, 1.90, now - 90 * DAY);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gp_price p;
+        gp_plan_price_choose(&p, cases[i].pricing, "h100-sxm", offers, 5, quotes, 2, now, 7);
+        assert_int_equal(p.known, cases[i].known);
+        assert_string_equal(p.tier, cases[i].tier);
+        assert_string_equal(p.source, cases[i].source);
+        assert_int_equal(p.stale, cases[i].stale);
+    }
+    /* Without the quotes, cheapest is the lowest non-preemptible offer. */
+    struct gp_price p;
+    gp_plan_price_choose(&p, GP_PRICING_CHEAPEST, "h100-sxm", offers, 5, NULL, 0, now, 7);
+    assert_string_equal(p.source, "alpha");
+    assert_float_equal(p.usd_per_gpu_hour, 2.00, 1e-12);
+    assert_int_equal(p.observed_at, now);
+    /* No offer at all. */
+    gp_plan_price_choose(&p, GP_PRICING_CHEAPEST, "b200", offers, 5, quotes, 2, now, 7);
+    assert_false(p.known);
+}
+
+/* ---- currency ------------------------------------------------------------------------------- */
+
+static void test_currency(void **state)
+{
+    struct gp_fx_rate rates[] = {
+        {"DKK", 7.0, 1780000000, ""},
+        {"DKK", 6.5, 1790000000, ""},
+    };
+    const struct gp_fx_table fx = {rates, 2};
+    struct gp_plan_request req;
+    struct gp_assumptions usd;
+    double r = 0;
+    (void)state;
+
+    /* The rate in force on a date; before the first, the earliest. */
+    assert_int_equal(gp_plan_rate_at(&fx, "DKK", 1785000000, &r), 0);
+    assert_float_equal(r, 7.0, 1e-12);
+    assert_int_equal(gp_plan_rate_at(&fx, "DKK", 1795000000, &r), 0);
+    assert_float_equal(r, 6.5, 1e-12);
+    assert_int_equal(gp_plan_rate_at(&fx, "DKK", 1, &r), 0);
+    assert_float_equal(r, 7.0, 1e-12);
+    assert_int_equal(gp_plan_rate_at(NULL, "USD", 1, &r), 0);
+    assert_float_equal(r, 1.0, 1e-12);
+    assert_int_equal(gp_plan_rate_at(&fx, "EUR", 1, &r), GP_ENOTFOUND);
+    assert_int_equal(gp_plan_request_init(&req, &fx, "EUR", 1), GP_ENOTFOUND);
+    assert_int_equal(gp_plan_request_init(&req, &fx, "DK", 1), GP_EINVALID);
+
+    /* The USD defaults, converted at the rate in force now. */
+    gp_assumptions_init(&usd);
+    assert_int_equal(gp_plan_request_init(&req, &fx, "DKK", 1795000000), 0);
+    assert_float_equal(req.base.assumptions.fx_per_usd, 6.5, 1e-12);
+    assert_float_equal(req.base.assumptions.kwh_price, usd.kwh_price * 6.5, 1e-12);
+    assert_float_equal(req.base.assumptions.pue, usd.pue, 1e-12);
+    assert_string_equal(req.currency, "DKK");
+    assert_int_equal(req.pricing, GP_PRICING_CHEAPEST);
+    assert_int_equal(req.max_age_days, GP_PLAN_DEFAULT_MAX_AGE_DAYS);
+
+    /* A row: price figures at the price's rate, energy at the other. */
+    struct gp_plan_row row;
+    memset(&row, 0, sizeof(row));
+    row.price_per_gpu_hour = 2;
+    row.cost_per_hour = 16;
+    row.cost_per_month = 16 * GP_HOURS_PER_MONTH;
+    row.cost_per_mtok = 0.5;
+    row.total_cost = 100;
+    row.cost_low = 0.4;
+    row.cost_high = 0.6;
+    row.energy_cost_per_month = 10;
+    row.tokens_per_s = 1000;
+    gp_plan_row_convert(&row, 7.0, 6.5);
+    assert_float_equal(row.price_per_gpu_hour, 14, 1e-12);
+    assert_float_equal(row.cost_per_hour, 112, 1e-12);
+    assert_float_equal(row.cost_per_month, 112 * GP_HOURS_PER_MONTH, 1e-9);
+    assert_float_equal(row.cost_per_mtok, 3.5, 1e-12);
+    assert_float_equal(row.total_cost, 700, 1e-12);
+    assert_float_equal(row.cost_low, 2.8, 1e-12);
+    assert_float_equal(row.cost_high, 4.2, 1e-12);
+    assert_float_equal(row.energy_cost_per_month, 65, 1e-12);
+    assert_float_equal(row.tokens_per_s, 1000, 1e-12);
+}
+
+/* ---- whole plans ---------------------------------------------------------------------------- */
+
+/* A request for the chat preset's model on two GPU types, priced by two offers. */
+struct fixture {
+    const struct gp_gpu *gpus[2];
+    struct gp_offer offers[2];
+    struct gp_plan_request req;
+};
+
+static void make_request(struct fixture *f, const struct gp_fx_table *fx, const char *currency)
+{
+    const int64_t now = 1790000000;
+
+    f->gpus[0] = gpu("h100-sxm");
+    f->gpus[1] = gpu("h200-sxm");
+    f->offers[0] = offer("h100-sxm", "a", GP_TIER_ON_DEMAND, 2.0, now - 30 * DAY);
+    f->offers[1] = offer("h200-sxm", "b", GP_TIER_ON_DEMAND, 3.0, now);
+    assert_int_equal(gp_plan_request_init(&f->req, fx, currency, now), 0);
+    struct gp_workload *w = &f->req.base.workload;
+    w->kind = GP_WORKLOAD_INFERENCE;
+    w->model = *gp_model_table_find(&models, "llama-3.1-70b");
+    w->inference.precision = GP_FP8;
+    w->inference.kv_precision = GP_FP8;
+    w->inference.input_tokens = 1024;
+    w->inference.output_tokens = 256;
+    w->inference.load = GP_LOAD_REQUESTS;
+    w->inference.rate = 20;
+    w->inference.memory_fraction = 0.9;
+    f->req.gpus = f->gpus;
+    f->req.gpu_count = 2;
+    f->req.efficiencies = &effs;
+    f->req.offers = f->offers;
+    f->req.offer_count = 2;
+}
+
+static void test_plan_run(void **state)
+{
+    struct gp_fx_rate rates[] = {{"DKK", 7.0, 1780000000, ""}, {"DKK", 6.0, 1789000000, ""}};
+    const struct gp_fx_table fx = {rates, 2};
+    struct fixture usd, dkk;
+    struct gp_plan_result a, b;
+    struct gp_sweep sweep;
+    (void)state;
+
+    make_request(&usd, NULL, "USD");
+    make_request(&dkk, &fx, "DKK");
+    assert_int_equal(gp_sweep_parse(&sweep, "output_tokens=128,256,512"), 0);
+    usd.req.sweep = dkk.req.sweep = &sweep;
+    assert_int_equal(gp_plan_run(&a, &usd.req), 0);
+    assert_int_equal(gp_plan_run(&b, &dkk.req), 0);
+    assert_int_equal(a.count, 6);
+    assert_int_equal(a.per_point, 2);
+    assert_int_equal(a.infeasible, GP_PLAN_FEASIBLE);
+    assert_true(a.best < a.count && (a.rows[a.best].notes & GP_NOTE_BEST));
+    assert_string_equal(a.gpus[0].price.source, "a");
+    /* Each point is ranked on its own: the first row of each is the best. */
+    for (size_t p = 0; p < 3; p++) {
+        const struct gp_plan_row *r = &a.rows[p * 2];
+        assert_true(r->notes & GP_NOTE_BEST);
+        assert_true(gp_plan_unit_cost(r) <= gp_plan_unit_cost(r + 1));
+    }
+    /* In DKK: the h100 price (observed 30 days ago) at the older rate, the h200 at today's;
+     * energy at today's. */
+    assert_float_equal(b.fx_per_usd, 6.0, 1e-12);
+    for (size_t i = 0; i < b.count; i++) {
+        const struct gp_plan_row *r = &b.rows[i], *u = NULL;
+        for (size_t j = 0; j < a.count; j++)
+            if (j / 2 == i / 2 && strcmp(a.rows[j].gpu, r->gpu) == 0)
+                u = &a.rows[j];
+        assert_non_null(u);
+        double rate = strcmp(r->gpu, "h100-sxm") == 0 ? 7.0 : 6.0;
+        assert_float_equal(r->cost_per_hour, u->cost_per_hour * rate, 1e-9);
+        assert_float_equal(r->energy_cost_per_month, u->energy_cost_per_month * 6.0, 1e-6);
+        assert_int_equal(r->gpus, u->gpus);
+    }
+    gp_plan_result_release(&b);
+    gp_plan_result_release(&a);
+
+    /* A limit nothing meets: the reason and the nearest miss. */
+    usd.req.sweep = NULL;
+    usd.req.base.assumptions.max_gpus = 1;
+    assert_int_equal(gp_plan_run(&a, &usd.req), 0);
+    assert_int_equal(a.count, 2);
+    assert_int_equal(a.infeasible, GP_PLAN_OVER_MAX_GPUS);
+    assert_non_null(a.smallest);
+    assert_true(a.smallest->gpus > 1);
+    assert_int_equal(a.best, SIZE_MAX);
+    gp_plan_result_release(&a);
+    usd.req.base.assumptions.max_gpus = 0;
+    usd.req.base.assumptions.power_budget_kw = 0.001;
+    assert_int_equal(gp_plan_run(&a, &usd.req), 0);
+    assert_int_equal(a.infeasible, GP_PLAN_OVER_POWER_BUDGET);
+    gp_plan_result_release(&a);
+
+    /* A sweep value the workload refuses fails the whole plan, before any row. */
+    gp_sweep_release(&sweep);
+    assert_int_equal(gp_sweep_parse(&sweep, "memory_fraction=0.5,1.5"), 0);
+    usd.req.sweep = &sweep;
+    assert_int_equal(gp_plan_sweep_check(&usd.req.base, &sweep), GP_EINVALID);
+    assert_int_equal(gp_plan_run(&a, &usd.req), GP_EINVALID);
+    assert_null(a.rows);
+    gp_plan_result_release(&a);
+    gp_sweep_release(&sweep);
+}
+
+static void test_pricing_names(void **state)
+{
+    (void)state;
+    for (int p = 0; p < GP_PRICING_COUNT; p++)
+        assert_int_equal(gp_pricing_parse(gp_pricing_name((enum gp_pricing)p)), p);
+    assert_int_equal(gp_pricing_parse("cheap"), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_calibration_newest_per_curve),
+        cmocka_unit_test(test_price_choice),
+        cmocka_unit_test(test_currency),
+        cmocka_unit_test(test_plan_run),
+        cmocka_unit_test(test_pricing_names),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
