@@ -28,17 +28,31 @@ struct gp_calibrate_options {
 #define GP_CALIBRATE_SETTLE_QUICK_S 1.0
 #define GP_CALIBRATE_SETTLE_S       3.0
 
+/* The steps of one device's run that failed (the kernel failed, did not verify, or claimed more
+ * than the datasheet peak). */
+#define GP_CALIBRATE_FAILED_MAX 32 /* messages kept; further failures are only counted */
+struct gp_calibrate_failed {
+    int count;                                /* steps that failed */
+    int first_code;                           /* GP_E* code of the first failure; 0 when none */
+    char steps[GP_CALIBRATE_FAILED_MAX][320]; /* "gemm bf16 8192x8192x8192 on cuda: ...", in
+                                                 the order they failed */
+};
+
 /*
  * Calibrate device `device` of the loaded backend `backend`: bandwidth kernels over arrays of at
  * least 4x the last-level cache, a triad size sweep, GEMM for every precision the device runs
  * (square and LLM-decode shapes), each warmed up, repeated and verified; then fit the curves.
- * `catalog` supplies the datasheet peaks for devices that map to a GPU id; a rate above 100% of
- * that peak fails the run. On success *out is a complete record with a fingerprint, owned by
- * the caller (gp_calibration_release). Errors: GP_ERROR (a kernel failed or did not verify,
- * message names it), GP_EINVALID (rate above peak), GP_ENOMEM.
+ * `catalog` supplies the datasheet peaks for devices that map to a GPU id. A step that fails
+ * (the backend's error, a result that does not verify, a rate above 100% of the peak) is
+ * listed in *failed and in the record's conditions ("failed_steps"), and the plan goes on. On
+ * success *out is a record of the steps that ran, with a fingerprint, owned by the caller
+ * (gp_calibration_release); check failed->count. Errors, with *out empty: the first step's
+ * error when every step that ran failed (GP_ERROR, GP_EINVALID for a rate above peak,
+ * GP_ENOMEM), GP_ERROR when the backend supports none of the plan, GP_ENOMEM.
  */
-int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_candidate *backend,
-                        int device, const struct gp_catalog *catalog,
+int gp_calibrate_device(struct gp_calibration *out, struct gp_calibrate_failed *failed,
+                        const struct gp_backend_candidate *backend, int device,
+                        const struct gp_catalog *catalog,
                         const struct gp_calibrate_options *options);
 
 /* Refit the curves of `cal` from its points (used after import and by the run itself), replacing

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernels/cpu/cpu.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -19,9 +18,6 @@
 
 /* Modules listed even when no file is found, so `gpuplan backends` says why they are absent. */
 static const char *const known_modules[] = {"cuda", "hip", "opencl", NULL};
-
-/* Built-in backends, in the order they are listed. */
-static const struct gp_backend_ops *(*const builtins[])(void) = {gp_cpu_backend};
 
 static struct gp_backend_candidate *append(struct gp_registry *reg)
 {
@@ -203,8 +199,8 @@ int gp_registry_scan(struct gp_registry *out)
     int ndirs, rc = 0;
 
     memset(out, 0, sizeof(*out));
-    for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
-        const struct gp_backend_ops *ops = builtins[i]();
+    for (size_t i = 0; gp_backend_builtins[i]; i++) {
+        const struct gp_backend_ops *ops = gp_backend_builtins[i]();
         struct gp_backend_candidate *c = append(out);
         if (!c) {
             rc = gp_error_set(GP_ENOMEM, "out of memory listing backends");
@@ -212,7 +208,11 @@ int gp_registry_scan(struct gp_registry *out)
         }
         gp_text_copy(c->name, sizeof(c->name), ops->name);
         gp_text_copy(c->path, sizeof(c->path), "built-in");
-        activate(c, ops);
+        if (ops->abi_version != GP_BACKEND_ABI_VERSION)
+            snprintf(c->reason, sizeof(c->reason), "ABI %d != %d", ops->abi_version,
+                     GP_BACKEND_ABI_VERSION);
+        else
+            activate(c, ops);
     }
 
     ndirs = search_dirs(dirs);
@@ -289,11 +289,16 @@ int gp_registry_pick(const struct gp_registry *reg, const char *name,
         return 0;
     }
     const char *names[16];
+    char known[256] = "auto";
     size_t n = 0;
-    for (size_t i = 0; i < reg->count && n < 15; i++)
+    for (size_t i = 0; i < reg->count && n < 15; i++) {
+        size_t used = strlen(known);
         names[n++] = reg->items[i].name;
+        snprintf(known + used, sizeof(known) - used, ", %s", reg->items[i].name);
+    }
     names[n] = NULL;
     const char *near = gp_text_nearest(name, names);
-    return gp_error_set(GP_ENOTFOUND, "unknown backend \"%s\"%s%s%s (auto, cpu, cuda, hip, opencl)",
-                        name, near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+    return gp_error_set(GP_ENOTFOUND, "unknown backend \"%s\"%s%s%s (%s)", name,
+                        near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "",
+                        known);
 }

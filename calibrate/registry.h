@@ -28,6 +28,10 @@ struct gp_registry {
     char search_path[2048]; /* the folders searched, ':'-separated, for messages */
 };
 
+/* The built-in backends' entries, in listing order, NULL-terminated: the same ABI table a module
+ * exports, so the registry knows no backend's code. Defined by kernels/builtin.c. */
+extern const gp_backend_entry_fn gp_backend_builtins[];
+
 /*
  * Find, load and probe every backend. A module that is missing, broken, built for another ABI
  * or without devices becomes a rejected candidate with its reason; that is never an error.

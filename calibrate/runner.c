@@ -173,7 +173,8 @@ static void host_name(char *out, size_t size)
 }
 
 static char *conditions_json(const struct gp_device_info *d, const struct gp_backend_candidate *b,
-                             int device, int quick, int planned, int skipped, int over_budget)
+                             int device, int quick, int planned, int skipped, int over_budget,
+                             const struct gp_calibrate_failed *failed)
 {
     cJSON *o = cJSON_CreateObject();
     char *text = NULL;
@@ -205,6 +206,10 @@ static char *conditions_json(const struct gp_device_info *d, const struct gp_bac
     cJSON_AddNumberToObject(o, "steps_planned", planned);
     cJSON_AddNumberToObject(o, "steps_skipped_for_time", skipped);
     cJSON_AddNumberToObject(o, "steps_run_over_budget", over_budget);
+    cJSON_AddNumberToObject(o, "steps_failed", failed->count);
+    cJSON *list = cJSON_AddArrayToObject(o, "failed_steps");
+    for (int i = 0; list && i < failed->count && i < GP_CALIBRATE_FAILED_MAX; i++)
+        cJSON_AddItemToArray(list, cJSON_CreateString(failed->steps[i]));
     text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;
@@ -467,14 +472,24 @@ static double predict(const double *rate, const struct gp_bench_params *p)
     return r > 0 ? 4.0 * work / r : 0.0;
 }
 
+/* Note a failed step (the error slot holds its message) and go on with the plan. */
+static void note_failure(struct gp_calibrate_failed *failed)
+{
+    if (failed->count < GP_CALIBRATE_FAILED_MAX)
+        snprintf(failed->steps[failed->count], sizeof(failed->steps[0]), "%s", gp_error_last());
+    if (failed->count == 0)
+        failed->first_code = gp_error_code();
+    failed->count++;
+}
+
 /*
  * Run the plan's steps through the scheduler: required ones first, then the optional ones that
- * fit. Points land in plan order. *skipped and *over_budget count what the budget cut or
- * stretched. 0 or the first step's error.
+ * fit. Points land in plan order; a step that fails is noted in *failed and the plan goes on.
+ * *skipped and *over_budget count what the budget cut or stretched.
  */
-static int run_plan(struct gp_calibration *out, struct run *run, const struct plan *plan,
-                    double limit_s, const struct gp_calibrate_options *options, int *skipped,
-                    int *over_budget)
+static void run_plan(struct gp_calibration *out, struct run *run, const struct plan *plan,
+                     double limit_s, const struct gp_calibrate_options *options,
+                     struct gp_calibrate_failed *failed, int *skipped, int *over_budget)
 {
     struct gp_schedule sched;
     struct timespec t0;
@@ -482,7 +497,6 @@ static int run_plan(struct gp_calibration *out, struct run *run, const struct pl
     double rate[GP_BENCH_PRECISION_COUNT + 1] = {0};
     double total = 0.0, done = 0.0;
     int ran[MAX_STEPS] = {0};
-    int rc = 0;
 
     for (int i = 0; i < plan->count; i++)
         total += plan->steps[i].weight;
@@ -503,13 +517,11 @@ static int run_plan(struct gp_calibration *out, struct run *run, const struct pl
             describe(what, sizeof(what), sp);
             if (options->progress)
                 options->progress(options->payload, (done - st->weight) / total, what);
-            rc = run_step(&out->points[i], run, st, budget, run->seed + (uint64_t)i * 7919u);
-            if (rc == 1) {
-                rc = 0;
-                continue;
-            }
+            int rc = run_step(&out->points[i], run, st, budget, run->seed + (uint64_t)i * 7919u);
             if (rc < 0)
-                return rc;
+                note_failure(failed);
+            if (rc != 0)
+                continue;
             rate[sp->kind == GP_BENCH_GEMM ? (int)sp->precision : GP_BENCH_PRECISION_COUNT] =
                 out->points[i].median * (sp->kind == GP_BENCH_GEMM ? 1e12 : 1e9);
             ran[i] = 1;
@@ -519,11 +531,11 @@ static int run_plan(struct gp_calibration *out, struct run *run, const struct pl
             out->points[out->point_count++] = out->points[i];
     *skipped = sched.skipped;
     *over_budget = sched.over_budget;
-    return 0;
 }
 
-int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_candidate *backend,
-                        int device, const struct gp_catalog *catalog,
+int gp_calibrate_device(struct gp_calibration *out, struct gp_calibrate_failed *failed,
+                        const struct gp_backend_candidate *backend, int device,
+                        const struct gp_catalog *catalog,
                         const struct gp_calibrate_options *options)
 {
     struct plan *plan = NULL;
@@ -533,6 +545,7 @@ int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_cand
     int rc = 0, skipped = 0, over = 0;
 
     memset(out, 0, sizeof(*out));
+    memset(failed, 0, sizeof(*failed));
     memset(&run, 0, sizeof(run));
     if (!backend->loaded || device < 0 || device >= backend->device_count)
         return gp_error_set(GP_EINVALID, "backend %s has no device %d", backend->name, device);
@@ -561,12 +574,15 @@ int gp_calibrate_device(struct gp_calibration *out, const struct gp_backend_cand
     clock_gettime(CLOCK_MONOTONIC, &now);
     run.seed = options->seed ? options->seed : (uint64_t)now.tv_nsec ^ (uint64_t)now.tv_sec;
 
-    rc = run_plan(out, &run, plan, options->quick ? GP_CALIBRATE_QUICK_S : GP_CALIBRATE_FULL_S,
-                  options, &skipped, &over);
-    if (rc < 0)
+    run_plan(out, &run, plan, options->quick ? GP_CALIBRATE_QUICK_S : GP_CALIBRATE_FULL_S, options,
+             failed, &skipped, &over);
+    if (out->point_count == 0 && failed->count > 0) {
+        rc = gp_error_set(failed->first_code, "%s%s", failed->steps[0],
+                          failed->count > 1 ? " (and the other steps failed too)" : "");
         goto done;
+    }
     out->conditions =
-        conditions_json(info, backend, device, options->quick, plan->count, skipped, over);
+        conditions_json(info, backend, device, options->quick, plan->count, skipped, over, failed);
     if (!out->conditions) {
         rc = gp_error_set(GP_ENOMEM, "out of memory recording conditions");
         goto done;

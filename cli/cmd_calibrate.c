@@ -10,6 +10,7 @@
 #include "calibrate/calibrate.h"
 #include "calibrate/exchange.h"
 #include "calibrate/registry.h"
+#include "calibrate/session.h"
 #include "cli/cli.h"
 #include "store/calibrations.h"
 #include "util/error.h"
@@ -44,30 +45,16 @@ struct progress {
     double *fraction; /* per device, 0..1 */
 };
 
-/* One device's calibration, run on its own thread. */
-struct device_job {
-    struct progress *progress;
-    const struct gp_backend_candidate *backend;
-    const struct gp_catalog *catalog;
-    int device; /* backend's device index */
-    int slot;   /* index into progress->fraction */
-    int quick;
-    struct gp_calibration run; /* the result when rc == 0 */
-    int rc;
-    char error[512]; /* the thread's error message when rc != 0 */
-};
-
-static void progress_draw(void *payload, double fraction, const char *what)
+static void progress_draw(void *payload, int slot, int device, double fraction, const char *what)
 {
-    struct device_job *job = payload;
-    struct progress *p = job->progress;
+    struct progress *p = payload;
     char bar[31];
     double mean = 0.0;
 
     if (!p->enabled)
         return;
     pthread_mutex_lock(&p->lock);
-    p->fraction[job->slot] = fraction;
+    p->fraction[slot] = fraction;
     for (int i = 0; i < p->devices; i++)
         mean += p->fraction[i] / p->devices;
     int filled = (int)(mean * 30.0 + 0.5);
@@ -75,47 +62,43 @@ static void progress_draw(void *payload, double fraction, const char *what)
         bar[i] = i < filled ? '#' : '.';
     bar[30] = '\0';
     fprintf(stderr, "\r\033[K%d device%s [%s] %3d%%  device %d: %s", p->devices,
-            p->devices == 1 ? "" : "s", bar, (int)(mean * 100.0 + 0.5), job->device, what);
+            p->devices == 1 ? "" : "s", bar, (int)(mean * 100.0 + 0.5), device, what);
     fflush(stderr);
     pthread_mutex_unlock(&p->lock);
 }
 
-static void *device_main(void *arg)
+/* Report every device and step that failed; the first failure becomes the command's error, so
+ * the exit code says the run is incomplete (what was measured is kept). 0 when none failed. */
+static int report_failures(const struct gp_calibrate_session *s, const char *backend)
 {
-    struct device_job *job = arg;
-    struct gp_calibrate_options options = {job->quick, 0, progress_draw, job};
+    const struct gp_calibrate_outcome *first = NULL;
 
-    job->rc = gp_calibrate_device(&job->run, job->backend, job->device, job->catalog, &options);
-    if (job->rc)
-        gp_text_copy(job->error, sizeof(job->error), gp_error_last());
-    return NULL;
-}
-
-/* Print a failed job's error and return the exit code it maps to. */
-static int job_fail(const struct device_job *job)
-{
-    gp_error_set(job->rc, "%s device %d: %s", job->backend->name, job->device, job->error);
-    return gp_cli_fail();
-}
-
-/* Calibrate every job's device at once, one thread each (a thread that cannot start runs its
- * job on the calling thread afterwards). */
-static void run_jobs(struct device_job *jobs, int count)
-{
-    pthread_t *threads = calloc((size_t)count, sizeof(*threads));
-    int *started = calloc((size_t)count, sizeof(*started));
-
-    for (int i = 0; i < count; i++)
-        started[i] = threads && started && count > 1 &&
-                     pthread_create(&threads[i], NULL, device_main, &jobs[i]) == 0;
-    for (int i = 0; i < count; i++) {
-        if (started && started[i])
-            pthread_join(threads[i], NULL);
-        else
-            device_main(&jobs[i]);
+    for (size_t i = 0; i < s->count; i++) {
+        const struct gp_calibrate_outcome *o = &s->outcomes[i];
+        if (o->rc != 0 && !first) {
+            first = o;
+            continue;
+        }
+        if (o->rc != 0)
+            gp_msg_error("%s device %d: %s", backend, o->device, o->error);
+        for (int f = 0; f < o->failed.count && f < GP_CALIBRATE_FAILED_MAX; f++)
+            gp_msg_error("%s device %d: step failed: %s", backend, o->device, o->failed.steps[f]);
+        if (o->failed.count > GP_CALIBRATE_FAILED_MAX)
+            gp_msg_error("%s device %d: %d more steps failed", backend, o->device,
+                         o->failed.count - GP_CALIBRATE_FAILED_MAX);
     }
-    free(threads);
-    free(started);
+    if (first) {
+        gp_error_set(first->rc, "%s device %d: %s", backend, first->device, first->error);
+        return gp_cli_fail();
+    }
+    if (s->steps_failed) {
+        gp_error_set(GP_ERROR,
+                     "%zu calibration step(s) failed (listed above); the steps that "
+                     "ran are stored",
+                     s->steps_failed);
+        return gp_cli_fail();
+    }
+    return 0;
 }
 
 /* ---- output ----------------------------------------------------------------------------- */
@@ -322,6 +305,27 @@ done:
 
 /* ---- calibrate -------------------------------------------------------------------------- */
 
+/* Store, export and tabulate the kept records. 0 or the exit code of the first failure. */
+static int keep_runs(struct gp_store *store, struct gp_table *table,
+                     const struct gp_calibrate_session *s, const char *export_path)
+{
+    if (gp_store_calibrations_insert(store, s->runs, s->run_count, NULL, NULL, NULL) != 0)
+        return gp_cli_fail();
+    if (export_path && gp_exchange_write(export_path, s->runs, s->run_count) != 0)
+        return gp_cli_fail();
+    for (size_t r = 0; r < s->run_count; r++)
+        for (size_t i = 0; i < s->runs[r].point_count; i++)
+            if (add_point_row(table, s->devices[r], &s->runs[r], &s->runs[r].points[i]))
+                return gp_cli_fail();
+    if (report_fits(table, s->runs, s->devices, s->run_count) != 0) {
+        gp_error_set(GP_ENOMEM, "out of memory");
+        return gp_cli_fail();
+    }
+    if (export_path)
+        gp_msg_info("wrote %zu run(s) to %s", s->run_count, export_path);
+    return 0;
+}
+
 static int run_calibrate(struct gp_cli *cli, const char *backend_name, const char *device_arg,
                          bool quick, const char *export_path)
 {
@@ -329,16 +333,15 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
     const struct gp_backend_candidate *backend = NULL;
     struct gp_registry reg;
     struct gp_store *store = NULL;
-    struct gp_calibration *runs = NULL;
-    int *devices = NULL;
-    struct device_job *jobs = NULL;
-    size_t nruns = 0;
+    struct gp_calibrate_session session;
+    struct progress progress = {PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL};
     struct gp_table table;
     int first = 0, last = 0, rc;
     long dev = 0;
 
     gp_table_init(&table, point_columns, sizeof(point_columns) / sizeof(point_columns[0]));
     memset(&reg, 0, sizeof(reg));
+    memset(&session, 0, sizeof(session));
     rc = gp_cli_catalog(cli, &catalog);
     if (rc)
         goto done;
@@ -359,91 +362,28 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
         }
         first = last = (int)dev;
     }
-    runs = calloc((size_t)(last - first + 1), sizeof(*runs));
-    devices = calloc((size_t)(last - first + 1), sizeof(*devices));
-    if (!runs || !devices) {
-        gp_error_set(GP_ENOMEM, "out of memory");
+    progress.enabled = isatty(STDERR_FILENO) && gp_msg_level() >= GP_MSG_NORMAL;
+    progress.devices = last - first + 1;
+    progress.fraction = calloc((size_t)progress.devices, sizeof(double));
+    if (!progress.fraction || gp_calibrate_session_run(&session, backend, first, last, catalog,
+                                                       quick, progress_draw, &progress) != 0) {
         rc = gp_cli_fail();
         goto done;
     }
-
-    /* All devices at once, as a node's GPUs run in production: the thermal and power state
-     * of the neighbours is part of what a device delivers. */
-    int count = last - first + 1;
-    struct progress progress = {PTHREAD_MUTEX_INITIALIZER,
-                                isatty(STDERR_FILENO) && gp_msg_level() >= GP_MSG_NORMAL, count,
-                                calloc((size_t)count, sizeof(double))};
-    jobs = calloc((size_t)count, sizeof(*jobs));
-    if (!jobs || !progress.fraction) {
-        free(progress.fraction);
-        gp_error_set(GP_ENOMEM, "out of memory");
-        rc = gp_cli_fail();
-        goto done;
-    }
-    for (int i = 0; i < count; i++) {
-        jobs[i].progress = &progress;
-        jobs[i].backend = backend;
-        jobs[i].catalog = catalog;
-        jobs[i].device = first + i;
-        jobs[i].slot = i;
-        jobs[i].quick = quick;
-    }
-    run_jobs(jobs, count);
     if (progress.enabled)
         fputs("\r\033[K", stderr);
-    free(progress.fraction);
-    /* Keep what verified. The first failure becomes the command's error, the others are
-     * reported as they are. */
-    const struct device_job *failure = NULL;
-    for (int i = 0; i < count; i++) {
-        if (jobs[i].rc == 0) {
-            runs[nruns] = jobs[i].run;
-            memset(&jobs[i].run, 0, sizeof(jobs[i].run));
-            devices[nruns++] = jobs[i].device;
-        } else if (!failure) {
-            failure = &jobs[i];
-        } else {
-            gp_msg_error("%s device %d: %s", backend->name, jobs[i].device, jobs[i].error);
-        }
+    if (session.run_count > 0) {
+        rc = keep_runs(store, &table, &session, export_path);
+        if (rc == 0)
+            rc = gp_cli_output(cli, &table, SIZE_MAX);
     }
-    if (nruns == 0) {
-        rc = job_fail(failure);
-        goto done;
-    }
-    if (gp_store_calibrations_insert(store, runs, nruns, NULL, NULL, NULL) != 0) {
-        rc = gp_cli_fail();
-        goto done;
-    }
-    if (export_path && gp_exchange_write(export_path, runs, nruns) != 0) {
-        rc = gp_cli_fail();
-        goto done;
-    }
-    for (size_t r = 0; r < nruns; r++)
-        for (size_t i = 0; i < runs[r].point_count; i++)
-            if (add_point_row(&table, devices[r], &runs[r], &runs[r].points[i])) {
-                rc = gp_cli_fail();
-                goto done;
-            }
-    if (report_fits(&table, runs, devices, nruns) != 0) {
-        gp_error_set(GP_ENOMEM, "out of memory");
-        rc = gp_cli_fail();
-        goto done;
-    }
-    if (export_path)
-        gp_msg_info("wrote %zu run(s) to %s", nruns, export_path);
-    rc = gp_cli_output(cli, &table, SIZE_MAX);
-    if (failure)
-        rc = job_fail(failure);
+    if (rc == 0)
+        rc = report_failures(&session, backend->name);
 
 done:
     gp_table_release(&table);
-    for (size_t r = 0; runs && r < nruns; r++)
-        gp_calibration_release(&runs[r]);
-    for (int i = 0; jobs && i < last - first + 1; i++)
-        gp_calibration_release(&jobs[i].run);
-    free(jobs);
-    free(runs);
-    free(devices);
+    free(progress.fraction);
+    gp_calibrate_session_release(&session);
     gp_registry_release(&reg);
     return rc;
 }
@@ -456,7 +396,8 @@ int gp_cmd_calibrate(struct gp_cli *cli, int argc, char **argv)
         {"backend", 0, GP_OPT_STRING, &backend, "NAME",
          "auto (the best loaded), cpu, opencl, cuda or hip"},
         {"device", 0, GP_OPT_STRING, &device, "N|all", "which device of the backend (default all)"},
-        {"quick", 0, GP_OPT_FLAG, &quick, NULL, "short plan: the core kinds only, about 10 s per device"},
+        {"quick", 0, GP_OPT_FLAG, &quick, NULL,
+         "short plan: the core kinds only, about 10 s per device"},
         {"export", 0, GP_OPT_STRING, &export_path, "FILE",
          "also write the runs to FILE for `calibrate import` elsewhere"},
         GP_OPT_END,

@@ -1,7 +1,8 @@
 /* Unit tests for the calibration runner on a synthetic device: an in-process backend that claims
  * to be an H200 and reports timings from a known efficiency curve. The runner must map it to
- * h200-sxm, measure the planned shapes, and its fits must give the curves back; a device that
- * reports more than the datasheet peak must fail the run instead of being recorded. */
+ * h200-sxm, measure the planned shapes, and its fits must give the curves back; a step that
+ * reports more than the datasheet peak, or that the backend fails, must be listed as failed
+ * instead of recorded, while the rest of the plan runs. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@ static struct {
     double bw_eff_max, bw_s_half;     /* bytes moved per run */
     double scale;                     /* > 1 makes the device claim more than it can */
     double peak_bf16, peak_bw;        /* from the catalog, TFLOP/s and GB/s */
+    int fail_m;                       /* a GEMM with this m fails in the backend; 0 none */
     int calls;
 } truth;
 
@@ -67,6 +69,8 @@ static int fake_bench(int device, const struct gp_bench_params *p, struct gp_ben
     truth.calls++;
     if (p->impl == GP_BENCH_IMPL_OWN)
         return GP_BACKEND_EUNSUPPORTED; /* a library-only device: own-kernel steps are skipped */
+    if (p->kind == GP_BENCH_GEMM && p->m == truth.fail_m)
+        return GP_BACKEND_EFAIL;
     if (p->kind == GP_BENCH_GEMM) {
         work = 2.0 * p->m * (double)p->n * p->k;
         rate = truth.peak_bf16 * 1e12 * truth.gemm_eff_max * work / (work + truth.gemm_s_half);
@@ -88,7 +92,7 @@ static int fake_bench(int device, const struct gp_bench_params *p, struct gp_ben
 
 static const char *fake_last_error(void)
 {
-    return "";
+    return "injected failure";
 }
 
 static const struct gp_backend_ops fake_ops = {
@@ -120,6 +124,7 @@ static int setup(void **state)
         return -1;
     truth.peak_bf16 = h200->peak_tflops[GP_BF16];
     truth.peak_bw = h200->hbm_tbs * 1000.0;
+    truth.scale = 1.0;
     fake_device_info(0, &f->info);
     snprintf(f->candidate.name, sizeof(f->candidate.name), "fake");
     snprintf(f->candidate.path, sizeof(f->candidate.path), "in-process");
@@ -153,6 +158,7 @@ static void test_recovers_the_device_curves(void **state)
     struct fixture *f = *state;
     struct gp_calibrate_options options = {0, 42, NULL, NULL};
     struct gp_calibration run;
+    struct gp_calibrate_failed failed;
     int skinny = 0, squares = 0;
 
     truth.gemm_eff_max = 0.78;
@@ -160,7 +166,9 @@ static void test_recovers_the_device_curves(void **state)
     truth.bw_eff_max = 0.88;
     truth.bw_s_half = 2.0e7;
     truth.scale = 1.0;
-    assert_int_equal(gp_calibrate_device(&run, &f->candidate, 0, &f->catalog, &options), 0);
+    assert_int_equal(gp_calibrate_device(&run, &failed, &f->candidate, 0, &f->catalog, &options),
+                     0);
+    assert_int_equal(failed.count, 0);
     assert_string_equal(run.gpu_id, "h200-sxm");
     assert_string_equal(run.backend, "fake");
     assert_int_equal(strlen(run.fingerprint), 32);
@@ -196,14 +204,32 @@ static void test_recovers_the_device_curves(void **state)
     gp_calibration_release(&run);
 }
 
-static void test_above_peak_is_an_error(void **state)
+/* A rate above the datasheet fails its step, not the run: the record keeps the steps below
+ * the peak and lists the others; when every step is above it, there is no record. */
+static void test_above_peak_fails_the_step(void **state)
 {
     struct fixture *f = *state;
     struct gp_calibrate_options options = {1, 42, NULL, NULL};
     struct gp_calibration run;
+    struct gp_calibrate_failed failed;
 
     truth.scale = 1.4; /* 0.88 x 1.4 of the HBM bandwidth: 123% of the datasheet */
-    assert_int_equal(gp_calibrate_device(&run, &f->candidate, 0, &f->catalog, &options),
+    assert_int_equal(gp_calibrate_device(&run, &failed, &f->candidate, 0, &f->catalog, &options),
+                     0);
+    assert_true(failed.count > 0);
+    assert_int_equal(failed.first_code, GP_EINVALID);
+    assert_non_null(strstr(failed.steps[0], "above the h200-sxm datasheet peak"));
+    assert_non_null(strstr(run.conditions, "\"failed_steps\""));
+    assert_true(run.point_count > 0);
+    for (size_t i = 0; i < run.point_count; i++) {
+        const struct gp_calibration_point *p = &run.points[i];
+        assert_true(p->median <=
+                    (strcmp(p->kernel, "gemm") == 0 ? truth.peak_bf16 : truth.peak_bw));
+    }
+    gp_calibration_release(&run);
+
+    truth.scale = 1e6;
+    assert_int_equal(gp_calibrate_device(&run, &failed, &f->candidate, 0, &f->catalog, &options),
                      GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "above the h200-sxm datasheet peak"));
     assert_null(run.points);
@@ -211,11 +237,38 @@ static void test_above_peak_is_an_error(void **state)
     truth.scale = 1.0;
 }
 
+/* A step the backend fails is listed with the backend's message, and the plan goes on. */
+static void test_failed_step_is_listed_and_the_plan_goes_on(void **state)
+{
+    struct fixture *f = *state;
+    struct gp_calibrate_options options = {1, 42, NULL, NULL};
+    struct gp_calibration run;
+    struct gp_calibrate_failed failed;
+    int after = 0;
+
+    truth.fail_m = 32; /* the decode shape 32 x 8192 x 8192 */
+    assert_int_equal(gp_calibrate_device(&run, &failed, &f->candidate, 0, &f->catalog, &options),
+                     0);
+    assert_int_equal(failed.count, 1);
+    assert_int_equal(failed.first_code, GP_ERROR);
+    assert_non_null(strstr(failed.steps[0], "gemm bf16 32x8192x8192 on fake: injected failure"));
+    assert_non_null(strstr(run.conditions, "\"steps_failed\":1"));
+    for (size_t i = 0; i < run.point_count; i++) {
+        assert_false(strcmp(run.points[i].kernel, "gemm") == 0 && run.points[i].m == 32);
+        after += strcmp(run.points[i].kernel, "gemm") == 0 && run.points[i].m == 256;
+    }
+    assert_int_equal(after, 1); /* the next decode shape still ran */
+    assert_true(run.fit_count >= 2);
+    gp_calibration_release(&run);
+    truth.fail_m = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recovers_the_device_curves),
-        cmocka_unit_test(test_above_peak_is_an_error),
+        cmocka_unit_test(test_above_peak_fails_the_step),
+        cmocka_unit_test(test_failed_step_is_listed_and_the_plan_goes_on),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
