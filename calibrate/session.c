@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/calibrations.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -119,13 +120,8 @@ void gp_calibrate_session_release(struct gp_calibrate_session *s)
 {
     if (!s)
         return;
-    for (size_t r = 0; s->runs && r < s->run_count; r++)
-        gp_calibration_release(&s->runs[r]);
-    free(s->runs);
+    gp_calibrations_free(s->runs, s->run_count);
     free(s->outcomes);
     free(s->devices);
-    s->runs = NULL;
-    s->outcomes = NULL;
-    s->devices = NULL;
-    s->count = s->run_count = 0;
+    memset(s, 0, sizeof(*s));
 }
