@@ -285,6 +285,15 @@ void gp_notes_format(char *out, size_t size, unsigned notes)
         "unsupported-precision",
         "misses-latency-target",
         "over-max-gpus",
+        "no-spot-offer",
+        "no-quote",
+        "no-on-demand-offer",
+        "no-reserved-offer",
+        "no-offer-in-region",
+        "no-term-in-horizon",
+        "no-fitting-instance",
+        "capex-estimate",
+        "within-uncertainty",
     };
     size_t used = 0;
 

@@ -48,6 +48,18 @@ struct gp_price {
     int64_t observed_at;     /* when the price was observed, Unix seconds UTC; 0 for owned */
 };
 
+#define GP_PLAN_MAX_ALTERNATIVES 3
+
+/* A runner-up purchasable fleet for a row. */
+struct gp_plan_alternative {
+    char provider[32];
+    char instance_type[96];
+    int instances;         /* whole instances */
+    int gpus;              /* GPUs bought */
+    double cost_per_hour;  /* USD/h (the report currency after conversion) */
+    double cost_per_month; /* USD per GP_HOURS_PER_MONTH (likewise) */
+};
+
 /* One row of `gpuplan plan`. Money in USD as gp_plan_evaluate leaves it; gp_plan_run converts
  * it into the report currency. A *_known
  * flag that is false means the corresponding figures are absent (printed empty / null). */
@@ -90,6 +102,23 @@ struct gp_plan_row {
     double cost_low;        /* cost per unit of work at the optimistic efficiency, USD */
     double cost_high;       /* cost per unit of work at the pessimistic efficiency, USD */
     bool feasible;          /* fits, meets targets and limits */
+    /* How the fleet is bought (gp_plan_buy): whole instances of real offers. */
+    int gpus_needed;           /* the fewest GPUs the target needs; `gpus` is what is bought */
+    int instances;             /* whole instances bought, all offers */
+    char instance_type[96];    /* the instance type bought; "2 x a + 1 x b" for several */
+    int gpus_per_instance;     /* GPUs in one instance of instance_type; 0 when mixed */
+    char provider[32];         /* provider bought from ("mixed" for several) */
+    char region[48];           /* the offer's region ("" when not known or several) */
+    double headroom;           /* capacity / target - 1: bought beyond the need */
+    char price_mix[96];        /* several lines: "baseline 4 x a + peak 3 x b + spot 5 x c" */
+    double upfront;            /* paid at the start of committed terms, USD */
+    int64_t price_observed_at; /* oldest observation of the prices used, Unix seconds UTC */
+    int64_t price_newest_at;   /* newest observation of the prices used, Unix seconds UTC */
+    double break_even_months;  /* owned: months until owning beats renting; -1 never; 0 n/a */
+    struct gp_plan_alternative alternatives[GP_PLAN_MAX_ALTERNATIVES]; /* next cheapest */
+    size_t nalternatives;
+    int excluded_offers; /* offers --region/--jurisdiction ruled out */
+    char excluded[192];  /* the first of them, "provider instance_type (region)", "; "-joined */
 };
 
 /* Cost per unit of work of a priced row: USD per Mtok (inference), per run (training), per job

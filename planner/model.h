@@ -21,6 +21,15 @@ enum gp_note {
     GP_NOTE_UNSUPPORTED_PRECISION = 1u << 5, /* no path for the precision; a wider one was used */
     GP_NOTE_LATENCY_UNMET = 1u << 6,         /* no batch meets the TTFT/TPOT targets */
     GP_NOTE_OVER_MAX_GPUS = 1u << 7,         /* the target needs more GPUs than --max-gpus */
+    GP_NOTE_NO_SPOT_OFFER = 1u << 8,         /* spot asked for, none published */
+    GP_NOTE_NO_QUOTE = 1u << 9,              /* quote asked for, none valid */
+    GP_NOTE_NO_ON_DEMAND_OFFER = 1u << 10,   /* nothing non-preemptible published */
+    GP_NOTE_NO_RESERVED_OFFER = 1u << 11,    /* reserved asked for, none published */
+    GP_NOTE_NO_OFFER_IN_REGION = 1u << 12,   /* offers exist, none in --region/--jurisdiction */
+    GP_NOTE_NO_TERM_IN_HORIZON = 1u << 13,   /* every usable term is longer than the horizon */
+    GP_NOTE_NO_FITTING_INSTANCE = 1u << 14,  /* every instance is smaller than a TP group */
+    GP_NOTE_CAPEX_ESTIMATE = 1u << 15,       /* owned at data/capex.json's estimate */
+    GP_NOTE_WITHIN_UNCERTAINTY = 1u << 16,   /* cost band overlaps the best/next row's */
 };
 
 /* What the model predicts for one workload on one GPU type. */

@@ -48,22 +48,6 @@ const char *gp_purchase_tier_name(enum gp_purchase_tier t)
     return (unsigned)t < GP_PURCHASE_TIER_COUNT ? names[t] : "unknown";
 }
 
-const char *gp_purchase_label_name(enum gp_purchase_label label)
-{
-    static const char *const names[] = {
-        "",
-        "no-public-price",
-        "no-spot-offer",
-        "no-quote",
-        "no-on-demand-offer",
-        "no-reserved-offer",
-        "no-offer-in-region",
-        "no-term-in-horizon",
-        "no-fitting-instance",
-    };
-    return (unsigned)label < sizeof(names) / sizeof(names[0]) ? names[label] : "";
-}
-
 const char *gp_purchase_role_name(enum gp_purchase_role role)
 {
     static const char *const names[] = {"all", "baseline", "peak", "spot"};

@@ -75,7 +75,7 @@ struct gp_purchase_options {
     struct gp_purchase_profile profile; /* mode GP_PURCHASE_BLENDED */
 };
 
-/* Why a GPU type has no purchasable fleet. */
+/* Why a GPU type has no purchasable fleet (the plan row notes of the same names). */
 enum gp_purchase_label {
     GP_PURCHASE_OK,
     GP_PURCHASE_NO_PUBLIC_PRICE,    /* no offer or quote at all */
@@ -162,8 +162,6 @@ double gp_purchase_break_even_months(double capex_usd, double owned_usd_per_mont
                                      double rent_usd_per_month);
 
 const char *gp_purchase_tier_name(enum gp_purchase_tier t);
-/* The row note for a label ("no-spot-offer", ...); "" for GP_PURCHASE_OK. */
-const char *gp_purchase_label_name(enum gp_purchase_label label);
 const char *gp_purchase_role_name(enum gp_purchase_role role);
 
 #endif

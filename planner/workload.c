@@ -32,6 +32,8 @@ static const char *const inference_keys[] = {"kind",
                                              "memory_fraction",
                                              "tensor_parallel",
                                              "max_batch",
+                                             "allow_mixed_providers",
+                                             "demand_profile",
                                              NULL};
 
 static const char *const training_keys[] = {"kind",
@@ -51,12 +53,17 @@ static const char *const training_keys[] = {"kind",
                                             "global_batch_tokens",
                                             "tensor_parallel",
                                             "pipeline_parallel",
+                                            "allow_mixed_providers",
                                             NULL};
 
-static const char *const generic_keys[] = {"kind",  "name",  "description",   "precision",
-                                           "flops", "bytes", "jobs_per_hour", NULL};
+static const char *const generic_keys[] = {
+    "kind",  "name",          "description",           "precision", "flops",
+    "bytes", "jobs_per_hour", "allow_mixed_providers", NULL};
 
 static const char *const target_keys[] = {"requests_per_s", "output_tokens_per_s", NULL};
+
+static const char *const profile_keys[] = {"baseline",   "peak",        "peak_hours_per_day",
+                                           "spot_share", "spot_factor", NULL};
 
 const char *gp_workload_kind_name(enum gp_workload_kind kind)
 {
@@ -236,8 +243,27 @@ static int check_generic(const struct gp_generic *g, struct broken *b)
     return 0;
 }
 
+static int check_buying(const struct gp_buying *p, struct broken *b)
+{
+    if (!p->profile)
+        return 0;
+    if (!(p->baseline_rate >= 0))
+        return breaks(b, "demand_profile.baseline", "must not be negative");
+    if (!(p->peak_rate > 0) || p->peak_rate < p->baseline_rate)
+        return breaks(b, "demand_profile.peak", "must be above zero and at least the baseline");
+    if (!(p->peak_hours_per_day > 0 && p->peak_hours_per_day <= 24))
+        return breaks(b, "demand_profile.peak_hours_per_day", "must be in (0, 24]");
+    if (!(p->spot_share >= 0 && p->spot_share <= 1))
+        return breaks(b, "demand_profile.spot_share", "must be in [0, 1]");
+    if (p->spot_factor != 0 && !(p->spot_factor >= 1 && p->spot_factor <= 10))
+        return breaks(b, "demand_profile.spot_factor", "must be in [1, 10] (0 = provider default)");
+    return 0;
+}
+
 static int check_workload(const struct gp_workload *w, struct broken *b)
 {
+    if (check_buying(&w->buying, b))
+        return 1;
     switch (w->kind) {
     case GP_WORKLOAD_INFERENCE:
         return check_arch(&w->model, b) || check_inference(&w->inference, b);
@@ -567,6 +593,37 @@ static int read_generic(struct gp_json_reader *r, const cJSON *root, struct gp_w
     return rc;
 }
 
+/* "allow_mixed_providers" (any kind) and the inference "demand_profile". */
+static int read_buying(struct gp_json_reader *r, const cJSON *root, struct gp_workload *w)
+{
+    struct gp_buying *p = &w->buying;
+    const cJSON *profile = NULL;
+    int rc =
+        gp_json_bool(r, root, "allow_mixed_providers", &p->allow_mixed_providers, GP_JSON_OPTIONAL);
+    size_t saved;
+
+    if (!rc)
+        rc = gp_json_child(r, root, "demand_profile", false, &profile, GP_JSON_OPTIONAL);
+    if (rc || !profile)
+        return rc;
+    p->profile = true;
+    saved = gp_json_enter(r, "demand_profile", -1);
+    rc = gp_json_check_keys(r, profile, profile_keys);
+    if (!rc)
+        rc = gp_json_number(r, profile, "baseline", &p->baseline_rate, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_number(r, profile, "peak", &p->peak_rate, GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_number(r, profile, "peak_hours_per_day", &p->peak_hours_per_day,
+                            GP_JSON_REQUIRED);
+    if (!rc)
+        rc = gp_json_number(r, profile, "spot_share", &p->spot_share, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, profile, "spot_factor", &p->spot_factor, GP_JSON_OPTIONAL);
+    gp_json_leave(r, saved);
+    return rc;
+}
+
 /* The file name without folders and ".json", as a default workload name. */
 static void origin_stem(char *out, size_t size, const char *origin)
 {
@@ -628,6 +685,8 @@ int gp_workload_parse(struct gp_workload *out, const char *text, size_t len, con
         rc = read_training(&r, root, out, models);
     else
         rc = read_generic(&r, root, out);
+    if (!rc)
+        rc = read_buying(&r, root, out);
     if (!rc && check_workload(out, &b))
         rc = fail_broken(&r, &b);
 done:

@@ -81,6 +81,19 @@ struct gp_generic {
     double jobs_per_hour;        /* target rate, jobs/h; 0 = best per GPU (one GPU) */
 };
 
+/* How the fleet may be bought (any kind): mixing providers, and an inference demand profile
+ * that makes a blended fleet (baseline committed, peak on demand, a share of the peak on spot).
+ * Rates are in the unit of the inference target (requests/s or output tokens/s). */
+struct gp_buying {
+    bool allow_mixed_providers; /* one fleet may combine offers of several providers */
+    bool profile;               /* a demand profile was given */
+    double baseline_rate;       /* rate needed around the clock, >= 0 */
+    double peak_rate;           /* rate at peak, >= baseline_rate and > 0 */
+    double peak_hours_per_day;  /* hours a day at peak, (0, 24] */
+    double spot_share;          /* share of the peak above baseline on spot, [0, 1] */
+    double spot_factor;         /* spot over-provisioning, >= 1; 0 = provider default */
+};
+
 struct gp_workload {
     char name[GP_NAME_MAX]; /* preset or file stem */
     char description[160];  /* one line for people */
@@ -89,6 +102,7 @@ struct gp_workload {
     struct gp_inference inference; /* kind inference */
     struct gp_training training;   /* kind training */
     struct gp_generic generic;     /* kind generic */
+    struct gp_buying buying;       /* any kind */
 };
 
 const char *gp_workload_kind_name(enum gp_workload_kind kind);

@@ -13,6 +13,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/data.h"
+#include "planner/buy.h"
 #include "planner/efficiency.h"
 #include "planner/fleet.h"
 #include "planner/model.h"
@@ -674,6 +675,164 @@ static void test_efficiency_table(void **state)
     assert_true(gp_eff_at(&e.gemm[GP_FP8], 0) == 0);
 }
 
+/* ---- buying the fleet ------------------------------------------------------------------------ */
+
+static void test_parse_buying(void **state)
+{
+    static const char *const bad[][2] = {
+        {"\"demand_profile\": {\"baseline\": 9, \"peak\": 5, \"peak_hours_per_day\": 6}",
+         "demand_profile.peak: must be above zero and at least the baseline"},
+        {"\"demand_profile\": {\"baseline\": 1, \"peak\": 5, \"peak_hours_per_day\": 25}",
+         "demand_profile.peak_hours_per_day: must be in (0, 24]"},
+        {"\"demand_profile\": {\"baseline\": 1, \"peak\": 5, \"peak_hours_per_day\": 6, "
+         "\"spot_shar\": 1}",
+         "did you mean 'spot_share'?"},
+        {"\"allow_mixed_providers\": 1", "allow_mixed_providers"},
+    };
+    static const char head[] = "{\"kind\": \"inference\", \"model\": \"llama-3.1-70b\", "
+                               "\"input_tokens\": 512, \"output_tokens\": 128, "
+                               "\"target\": {\"requests_per_s\": 10}, ";
+    char json[512];
+    struct gp_workload w;
+    (void)state;
+
+    snprintf(json, sizeof(json), "%s%s}", head,
+             "\"allow_mixed_providers\": true, \"demand_profile\": {\"baseline\": 2, "
+             "\"peak\": 10, \"peak_hours_per_day\": 6, \"spot_share\": 0.5}");
+    assert_int_equal(parse(&w, json), 0);
+    assert_true(w.buying.allow_mixed_providers && w.buying.profile);
+    assert_true(w.buying.baseline_rate == 2 && w.buying.peak_rate == 10);
+    assert_true(w.buying.peak_hours_per_day == 6 && w.buying.spot_share == 0.5);
+    assert_true(w.buying.spot_factor == 0); /* the provider's default */
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(json, sizeof(json), "%s%s}", head, bad[i][0]);
+        assert_int_equal(parse(&w, json), GP_EINVALID);
+        if (!strstr(gp_error_last(), bad[i][1]))
+            fail_msg("'%s' lacks '%s'", gp_error_last(), bad[i][1]);
+    }
+}
+
+static struct gp_offer buy_offer(const char *provider, const char *type, int gpus, double usd,
+                                 enum gp_tier tier)
+{
+    struct gp_offer o;
+    memset(&o, 0, sizeof(o));
+    snprintf(o.provider, sizeof(o.provider), "%s", provider);
+    snprintf(o.instance_type, sizeof(o.instance_type), "%s", type);
+    snprintf(o.gpu_id, sizeof(o.gpu_id), "b200");
+    o.gpus_per_instance = gpus;
+    o.tier = tier;
+    o.usd_per_instance_hour = usd;
+    o.usd_per_gpu_hour = usd / gpus;
+    o.observed_at = 1790000000;
+    return o;
+}
+
+/* A row sized at a unit price is bought in whole instances: cost, capacity, power, labels. */
+static void test_buy_row(void **state)
+{
+    const struct gp_offer offers[] = {
+        buy_offer("lambda", "gpu_8x_b200_sxm6", 8, 53.52, GP_TIER_ON_DEMAND),
+        buy_offer("lambda", "gpu_1x_b200_sxm6", 1, 6.99, GP_TIER_ON_DEMAND),
+        buy_offer("runpod", "B200 (secure cloud)", 1, 6.79, GP_TIER_ON_DEMAND),
+        buy_offer("quote", "", 2, 8.0, GP_TIER_ON_DEMAND),
+    };
+    struct gp_workload w = inference("llama-3.1-70b", GP_FP8, 1024, 256);
+    struct gp_efficiency e = eff_for("b200");
+    struct gp_assumptions a;
+    struct gp_price unit;
+    struct gp_buy_offers bought = {0};
+    struct gp_buy_context ctx = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, 1790000000, 7};
+    struct gp_plan_row row, sized;
+    (void)state;
+
+    gp_assumptions_init(&a);
+    gp_plan_buy_unit_price(&unit);
+    w.inference.load = GP_LOAD_REQUESTS;
+    w.inference.rate = 20;
+    w.inference.ttft_ms = 2000;
+    w.inference.tpot_ms = 50;
+    assert_int_equal(gp_buy_offers_collect(&bought, "b200", offers, 3, 1), 0);
+    assert_int_equal(bought.count, 3);
+    assert_true(gp_buy_offers_add_quote(&bought, &offers[3], 7));
+    assert_false(gp_buy_offers_add_quote(&bought, &offers[3], 8)); /* no room left */
+    assert_string_equal(bought.items[3].source, "quote:7");
+    gp_plan_evaluate(&sized, &w, &a, gpu("b200"), &e, &unit);
+    assert_true(sized.price_known && sized.cost_per_hour == sized.gpus);
+    row = sized;
+    gp_plan_buy(&row, &w, &a, gpu("b200"), &e, &bought, &ctx);
+    assert_true(row.price_known);
+    assert_int_equal(row.gpus_needed, sized.gpus);
+    /* The quote's 2-GPU blocks at 8.0 (4.0 per GPU) win whole. */
+    assert_string_equal(row.price_source, "quote:7");
+    assert_int_equal(row.instances, (sized.gpus + 1) / 2);
+    assert_true(fabs(row.cost_per_hour - row.instances * 8.0) < 1e-9);
+    assert_true(fabs(row.cost_per_mtok -
+                     sized.cost_per_mtok * row.cost_per_hour / sized.cost_per_hour) < 1e-9);
+    assert_true(row.gpus >= sized.gpus && row.headroom >= 0);
+    assert_true(row.it_kw >= sized.it_kw);
+    assert_int_equal(row.nalternatives, 3);
+    assert_true(fabs(row.alternatives[0].cost_per_hour - sized.gpus * 6.79) < 1e-9);
+
+    /* Without the quote: RunPod, the issue's $20.37 for 3 B200. */
+    bought.count = 3;
+    row = sized;
+    gp_plan_buy(&row, &w, &a, gpu("b200"), &e, &bought, &ctx);
+    assert_string_equal(row.provider, "runpod");
+    assert_true(fabs(row.cost_per_hour - sized.gpus * 6.79) < 1e-9);
+    assert_string_equal(row.price_date, "2026-09-21");
+
+    /* Spot asked for, none published: unpriced and labelled. */
+    ctx.mode = GP_PURCHASE_MODE_SPOT;
+    row = sized;
+    gp_plan_buy(&row, &w, &a, gpu("b200"), &e, &bought, &ctx);
+    assert_false(row.price_known);
+    assert_true(row.notes & GP_NOTE_NO_SPOT_OFFER);
+    assert_true(row.cost_per_hour == 0 && row.cost_per_mtok == 0);
+
+    /* Prices older than the allowed age are stale. */
+    ctx.mode = GP_PURCHASE_CHEAPEST;
+    ctx.now += 30 * 86400;
+    row = sized;
+    gp_plan_buy(&row, &w, &a, gpu("b200"), &e, &bought, &ctx);
+    assert_true(row.notes & GP_NOTE_STALE_PRICE);
+    gp_buy_offers_release(&bought);
+    gp_buy_offers_release(NULL);
+}
+
+/* Overlapping cost bands: the best row and the next say within-uncertainty. */
+static void test_mark_uncertain(void **state)
+{
+    struct gp_plan_row rows[3];
+    (void)state;
+
+    memset(rows, 0, sizeof(rows));
+    for (int i = 0; i < 3; i++) {
+        rows[i].feasible = rows[i].price_known = true;
+        rows[i].cost_low = 1.0 + i;
+        rows[i].cost_high = 1.5 + i;
+    }
+    gp_plan_mark_uncertain(rows, 3, 3);
+    assert_false(rows[0].notes & GP_NOTE_WITHIN_UNCERTAINTY);
+    rows[1].cost_low = 1.4;
+    gp_plan_mark_uncertain(rows, 3, 3);
+    assert_true(rows[0].notes & GP_NOTE_WITHIN_UNCERTAINTY);
+    assert_true(rows[1].notes & GP_NOTE_WITHIN_UNCERTAINTY);
+    assert_false(rows[2].notes & GP_NOTE_WITHIN_UNCERTAINTY);
+
+    /* Break-even: 8 GPUs at 30,000 x 1.6 against 20,000/month of rent. */
+    struct gp_assumptions a;
+    gp_assumptions_init(&a);
+    rows[0].gpus = 8;
+    rows[0].energy_cost_per_month = 2000;
+    rows[1].cost_per_month = 20000;
+    gp_plan_buy_break_even(&rows[0], &rows[1], &a, 30000);
+    assert_true(fabs(rows[0].break_even_months - 384000 / 18000.0) < 1e-9);
+    rows[1].price_known = false;
+    gp_plan_buy_break_even(&rows[0], &rows[1], &a, 30000);
+    assert_true(rows[0].break_even_months == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,6 +855,9 @@ int main(void)
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_sweep_parse),
         cmocka_unit_test(test_efficiency_table),
+        cmocka_unit_test(test_parse_buying),
+        cmocka_unit_test(test_buy_row),
+        cmocka_unit_test(test_mark_uncertain),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

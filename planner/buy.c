@@ -1,0 +1,400 @@
+/* Buying a plan row's fleet from its GPU type's offers: conversion of offers and quotes, the
+ * purchase, and the row's cost, capacity, power and labels from what was bought. */
+#include "planner/buy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+#define SECONDS_PER_DAY 86400
+
+/* ---- offers ------------------------------------------------------------------------------ */
+
+static enum gp_purchase_tier purchase_tier(enum gp_tier t)
+{
+    switch (t) {
+    case GP_TIER_SPOT:
+        return GP_PURCHASE_SPOT;
+    case GP_TIER_RESERVED:
+        return GP_PURCHASE_RESERVED;
+    case GP_TIER_QUOTE:
+        return GP_PURCHASE_QUOTE;
+    case GP_TIER_CAPACITY_BLOCK:
+        return GP_PURCHASE_CAPACITY_BLOCK;
+    case GP_TIER_ON_DEMAND:
+    case GP_TIER_COUNT:
+        break;
+    }
+    return GP_PURCHASE_ON_DEMAND;
+}
+
+/* The shortest commitment in whole months: a reserved term, a capacity block's days, or the
+ * minimum rental (a month of GP_HOURS_PER_MONTH hours). */
+static int term_months(const struct gp_offer *o)
+{
+    double months = o->term_months;
+
+    if (o->term_days > 0)
+        months = fmax(months, o->term_days * 24.0 / GP_HOURS_PER_MONTH);
+    if (o->min_term_hours > 0)
+        months = fmax(months, (double)o->min_term_hours / GP_HOURS_PER_MONTH);
+    return months > 0 ? (int)ceil(months - 1e-9) : 0;
+}
+
+static void convert(struct gp_purchase_offer *out, const struct gp_offer *o, const char *source)
+{
+    memset(out, 0, sizeof(*out));
+    gp_text_copy(out->provider, sizeof(out->provider), o->provider);
+    gp_text_copy(out->region, sizeof(out->region), o->region);
+    gp_text_copy(out->jurisdiction, sizeof(out->jurisdiction), o->jurisdiction);
+    gp_text_copy(out->instance_type, sizeof(out->instance_type), o->instance_type);
+    gp_text_copy(out->source, sizeof(out->source), source);
+    out->gpus_per_instance = o->gpus_per_instance > 0 ? o->gpus_per_instance : 1;
+    out->tier = purchase_tier(o->tier);
+    out->usd_per_instance_hour = o->usd_per_instance_hour > 0
+                                     ? o->usd_per_instance_hour
+                                     : o->usd_per_gpu_hour * out->gpus_per_instance;
+    out->min_term_months = term_months(o);
+    out->upfront_share = o->upfront_share;
+    out->valid_until = o->valid_until;
+    out->observed_at = o->observed_at;
+    out->min_gpus = o->min_gpus;
+}
+
+int gp_buy_offers_collect(struct gp_buy_offers *out, const char *gpu_id,
+                          const struct gp_offer *offers, size_t n, size_t quotes)
+{
+    out->count = 0;
+    out->room = n + quotes;
+    out->items = calloc(out->room + 1, sizeof(*out->items));
+    if (!out->items)
+        return gp_error_set(GP_ENOMEM, "out of memory collecting the offers of %s", gpu_id);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(offers[i].gpu_id, gpu_id) == 0 && offers[i].tier != GP_TIER_QUOTE)
+            convert(&out->items[out->count++], &offers[i], offers[i].provider);
+    return 0;
+}
+
+bool gp_buy_offers_add_quote(struct gp_buy_offers *out, const struct gp_offer *quote, int64_t id)
+{
+    char source[32];
+
+    if (out->count >= out->room)
+        return false;
+    snprintf(source, sizeof(source), "quote:%lld", (long long)id);
+    convert(&out->items[out->count], quote, source);
+    out->items[out->count++].tier = GP_PURCHASE_QUOTE;
+    return true;
+}
+
+void gp_buy_offers_release(struct gp_buy_offers *o)
+{
+    if (!o)
+        return;
+    free(o->items);
+    o->items = NULL;
+    o->count = o->room = 0;
+}
+
+void gp_plan_buy_unit_price(struct gp_price *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->known = true;
+    out->usd_per_gpu_hour = 1.0;
+}
+
+/* ---- the row ----------------------------------------------------------------------------- */
+
+/* The row's need in TP groups, and the blended profile in the same groups. */
+static void row_need(struct gp_purchase_need *need, struct gp_purchase_options *opt,
+                     const struct gp_plan_row *row, const struct gp_workload *w,
+                     const struct gp_gpu *gpu)
+{
+    const struct gp_inference *in = &w->inference;
+    double group_rate = row->tokens_per_s_per_gpu * row->tp; /* output tokens/s of a replica */
+
+    need->group_gpus = row->kind == GP_WORKLOAD_GENERIC || row->tp < 1 ? 1 : row->tp;
+    need->gpus_per_node = gpu->gpus_per_node > 0 ? gpu->gpus_per_node : 8;
+    need->groups = (double)row->gpus / need->group_gpus;
+    if (row->kind != GP_WORKLOAD_INFERENCE || !(group_rate > 0))
+        return;
+    if (in->load != GP_LOAD_MAX)
+        need->groups = row->tokens_per_s / group_rate;
+    if (opt->mode == GP_PURCHASE_CHEAPEST && w->buying.profile && in->load != GP_LOAD_MAX) {
+        double per = in->load == GP_LOAD_REQUESTS ? in->output_tokens : 1.0;
+        opt->mode = GP_PURCHASE_BLENDED;
+        opt->profile.baseline_groups = w->buying.baseline_rate * per / group_rate;
+        opt->profile.peak_groups = w->buying.peak_rate * per / group_rate;
+        opt->profile.peak_hours_per_day = w->buying.peak_hours_per_day;
+        opt->profile.spot_share = w->buying.spot_share;
+        opt->profile.spot_factor = w->buying.spot_factor;
+        need->groups = opt->profile.peak_groups;
+    }
+}
+
+static unsigned label_note(enum gp_purchase_label label)
+{
+    static const unsigned notes[] = {
+        0,
+        GP_NOTE_NO_PUBLIC_PRICE,
+        GP_NOTE_NO_SPOT_OFFER,
+        GP_NOTE_NO_QUOTE,
+        GP_NOTE_NO_ON_DEMAND_OFFER,
+        GP_NOTE_NO_RESERVED_OFFER,
+        GP_NOTE_NO_OFFER_IN_REGION,
+        GP_NOTE_NO_TERM_IN_HORIZON,
+        GP_NOTE_NO_FITTING_INSTANCE,
+    };
+    return (unsigned)label < sizeof(notes) / sizeof(notes[0]) ? notes[label] : 0;
+}
+
+/* "2 x a + 1 x b" (with the role for blended lines) into out[size]. */
+static void describe_lines(char *out, size_t size, const struct gp_purchase_fleet *f,
+                           const struct gp_purchase_offer *offers, bool roles)
+{
+    size_t used = 0;
+
+    out[0] = '\0';
+    for (size_t i = 0; i < f->nlines && used < size; i++) {
+        const struct gp_purchase_line *l = &f->lines[i];
+        const struct gp_purchase_offer *o = &offers[l->offer];
+        int n = snprintf(out + used, size - used, "%s%s%s%d x %s", i ? " + " : "",
+                         roles ? gp_purchase_role_name(l->role) : "", roles ? " " : "",
+                         l->instances, o->instance_type[0] ? o->instance_type : o->source);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+/* What the row says it bought: provider, instance type, tier, source, region. */
+static void describe_fleet(struct gp_plan_row *row, const struct gp_purchase_fleet *f,
+                           const struct gp_purchase_offer *offers)
+{
+    const struct gp_purchase_offer *first = &offers[f->lines[0].offer];
+    bool one = f->nlines == 1, roles = false, same_tier = true;
+
+    for (size_t i = 1; i < f->nlines; i++) {
+        roles |= f->lines[i].role != f->lines[0].role;
+        same_tier &= offers[f->lines[i].offer].tier == first->tier;
+    }
+    gp_text_copy(row->provider, sizeof(row->provider),
+                 f->mixed_providers ? "mixed" : first->provider);
+    gp_text_copy(row->price_source, sizeof(row->price_source),
+                 f->mixed_providers ? "mixed" : first->source);
+    gp_text_copy(row->region, sizeof(row->region), one ? first->region : "");
+    gp_text_copy(row->price_tier, sizeof(row->price_tier),
+                 roles       ? "blended"
+                 : same_tier ? gp_purchase_tier_name(first->tier)
+                             : "mixed");
+    row->gpus_per_instance = one ? first->gpus_per_instance : 0;
+    if (one)
+        gp_text_copy(row->instance_type, sizeof(row->instance_type), first->instance_type);
+    else
+        describe_lines(row->instance_type, sizeof(row->instance_type), f, offers, false);
+    if (roles || !one)
+        describe_lines(row->price_mix, sizeof(row->price_mix), f, offers, roles);
+    gp_time_format_date(f->oldest, row->price_date, sizeof(row->price_date));
+    row->price_observed_at = f->oldest;
+    row->price_newest_at = f->newest;
+}
+
+/* Whether any non-quote price of the fleet is older than the allowed age. */
+static bool stale(const struct gp_purchase_fleet *f, const struct gp_purchase_offer *offers,
+                  const struct gp_buy_context *ctx)
+{
+    for (size_t i = 0; i < f->nlines; i++) {
+        const struct gp_purchase_offer *o = &offers[f->lines[i].offer];
+        if (o->tier != GP_PURCHASE_QUOTE &&
+            ctx->now - o->observed_at > (int64_t)ctx->max_age_days * SECONDS_PER_DAY)
+            return true;
+    }
+    return false;
+}
+
+/* The extra GPUs and nodes bought draw idle and node overhead power. */
+static void add_power(struct gp_plan_row *row, const struct gp_assumptions *a,
+                      const struct gp_gpu *gpu, const struct gp_efficiency *eff, int gpus,
+                      int nodes)
+{
+    double kwh_cost = row->energy_kwh_per_month > 0
+                          ? row->energy_cost_per_month / row->energy_kwh_per_month
+                          : 0.0;
+
+    row->it_kw += ((gpus - row->gpus) * gpu->tdp_w * eff->idle_power +
+                   (nodes - row->nodes) * gpu->node_overhead_w) /
+                  1000.0;
+    row->facility_kw = row->it_kw * a->pue;
+    row->energy_kwh_per_month = row->facility_kw * GP_HOURS_PER_MONTH;
+    row->energy_cost_per_month = row->energy_kwh_per_month * kwh_cost;
+    if (a->power_budget_kw > 0 && row->facility_kw > a->power_budget_kw) {
+        row->feasible = false;
+        row->notes |= GP_NOTE_OVER_POWER_BUDGET;
+    }
+}
+
+/* Costs evaluated at 1 USD per GPU-hour scaled to the fleet's; the sizes to what was bought. */
+static void apply_fleet(struct gp_plan_row *row, const struct gp_workload *w,
+                        const struct gp_purchase_fleet *f, int group_gpus)
+{
+    double scale = row->cost_per_hour > 0 ? f->usd_per_hour / row->cost_per_hour : 0.0;
+
+    if (row->kind == GP_WORKLOAD_INFERENCE && w->inference.load == GP_LOAD_MAX &&
+        row->replicas > 0) {
+        /* No target: every replica bought serves, and the cost spreads over all of them. */
+        double more = (double)f->groups / row->replicas;
+        row->tokens_per_s *= more;
+        scale /= more;
+    }
+    row->cost_per_mtok *= scale;
+    row->total_cost *= scale;
+    row->cost_low *= scale;
+    row->cost_high *= scale;
+    row->cost_per_hour = f->usd_per_hour;
+    row->cost_per_month = f->usd_per_month;
+    row->upfront = f->upfront_usd;
+    row->headroom = f->headroom;
+    row->gpus_needed = row->gpus;
+    row->gpus = f->gpus;
+    row->instances = f->instances;
+    row->price_per_gpu_hour = f->gpus > 0 ? f->usd_per_hour / f->gpus : 0.0;
+    if (row->kind == GP_WORKLOAD_INFERENCE)
+        row->replicas = f->groups;
+    else if (row->kind == GP_WORKLOAD_GENERIC)
+        row->replicas = f->groups * group_gpus;
+}
+
+static void keep_alternatives(struct gp_plan_row *row, const struct gp_purchase_result *res,
+                              const struct gp_purchase_offer *offers)
+{
+    row->nalternatives = 0;
+    for (size_t i = 0; i < res->nalternatives && i < GP_PLAN_MAX_ALTERNATIVES; i++) {
+        const struct gp_purchase_fleet *f = &res->alternatives[i];
+        struct gp_plan_alternative *alt = &row->alternatives[row->nalternatives++];
+        const struct gp_purchase_offer *first = &offers[f->lines[0].offer];
+        gp_text_copy(alt->provider, sizeof(alt->provider),
+                     f->mixed_providers ? "mixed" : first->provider);
+        if (f->nlines == 1)
+            gp_text_copy(alt->instance_type, sizeof(alt->instance_type), first->instance_type);
+        else
+            describe_lines(alt->instance_type, sizeof(alt->instance_type), f, offers, false);
+        alt->instances = f->instances;
+        alt->gpus = f->gpus;
+        alt->cost_per_hour = f->usd_per_hour;
+        alt->cost_per_month = f->usd_per_month;
+    }
+}
+
+/* The offers the region rules ruled out, named. */
+static void keep_excluded(struct gp_plan_row *row, const struct gp_purchase_result *res,
+                          const struct gp_purchase_offer *offers)
+{
+    size_t used = 0;
+
+    row->excluded_offers = (int)res->excluded_total;
+    row->excluded[0] = '\0';
+    for (size_t i = 0; i < res->nexcluded && used < sizeof(row->excluded); i++) {
+        const struct gp_purchase_offer *o = &offers[res->excluded[i]];
+        int n = snprintf(row->excluded + used, sizeof(row->excluded) - used, "%s%s %s (%s)",
+                         i ? "; " : "", o->provider, o->instance_type,
+                         o->region[0] ? o->region : "region unknown");
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+/* The row has no purchasable fleet: no cost figures, and the label that says why. */
+static void unpriced(struct gp_plan_row *row, enum gp_purchase_label label)
+{
+    row->price_known = false;
+    row->notes |= label_note(label);
+    row->gpus_needed = row->gpus;
+    row->price_per_gpu_hour = row->cost_per_hour = row->cost_per_month = 0;
+    row->cost_per_mtok = row->total_cost = row->cost_low = row->cost_high = 0;
+}
+
+void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
+                 const struct gp_assumptions *a, const struct gp_gpu *gpu,
+                 const struct gp_efficiency *eff, const struct gp_buy_offers *offers,
+                 const struct gp_buy_context *ctx)
+{
+    struct gp_purchase_options opt;
+    struct gp_purchase_need need;
+    struct gp_purchase_result *res;
+
+    if (row->gpus <= 0)
+        return;
+    res = malloc(sizeof(*res));
+    if (!res) { /* never fails otherwise: an unpriced row beats a made-up price */
+        unpriced(row, GP_PURCHASE_NO_PUBLIC_PRICE);
+        return;
+    }
+    gp_purchase_options_init(&opt);
+    opt.mode = ctx->mode;
+    opt.horizon_months = ctx->horizon_months > 0 ? ctx->horizon_months : 1;
+    opt.allow_mixed_providers = w->buying.allow_mixed_providers;
+    opt.region = ctx->region;
+    opt.jurisdiction = ctx->jurisdiction;
+    opt.now = ctx->now;
+    row_need(&need, &opt, row, w, gpu);
+    gp_purchase_buy(res, offers->items, offers->count, &need, &opt);
+    row->notes &= ~(unsigned)GP_NOTE_STALE_PRICE;
+    keep_excluded(row, res, offers->items);
+    if (res->label != GP_PURCHASE_OK) {
+        unpriced(row, res->label);
+    } else {
+        add_power(row, a, gpu, eff, res->best.gpus, res->best.nodes);
+        apply_fleet(row, w, &res->best, need.group_gpus);
+        row->nodes = res->best.nodes;
+        describe_fleet(row, &res->best, offers->items);
+        keep_alternatives(row, res, offers->items);
+        if (stale(&res->best, offers->items, ctx))
+            row->notes |= GP_NOTE_STALE_PRICE;
+    }
+    free(res);
+}
+
+void gp_plan_buy_break_even(struct gp_plan_row *owned, const struct gp_plan_row *rented,
+                            const struct gp_assumptions *a, double capex_usd)
+{
+    double capex = owned->gpus * capex_usd * a->server_overhead;
+    double running =
+        owned->energy_cost_per_month + owned->facility_kw * a->hosting_per_kw_month / a->fx_per_usd;
+
+    owned->break_even_months = 0;
+    if (rented->price_known && rented->cost_per_month > 0 && owned->gpus > 0)
+        owned->break_even_months =
+            gp_purchase_break_even_months(capex, running, rented->cost_per_month);
+}
+
+/* ---- ranking ----------------------------------------------------------------------------- */
+
+static bool priced(const struct gp_plan_row *r)
+{
+    return r->feasible && r->price_known;
+}
+
+void gp_plan_mark_uncertain(struct gp_plan_row *rows, size_t count, size_t group)
+{
+    if (group == 0)
+        group = count;
+    for (size_t start = 0; start < count; start += group) {
+        size_t end = start + group < count ? start + group : count;
+        struct gp_plan_row *best = &rows[start];
+        for (size_t i = start; i < end; i++)
+            rows[i].notes &= ~(unsigned)GP_NOTE_WITHIN_UNCERTAINTY;
+        if (end - start < 2 || !priced(best) || !priced(&rows[start + 1]))
+            continue;
+        struct gp_plan_row *next = &rows[start + 1];
+        if (next->cost_low <= best->cost_high) {
+            best->notes |= GP_NOTE_WITHIN_UNCERTAINTY;
+            next->notes |= GP_NOTE_WITHIN_UNCERTAINTY;
+        }
+    }
+}
