@@ -36,77 +36,88 @@ struct sized {
     double unit_cost;     /* USD per Mtok / per run / per job */
 };
 
-static void size_fleet(struct sized *out, const struct gp_perf *perf, const struct gp_workload *w,
-                       const struct gp_assumptions *a, const struct gp_gpu *gpu,
-                       const struct gp_efficiency *eff, const struct gp_price *price)
+/* Mark the sizing as over the fleet limit. */
+static void over_max_gpus(struct sized *out)
 {
-    double load = 1.0; /* share of the fleet's capacity the target uses */
+    out->feasible = false;
+    out->notes |= GP_NOTE_OVER_MAX_GPUS;
+}
 
-    memset(out, 0, sizeof(*out));
-    out->notes = perf->notes;
-    out->feasible = perf->feasible;
-    if (!perf->feasible && (!(perf->notes & GP_NOTE_OVER_MAX_GPUS) || perf->replica_rate <= 0))
-        return;
+/* Inference: whole replicas for the demanded output rate (one for "max"). Returns the share of
+ * the fleet's capacity the target uses. */
+static double size_inference(struct sized *out, const struct gp_perf *perf,
+                             const struct gp_inference *in)
+{
+    double demand = gp_inference_demand(in), replicas = 1.0, load = 1.0;
 
-    if (w->kind == GP_WORKLOAD_INFERENCE) {
-        const struct gp_inference *in = &w->inference;
-        double demand = in->load == GP_LOAD_REQUESTS ? in->rate * in->output_tokens : in->rate;
-        double replicas = 1.0;
-        if (in->load != GP_LOAD_MAX) {
-            replicas = ceil(demand / perf->replica_rate * (1.0 - 1e-12));
-            if (replicas < 1)
-                replicas = 1;
-            load = demand / (replicas * perf->replica_rate);
-        }
-        if (replicas * perf->tp > MAX_FLEET) {
-            replicas = floor(MAX_FLEET / perf->tp);
-            out->feasible = false;
-            out->notes |= GP_NOTE_OVER_MAX_GPUS;
-        }
-        out->replicas = (int)replicas;
-        out->gpus = out->replicas * perf->tp;
-        out->tokens_per_s = in->load == GP_LOAD_MAX ? perf->replica_rate : demand;
-        out->per_gpu = perf->replica_rate / perf->tp;
-    } else if (w->kind == GP_WORKLOAD_TRAINING) {
-        out->gpus = perf->gpus;
-        out->replicas = perf->gpus / (perf->tp * perf->pp);
-        out->tokens_per_s = perf->replica_rate;
-        out->per_gpu = perf->replica_rate / perf->gpus;
-    } else {
-        const struct gp_generic *g = &w->generic;
-        double per_hour = perf->replica_rate * 3600.0;
-        double gpus = 1.0;
-        if (g->jobs_per_hour > 0) {
-            gpus = ceil(g->jobs_per_hour / per_hour * (1.0 - 1e-12));
-            if (gpus < 1)
-                gpus = 1;
-            if (gpus > MAX_FLEET) {
-                gpus = MAX_FLEET;
-                out->feasible = false;
-                out->notes |= GP_NOTE_OVER_MAX_GPUS;
-            }
-            load = g->jobs_per_hour / (gpus * per_hour);
-        }
-        out->gpus = (int)gpus;
-        out->replicas = out->gpus;
-        out->per_gpu = per_hour;
-        out->jobs_per_hour = g->jobs_per_hour > 0 ? g->jobs_per_hour : per_hour;
+    if (in->load != GP_LOAD_MAX) {
+        replicas = fmax(1.0, gp_model_whole_units(demand / perf->replica_rate));
+        load = demand / (replicas * perf->replica_rate);
     }
-    if (a->max_gpus > 0 && out->gpus > a->max_gpus) {
-        out->feasible = false;
-        out->notes |= GP_NOTE_OVER_MAX_GPUS;
+    if (replicas * perf->tp > MAX_FLEET) {
+        replicas = floor(MAX_FLEET / perf->tp);
+        over_max_gpus(out);
     }
-    out->nodes = (out->gpus + gpu->gpus_per_node - 1) / gpu->gpus_per_node;
+    out->replicas = (int)replicas;
+    out->gpus = out->replicas * perf->tp;
+    out->tokens_per_s = in->load == GP_LOAD_MAX ? perf->replica_rate : demand;
+    out->per_gpu = perf->replica_rate / perf->tp;
+    return load;
+}
 
+/* Training: the model chose the fleet; it runs flat out. */
+static double size_training(struct sized *out, const struct gp_perf *perf)
+{
+    out->gpus = perf->gpus;
+    out->replicas = perf->gpus / (perf->tp * perf->pp);
+    out->tokens_per_s = perf->replica_rate;
+    out->per_gpu = perf->replica_rate / perf->gpus;
+    return 1.0;
+}
+
+/* Generic jobs: whole GPUs for the jobs per hour (one when no rate is given). */
+static double size_generic(struct sized *out, const struct gp_perf *perf,
+                           const struct gp_generic *g)
+{
+    double per_hour = perf->replica_rate * 3600.0, gpus = 1.0, load = 1.0;
+
+    if (g->jobs_per_hour > 0) {
+        gpus = fmax(1.0, gp_model_whole_units(g->jobs_per_hour / per_hour));
+        if (gpus > MAX_FLEET) {
+            gpus = MAX_FLEET;
+            over_max_gpus(out);
+        }
+        load = g->jobs_per_hour / (gpus * per_hour);
+    }
+    out->gpus = (int)gpus;
+    out->replicas = out->gpus;
+    out->per_gpu = per_hour;
+    out->jobs_per_hour = g->jobs_per_hour > 0 ? g->jobs_per_hour : per_hour;
+    return load;
+}
+
+/* IT and facility power of the sized fleet at `load`, and the power budget. */
+static void size_power(struct sized *out, const struct gp_perf *perf,
+                       const struct gp_assumptions *a, const struct gp_gpu *gpu,
+                       const struct gp_efficiency *eff, double load)
+{
     double gpu_w =
         gpu->tdp_w * (eff->idle_power + (eff->busy_power - eff->idle_power) * load * perf->busy);
+
     out->it_kw = (out->gpus * gpu_w + out->nodes * gpu->node_overhead_w) / 1000.0;
     out->facility_kw = out->it_kw * a->pue;
     if (a->power_budget_kw > 0 && out->facility_kw > a->power_budget_kw) {
         out->feasible = false;
         out->notes |= GP_NOTE_OVER_POWER_BUDGET;
     }
+}
 
+/* The price per GPU-hour (owned: amortised capex, energy and hosting), the fleet's cost per hour
+ * and its cost per unit of work. */
+static void size_cost(struct sized *out, const struct gp_perf *perf, const struct gp_workload *w,
+                      const struct gp_assumptions *a, const struct gp_gpu *gpu,
+                      const struct gp_price *price)
+{
     if (price->owned) {
         double capex = a->capex > 0 ? a->capex / a->fx_per_usd : gpu->capex_usd;
         if (capex > 0) {
@@ -134,6 +145,31 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
         out->unit_cost = out->cost_per_hour * perf->train_hours;
     else
         out->unit_cost = out->cost_per_hour / out->jobs_per_hour;
+}
+
+/* Size the fleet for the workload's kind, then its power, then its cost. */
+static void size_fleet(struct sized *out, const struct gp_perf *perf, const struct gp_workload *w,
+                       const struct gp_assumptions *a, const struct gp_gpu *gpu,
+                       const struct gp_efficiency *eff, const struct gp_price *price)
+{
+    double load; /* share of the fleet's capacity the target uses */
+
+    memset(out, 0, sizeof(*out));
+    out->notes = perf->notes;
+    out->feasible = perf->feasible;
+    if (!perf->feasible && (!(perf->notes & GP_NOTE_OVER_MAX_GPUS) || perf->replica_rate <= 0))
+        return;
+    if (w->kind == GP_WORKLOAD_INFERENCE)
+        load = size_inference(out, perf, &w->inference);
+    else if (w->kind == GP_WORKLOAD_TRAINING)
+        load = size_training(out, perf);
+    else
+        load = size_generic(out, perf, &w->generic);
+    if (a->max_gpus > 0 && out->gpus > a->max_gpus)
+        over_max_gpus(out);
+    out->nodes = (out->gpus + gpu->gpus_per_node - 1) / gpu->gpus_per_node;
+    size_power(out, perf, a, gpu, eff, load);
+    size_cost(out, perf, w, a, gpu, price);
 }
 
 double gp_plan_unit_cost(const struct gp_plan_row *row)

@@ -8,6 +8,11 @@
 /* Activations and all-reduce payloads travel in bf16. */
 #define ACT_BYTES 2.0
 
+double gp_model_whole_units(double x)
+{
+    return ceil(x * (1.0 - 1e-12));
+}
+
 const char *gp_bound_name(enum gp_bound b)
 {
     switch (b) {
@@ -219,7 +224,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     bool fits = false;
     /* For a rate target the degree that needs the fewest whole GPUs wins (replicas round up);
      * for "max", and on ties, the most throughput per GPU. */
-    double demand = in->load == GP_LOAD_REQUESTS ? in->rate * in->output_tokens : in->rate;
+    double demand = gp_inference_demand(in);
     double best_gpus = 0;
 
     rates_init(&r, gpu, eff, out->precision,
@@ -232,7 +237,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
             fits = true;
         if (rc != 0)
             continue;
-        double gpus = in->load == GP_LOAD_MAX ? 0 : ceil(demand / c.rate * (1.0 - 1e-12)) * t;
+        double gpus = in->load == GP_LOAD_MAX ? 0 : gp_model_whole_units(demand / c.rate) * t;
         if (best.tp == 0 || gpus < best_gpus || (gpus == best_gpus && c.per_gpu > best.per_gpu)) {
             best = c;
             best_gpus = gpus;

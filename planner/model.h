@@ -69,6 +69,11 @@ enum gp_precision gp_model_precision(const struct gp_gpu *gpu, enum gp_precision
 /* KV cache bytes per token for the whole model: 2 * layers * kv_heads * head_dim * bytes. */
 double gp_model_kv_bytes_per_token(const struct gp_model_arch *m, enum gp_precision kv);
 
+/* The whole number of units that covers `x` (ceil), forgiving floating-point noise: a quotient
+ * within 1e-12 (relative) above a whole number counts as that number, so 12.000000000001
+ * replicas are 12. */
+double gp_model_whole_units(double x);
+
 const char *gp_bound_name(enum gp_bound b);
 
 #endif

@@ -65,6 +65,11 @@ static const char *const target_keys[] = {"requests_per_s", "output_tokens_per_s
 static const char *const profile_keys[] = {"baseline",   "peak",        "peak_hours_per_day",
                                            "spot_share", "spot_factor", NULL};
 
+double gp_inference_demand(const struct gp_inference *in)
+{
+    return in->load == GP_LOAD_REQUESTS ? in->rate * in->output_tokens : in->rate;
+}
+
 const char *gp_workload_kind_name(enum gp_workload_kind kind)
 {
     return (unsigned)kind < 3 ? kind_names[kind] : "?";

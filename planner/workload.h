@@ -105,6 +105,10 @@ struct gp_workload {
     struct gp_buying buying;       /* any kind */
 };
 
+/* The output tokens/s an inference target asks for: rate x output_tokens for requests/s,
+ * the rate itself for output tokens/s; meaningless for "max". */
+double gp_inference_demand(const struct gp_inference *in);
+
 const char *gp_workload_kind_name(enum gp_workload_kind kind);
 
 /*

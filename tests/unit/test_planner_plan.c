@@ -1,5 +1,6 @@
 /* Unit tests for the planner's entry point: calibration choice, price choice, currency
- * conversion, and whole plans from plain data (sweep points, ranking, why nothing fits). */
+ * conversion, whole plans from plain data (sweep points, ranking, why nothing fits), and the
+ * formulas the model and the fleet sizing share. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/data.h"
+#include "planner/model.h"
 #include "planner/plan.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -357,6 +359,26 @@ static void test_plan_run(void **state)
     gp_sweep_release(&sweep);
 }
 
+static void test_shared_formulas(void **state)
+{
+    struct gp_inference in;
+    (void)state;
+
+    /* Whole units: a quotient a rounding error above a whole number is that number. */
+    assert_float_equal(gp_model_whole_units(12.0), 12.0, 0);
+    assert_float_equal(gp_model_whole_units(12.0 * (1 + 1e-14)), 12.0, 0);
+    assert_float_equal(gp_model_whole_units(12.001), 13.0, 0);
+    assert_float_equal(gp_model_whole_units(0.2), 1.0, 0);
+    /* Demand: requests/s times output tokens, or output tokens/s as given. */
+    memset(&in, 0, sizeof(in));
+    in.load = GP_LOAD_REQUESTS;
+    in.rate = 40;
+    in.output_tokens = 256;
+    assert_float_equal(gp_inference_demand(&in), 10240, 1e-9);
+    in.load = GP_LOAD_OUTPUT_TOKENS;
+    assert_float_equal(gp_inference_demand(&in), 40, 1e-9);
+}
+
 static void test_pricing_names(void **state)
 {
     (void)state;
@@ -372,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_price_choice),
         cmocka_unit_test(test_currency),
         cmocka_unit_test(test_plan_run),
+        cmocka_unit_test(test_shared_formulas),
         cmocka_unit_test(test_pricing_names),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
