@@ -67,6 +67,7 @@ void gp_feed_ctx_init(struct gp_feed_ctx *ctx, const char *feed, const char *pro
     ctx->observed_at = observed_at;
     ctx->fx = fx;
     ctx->catalog = catalog;
+    ctx->max_offers = GP_FEED_MAX_OFFERS;
 }
 
 void gp_feed_ctx_release(struct gp_feed_ctx *ctx)
@@ -127,6 +128,10 @@ static void source_url(char *out, size_t size, const char *url)
 
 static int grow(struct gp_feed_ctx *ctx)
 {
+    if (ctx->count >= ctx->max_offers)
+        return gp_error_set(GP_EINVALID,
+                            "%s lists more than %zu offers across its pages; refusing the rest",
+                            ctx->feed, ctx->max_offers);
     if (ctx->count < ctx->cap)
         return 0;
     size_t cap = ctx->cap ? ctx->cap * 2 : 64;
@@ -141,7 +146,7 @@ static int grow(struct gp_feed_ctx *ctx)
 int gp_feed_add_offer(struct gp_feed_ctx *ctx, const struct gp_offer *offer)
 {
     if (grow(ctx) != 0)
-        return GP_ENOMEM;
+        return gp_error_code();
     ctx->offers[ctx->count++] = *offer;
     return 0;
 }
@@ -179,7 +184,7 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
     }
 
     if (grow(ctx) != 0)
-        return GP_ENOMEM;
+        return gp_error_code();
     o = &ctx->offers[ctx->count];
     memset(o, 0, sizeof(*o));
     gp_text_copy(o->feed, sizeof(o->feed), ctx->feed);

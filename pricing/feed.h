@@ -25,6 +25,10 @@
  * per page); the outputs accumulate over every page of the feed, except the next-page fields,
  * which each page sets afresh.
  */
+/* The most offers one feed may hold across all its pages (about 120 MB of offers): a feed
+ * that lists more fails instead of growing without bound. */
+#define GP_FEED_MAX_OFFERS 200000
+
 struct gp_feed_ctx {
     /* inputs */
     const char *feed;                 /* feed name, written into each offer */
@@ -34,6 +38,8 @@ struct gp_feed_ctx {
     int64_t observed_at;              /* Unix seconds UTC */
     const struct gp_fx_table *fx;     /* rates for non-USD amounts (borrowed) */
     const struct gp_catalog *catalog; /* canonical GPUs (borrowed) */
+    size_t max_offers;                /* most offers one feed may hold across all its pages;
+                                         GP_FEED_MAX_OFFERS after gp_feed_ctx_init */
 
     /* outputs, accumulated */
     struct gp_offer *offers; /* owned (free with gp_feed_ctx_release); `count` entries */

@@ -2,6 +2,7 @@
 #include "util/json.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,14 +86,10 @@ static int seek_member(struct scan *sc, const char *key, size_t klen)
     }
 }
 
-/* Move from an array's '[' to its element `idx`. */
-static int seek_element(struct scan *sc, long idx)
+/* Move from the start of an array element over `count` more elements. */
+static int skip_elements(struct scan *sc, long count)
 {
-    skip_space(sc);
-    if (sc->i >= sc->n || sc->s[sc->i] != '[')
-        return -1;
-    sc->i++;
-    for (long k = 0; k < idx; k++) {
+    for (long k = 0; k < count; k++) {
         skip_value(sc);
         skip_space(sc);
         if (sc->i >= sc->n || sc->s[sc->i] != ',')
@@ -103,34 +100,94 @@ static int seek_element(struct scan *sc, long idx)
     return sc->i < sc->n && sc->s[sc->i] != ']' ? 0 : -1;
 }
 
-static void offset_to_line_col(const char *text, size_t offset, int *line, int *col)
+/* Move from an array's '[' to its element `idx`. */
+static int seek_element(struct scan *sc, long idx)
 {
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < offset; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
+    skip_space(sc);
+    if (sc->i >= sc->n || sc->s[sc->i] != '[')
+        return -1;
+    sc->i++;
+    skip_space(sc);
+    return skip_elements(sc, idx);
 }
 
-int gp_json_locate(const char *text, size_t len, const char *path, int *line, int *col)
+/* Count lines and columns from where `m` stopped (or from the start) up to `offset`. */
+static void count_lines(struct gp_json_memo *m, const char *text, size_t offset)
+{
+    if (offset < m->counted || m->line == 0) {
+        m->counted = 0;
+        m->line = m->col = 1;
+    }
+    for (size_t i = m->counted; i < offset; i++) {
+        if (text[i] == '\n') {
+            m->line++;
+            m->col = 1;
+        } else {
+            m->col++;
+        }
+    }
+    m->scanned += offset - m->counted;
+    m->counted = offset;
+}
+
+static void offset_to_line_col(const char *text, size_t offset, int *line, int *col)
+{
+    struct gp_json_memo m = {.line = 0};
+
+    count_lines(&m, text, offset);
+    *line = m.line;
+    *col = m.col;
+}
+
+/* Resume from the element the memo holds when `path` is a later element of the same array:
+ * moves the scan there and *p past its "[k]". Returns false when the memo does not apply. */
+static bool resume(struct gp_json_memo *m, struct scan *sc, const char **p)
+{
+    size_t alen = strlen(m->array);
+    char *end;
+    long idx;
+
+    if (!m->array[0] || strncmp(*p, m->array, alen) != 0 || (*p)[alen] != '[')
+        return false;
+    idx = strtol(*p + alen + 1, &end, 10);
+    if (*end != ']' || idx < m->index)
+        return false;
+    sc->i = m->element;
+    if (skip_elements(sc, idx - m->index) != 0)
+        return false;
+    m->index = idx;
+    m->element = sc->i;
+    *p = end + 1;
+    return true;
+}
+
+/* Walk `path` from the document's start, or from the memo's element when it applies; the
+ * offset of the deepest part found goes to *found. Returns 0, or -1 when part of the path is
+ * not in the text. */
+static int walk(const char *text, size_t len, const char *path, struct gp_json_memo *m,
+                size_t *found)
 {
     struct scan sc = {text, len, 0};
-    size_t found = 0;
     const char *p = path;
+    size_t start;
 
-    skip_space(&sc);
-    found = sc.i;
+    if (m && !resume(m, &sc, &p))
+        sc.i = 0;
+    if (sc.i == 0)
+        skip_space(&sc);
+    start = *found = sc.i;
     while (*p) {
         int rc;
         if (*p == '[') {
             char *end;
             long idx = strtol(p + 1, &end, 10);
             rc = seek_element(&sc, idx);
+            if (!rc && m && (size_t)(p - path) < sizeof(m->array)) {
+                memcpy(m->array, path, (size_t)(p - path));
+                m->array[p - path] = '\0';
+                m->index = idx;
+                m->element = sc.i;
+            }
             p = *end == ']' ? end + 1 : end;
         } else {
             if (*p == '.')
@@ -141,10 +198,22 @@ int gp_json_locate(const char *text, size_t len, const char *path, int *line, in
         }
         if (rc)
             break;
-        found = sc.i;
+        *found = sc.i;
     }
-    offset_to_line_col(text, found < len ? found : len, line, col);
+    if (m)
+        m->scanned += sc.i - start;
+    if (*found > len)
+        *found = len;
     return *p ? -1 : 0;
+}
+
+int gp_json_locate(const char *text, size_t len, const char *path, int *line, int *col)
+{
+    size_t found = 0;
+    int rc = walk(text, len, path, NULL, &found);
+
+    offset_to_line_col(text, found, line, col);
+    return rc;
 }
 
 /* ---- parsing and reading ------------------------------------------------------------- */
@@ -180,6 +249,8 @@ void gp_json_reader_init(struct gp_json_reader *r, const char *file, const char 
     r->text = text;
     r->len = len;
     r->path[0] = '\0';
+    memset(&r->own_memo, 0, sizeof(r->own_memo));
+    r->memo = &r->own_memo;
 }
 
 int gp_json_parse_versioned(cJSON **out, const struct gp_json_reader *r, const char *const *known,
@@ -231,7 +302,15 @@ int gp_json_fail(const struct gp_json_reader *r, const char *key, const char *fm
     va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
     va_end(ap);
-    gp_json_locate(r->text, r->len, full, &line, &col);
+    if (r->memo) {
+        size_t found = 0;
+        walk(r->text, r->len, full, r->memo, &found);
+        count_lines(r->memo, r->text, found);
+        line = r->memo->line;
+        col = r->memo->col;
+    } else {
+        gp_json_locate(r->text, r->len, full, &line, &col);
+    }
     return gp_error_set(GP_EINVALID, "%s:%d:%d: %s: %s", r->file, line, col, full, message);
 }
 

@@ -11,14 +11,30 @@
 #include "util/format.h"
 
 /*
+ * Where the last error was located, so that errors further down a long list cost only the text
+ * between them, not a rescan from the start: a list of n bad rows is rejected in O(n), not
+ * O(n^2). Filled by gp_json_fail.
+ */
+struct gp_json_memo {
+    char array[256]; /* path of the array whose element was found ("offers"), "" for none */
+    long index;      /* that element's index */
+    size_t element;  /* its offset in the text, bytes */
+    size_t counted;  /* offset up to which lines and columns are counted, bytes */
+    int line, col;   /* at `counted` */
+    size_t scanned;  /* bytes walked by the locator in all, for the cost check in the tests */
+};
+
+/*
  * A reader borrows the document text (for locating errors) and tracks the JSON path of the
- * value being read, e.g. "model.layers" or "gpus[3].hbm_gb".
+ * value being read, e.g. "model.layers" or "gpus[3].hbm_gb". A copy shares the original's memo.
  */
 struct gp_json_reader {
     const char *file; /* name used in messages (borrowed) */
     const char *text; /* the document (borrowed, `len` bytes) */
     size_t len;
-    char path[256]; /* current path, "" at the root */
+    char path[256];            /* current path, "" at the root */
+    struct gp_json_memo *memo; /* &own_memo after gp_json_reader_init */
+    struct gp_json_memo own_memo;
 };
 
 enum gp_json_flags {

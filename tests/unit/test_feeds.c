@@ -352,6 +352,35 @@ static void streamed_csv_ignores_chunk_boundaries(void **state)
     gp_buf_release(&body);
 }
 
+/* A feed holds at most max_offers offers across its pages; one more fails the feed, so a huge
+ * list cannot grow the process without bound. */
+static void offers_are_capped_per_feed(void **state)
+{
+    const struct gp_feed_adapter *a = gp_feed_adapter_find("aws");
+    struct gp_feed_ctx ctx;
+    struct gp_feed_stream *s = NULL;
+    struct gp_buf body;
+    int rc;
+    (void)state;
+
+    assert_int_equal(GP_FEED_MAX_OFFERS, 200000);
+    read_fixture(&body, "aws/index.csv");
+    gp_feed_ctx_init(&ctx, "aws", "aws", 1790000000, &fx, &catalog);
+    assert_int_equal(ctx.max_offers, GP_FEED_MAX_OFFERS);
+    ctx.url = "http://127.0.0.1:9/index.csv";
+    ctx.max_offers = 4; /* the fixture has 5 */
+    assert_int_equal(a->stream_open(&s, &ctx), 0);
+    rc = a->stream_push(s, body.data, body.len);
+    if (rc == 0)
+        rc = a->stream_end(s);
+    assert_int_equal(rc, GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "more than 4 offers"));
+    assert_int_equal(ctx.count, 4);
+    a->stream_free(s);
+    gp_feed_ctx_release(&ctx);
+    gp_buf_release(&body);
+}
+
 static void next_links_are_rerooted_on_the_base(void **state)
 {
     static const struct {
@@ -569,6 +598,7 @@ int main(void)
         cmocka_unit_test(adapters_parse_their_fixtures),
         cmocka_unit_test(broken_pages_fail_loudly),
         cmocka_unit_test(streamed_csv_ignores_chunk_boundaries),
+        cmocka_unit_test(offers_are_capped_per_feed),
         cmocka_unit_test(next_links_are_rerooted_on_the_base),
         cmocka_unit_test(csv_split_handles_quotes),
         cmocka_unit_test(json_prices_accept_numbers_and_numeric_strings),
