@@ -100,7 +100,7 @@ void gp_feed_reject(struct gp_feed_ctx *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
-static void note_unmapped(struct gp_feed_ctx *ctx, const char *name)
+void gp_feed_note_unmapped(struct gp_feed_ctx *ctx, const char *name)
 {
     ctx->unmapped++;
     for (size_t i = 0; i < ctx->unmapped_name_count; i++)
@@ -174,12 +174,12 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
             return 0;
         case GP_NAME_UNKNOWN:
         default:
-            note_unmapped(ctx, row->gpu_name);
+            gp_feed_note_unmapped(ctx, row->gpu_name);
             return 0;
         }
     }
     if (ctx->catalog && !gp_catalog_find(ctx->catalog, mapped.gpu_id)) {
-        note_unmapped(ctx, row->gpu_name);
+        gp_feed_note_unmapped(ctx, row->gpu_name);
         return 0;
     }
 
@@ -196,6 +196,9 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
     gp_text_copy(o->gpu_id, sizeof(o->gpu_id), mapped.gpu_id);
     o->gpus_per_instance = row->gpus > 0 ? row->gpus : mapped.gpu_count > 0 ? mapped.gpu_count : 1;
     o->tier = row->tier;
+    o->term_months = row->term_months;
+    o->term_days = row->term_days;
+    o->min_term_hours = row->min_term_hours;
     o->amount = row->amount;
     gp_text_copy(o->currency, sizeof(o->currency), row->currency ? row->currency : "");
     o->unit = row->unit;
@@ -217,6 +220,28 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
     }
     ctx->count++;
     return 0;
+}
+
+int gp_feed_add_regions(struct gp_feed_ctx *ctx, struct gp_feed_row *row, const cJSON *regions,
+                        const char *name_key)
+{
+    const cJSON *list = cJSON_IsArray(regions) ? regions : NULL, *item;
+    size_t added = 0;
+    int rc = 0;
+
+    cJSON_ArrayForEach(item, list)
+    {
+        const cJSON *name = name_key ? cJSON_GetObjectItemCaseSensitive(item, name_key) : item;
+        if (!cJSON_IsString(name) || !*name->valuestring)
+            continue;
+        row->region = name->valuestring;
+        rc = gp_feed_add(ctx, row);
+        if (rc)
+            return rc;
+        added++;
+    }
+    row->region = NULL;
+    return added ? 0 : gp_feed_add(ctx, row);
 }
 
 /* Order of the store's offer key: provider, region, instance type, GPU, tier, term. */

@@ -109,8 +109,11 @@ struct gp_feed_row {
     const char *region;        /* provider region code; NULL or "" when global */
     int gpus;                  /* GPUs per instance as the feed states it; 0 = from the name */
     enum gp_tier tier;
-    double amount;        /* in `currency` per `unit` */
-    const char *currency; /* ISO 4217 */
+    int term_months;        /* reserved: the commitment, months; else 0 */
+    int term_days;          /* capacity-block: the block, days; else 0 */
+    int64_t min_term_hours; /* shortest rental, hours; 0 = by the hour */
+    double amount;          /* in `currency` per `unit` */
+    const char *currency;   /* ISO 4217 */
     enum gp_price_unit unit;
     int64_t observed_at; /* when the list says it was observed; 0 = the fetch time */
 };
@@ -122,12 +125,23 @@ struct gp_feed_row {
  */
 int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row);
 
+/* Add `row` once per region the provider lists in `regions`: an array of strings, or of objects
+ * whose string member `name_key` names the region (NULL for strings); once with no region when
+ * the list is empty, absent or names none (the price stands, where it is sold is not known).
+ * Returns 0 or GP_ENOMEM. */
+int gp_feed_add_regions(struct gp_feed_ctx *ctx, struct gp_feed_row *row, const cJSON *regions,
+                        const char *name_key);
+
 /* Add an offer already mapped and normalised (a parsed generic price list). GP_ENOMEM. */
 int gp_feed_add_offer(struct gp_feed_ctx *ctx, const struct gp_offer *offer);
 
 /* Keep one offer per store key (provider, region, instance type, GPU, tier, term), the cheapest,
  * and leave them sorted by that key: the order the store's history index wants. */
 void gp_feed_dedupe(struct gp_feed_ctx *ctx);
+
+/* Count a row whose GPU name matched nothing, and list the name (adapters that map names
+ * themselves, exactly). */
+void gp_feed_note_unmapped(struct gp_feed_ctx *ctx, const char *name);
 
 /* Count a row dropped for a reason the adapter found itself (unknown unit, wrong type); the
  * printf-style reason is kept when it is the first. */

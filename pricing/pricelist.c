@@ -111,6 +111,19 @@ static enum gp_name_match read_gpu(const struct gp_json_reader *r, const cJSON *
     return result == GP_NAME_OUT_OF_SCOPE ? GP_NAME_OUT_OF_SCOPE : GP_NAME_UNKNOWN;
 }
 
+/* A row that does not state gpus_per_instance rents what its instance type spells: a price list
+ * may quote BM.GPU.MI300X.8 per GPU-hour, but the machine has 8 GPUs and is rented whole. */
+static void rentable_unit(const cJSON *row, struct gp_offer *o)
+{
+    struct gp_gpu_name match;
+
+    if (cJSON_GetObjectItemCaseSensitive(row, "gpus_per_instance") || !o->instance_type[0])
+        return;
+    if (gp_normalize_gpu_name(&match, o->provider, o->instance_type) == GP_NAME_MAPPED &&
+        strcmp(match.gpu_id, o->gpu_id) == 0 && match.gpu_count > 0)
+        o->gpus_per_instance = match.gpu_count;
+}
+
 /* What a row says about its commitment: term, upfront share, minimum term and GPUs, validity. */
 static int read_terms(const struct gp_json_reader *r, const cJSON *row, struct gp_offer *o)
 {
@@ -193,6 +206,7 @@ static int read_row(const struct gp_json_reader *r, const cJSON *row, const stru
         rc = read_terms(r, row, o);
     if (rc)
         return rc;
+    rentable_unit(row, o);
     o->tier = (enum gp_tier)tier;
     o->unit = (enum gp_price_unit)unit;
     if (o->term_months && tier != GP_TIER_RESERVED)

@@ -1,7 +1,7 @@
 /* AWS EC2 price list, two ways: the public bulk CSV offer file (gigabytes, parsed as it streams
  * in, in constant memory) and the GetProducts Query API (SigV4). Both yield on-demand per
- * instance-hour for shared-tenancy Linux; the price list has no spot and reserved terms are not
- * hourly prices. */
+ * instance-hour for shared-tenancy Linux, and capacity blocks (market option CapacityBlock) as
+ * their own tier; the price list has no spot and reserved terms are not hourly prices. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,22 @@
 #define MAX_LINE    ((size_t)64 << 10) /* longest CSV record kept, bytes */
 #define MAX_FIELDS  160
 #define COMPACT_MIN 4096 /* offers held before the first fold of duplicates */
+
+/* The price list states no block length; the shortest a capacity block is sold for. */
+#define CAPACITY_BLOCK_MIN_DAYS 1
+
+/* The tier of a market option: "" and "OnDemand" are on-demand, "CapacityBlock" a capacity
+ * block (with its shortest term set in `row`); -1 for any other (spot, reservations). */
+static int market_tier(const char *market, struct gp_feed_row *row)
+{
+    if (*market == '\0' || strcmp(market, "OnDemand") == 0)
+        return GP_TIER_ON_DEMAND;
+    if (strcmp(market, "CapacityBlock") != 0)
+        return -1;
+    row->term_days = CAPACITY_BLOCK_MIN_DAYS;
+    row->min_term_hours = 24 * CAPACITY_BLOCK_MIN_DAYS;
+    return GP_TIER_CAPACITY_BLOCK;
+}
 
 /* ---- bulk CSV ------------------------------------------------------------------------ */
 
@@ -115,8 +131,7 @@ static int read_record(struct gp_feed_stream *s, char **f, int n)
         strcmp(field(s, f, COL_TENANCY), "Shared") != 0 ||
         strcmp(field(s, f, COL_OS), "Linux") != 0 ||
         strcmp(field(s, f, COL_CAPACITY), "Used") != 0 ||
-        !(*software == '\0' || strcmp(software, "NA") == 0) ||
-        !(*market == '\0' || strcmp(market, "OnDemand") == 0))
+        !(*software == '\0' || strcmp(software, "NA") == 0) || market_tier(market, &row) < 0)
         return 0;
     /* Only GPU instances; a fractional GPU count is a slice, not a GPU. */
     if (s->col[COL_GPU] >= 0 && gp_text_to_int(gpu, 1, 72, &gpus) != 0)
@@ -134,7 +149,7 @@ static int read_record(struct gp_feed_stream *s, char **f, int n)
     row.instance_type = instance;
     row.region = field(s, f, COL_REGION);
     row.gpus = (int)gpus;
-    row.tier = GP_TIER_ON_DEMAND;
+    row.tier = (enum gp_tier)market_tier(market, &row);
     row.amount = price;
     row.currency = field(s, f, COL_CURRENCY);
     row.unit = GP_UNIT_INSTANCE_HOUR;
@@ -241,7 +256,7 @@ static int aws_stream_end(struct gp_feed_stream *s)
 
 const struct gp_feed_adapter gp_feed_aws = {
     .name = "aws",
-    .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND),
+    .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND) | GP_FEED_TIER(GP_TIER_CAPACITY_BLOCK),
     .auth = GP_HTTP_AUTH_NONE,
     .max_page_bytes = (size_t)16 << 30,
     .stream_open = aws_stream_open,
@@ -265,7 +280,9 @@ static int query_body(struct gp_buf *out, const char *token)
                          "{\"Type\":\"TERM_MATCH\",\"Field\":\"capacitystatus\","
                          "\"Value\":\"Used\"},"
                          "{\"Type\":\"TERM_MATCH\",\"Field\":\"preInstalledSw\","
-                         "\"Value\":\"NA\"}]");
+                         "\"Value\":\"NA\"},"
+                         "{\"Type\":\"TERM_MATCH\",\"Field\":\"marketoption\","
+                         "\"Value\":\"OnDemand\"}]");
     if (!rc && token && *token) {
         cJSON *s = cJSON_CreateString(token);
         char *quoted = s ? cJSON_PrintUnformatted(s) : NULL;
@@ -282,7 +299,7 @@ static int parse_product(struct gp_feed_ctx *ctx, const char *doc)
 {
     cJSON *root = cJSON_Parse(doc);
     const cJSON *attrs, *terms, *term, *dim;
-    const char *instance, *gpu;
+    const char *instance, *gpu, *market;
     struct gp_feed_row row = {0};
     long gpus = 0;
     int rc = 0;
@@ -297,6 +314,10 @@ static int parse_product(struct gp_feed_ctx *ctx, const char *doc)
     gpu = gp_feed_json_str(attrs, "gpu");
     if (gpu && gp_text_to_int(gpu, 1, 72, &gpus) != 0)
         goto done; /* a fractional or absent GPU: not a whole-GPU instance */
+    /* the request asks for OnDemand; a capacity block that comes anyway is kept apart */
+    market = gp_feed_json_str(attrs, "marketoption");
+    if (market_tier(market ? market : "", &row) < 0)
+        goto done;
     terms = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "terms"),
                                              "OnDemand");
     cJSON_ArrayForEach(term, terms)
@@ -319,7 +340,7 @@ static int parse_product(struct gp_feed_ctx *ctx, const char *doc)
             row.instance_type = instance;
             row.region = gp_feed_json_str(attrs, "regionCode");
             row.gpus = (int)gpus;
-            row.tier = GP_TIER_ON_DEMAND;
+            row.tier = (enum gp_tier)market_tier(market ? market : "", &row);
             row.amount = price;
             row.currency = "USD";
             row.unit = GP_UNIT_INSTANCE_HOUR;
@@ -369,7 +390,7 @@ static const char *const query_headers[] = {"X-Amz-Target: AWSPriceListService.G
 
 const struct gp_feed_adapter gp_feed_aws_query = {
     .name = "aws-query",
-    .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND),
+    .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND) | GP_FEED_TIER(GP_TIER_CAPACITY_BLOCK),
     .auth = GP_HTTP_AUTH_SIGV4,
     .key_required = true,
     .max_page_bytes = (size_t)16 << 20,

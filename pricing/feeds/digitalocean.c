@@ -1,5 +1,6 @@
-/* DigitalOcean sizes: {sizes: [{slug, price_hourly, gpu_info}], links{pages{next}}}; yields
- * on-demand, spot ("-spot" slugs) and reserved ("-contracted" slugs) per Droplet-hour. */
+/* DigitalOcean sizes: {sizes: [{slug, price_hourly, gpu_info, regions}], links{pages{next}}};
+ * yields on-demand, spot ("-spot" slugs) and reserved ("-contracted" slugs: sold under a
+ * contract, never on demand) per Droplet-hour, one offer per region the size is listed in. */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +40,7 @@ static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
     row.amount = hourly;
     row.currency = "USD";
     row.unit = GP_UNIT_INSTANCE_HOUR;
-    return gp_feed_add(ctx, &row);
+    return gp_feed_add_regions(ctx, &row, cJSON_GetObjectItemCaseSensitive(size, "regions"), NULL);
 }
 
 static int digitalocean_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)

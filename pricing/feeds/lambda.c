@@ -1,5 +1,6 @@
-/* Lambda Cloud instance types: {data: {<type>: {instance_type{...}, regions...}}}; yields
- * on-demand per instance-hour, quoted in US cents. */
+/* Lambda Cloud instance types: {data: {<type>: {instance_type{...},
+ * regions_with_capacity_available[{name}]}}}; yields on-demand per instance-hour, quoted in US
+ * cents, one offer per region with capacity (one without a region when none has any). */
 #include <stdio.h>
 #include <string.h>
 
@@ -40,7 +41,9 @@ static int parse_type(struct gp_feed_ctx *ctx, const cJSON *entry)
     row.amount = cents / 100.0;
     row.currency = "USD";
     row.unit = GP_UNIT_INSTANCE_HOUR;
-    return gp_feed_add(ctx, &row);
+    return gp_feed_add_regions(
+        ctx, &row, cJSON_GetObjectItemCaseSensitive(entry, "regions_with_capacity_available"),
+        "name");
 }
 
 static int lambda_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)

@@ -1,5 +1,7 @@
 /* OCI public price list: {items: [{displayName, metricName, currencyCodeLocalizations}]};
- * yields on-demand per GPU-hour (pay-as-you-go GPU parts; prices are global, no region). */
+ * yields on-demand per GPU-hour (pay-as-you-go GPU parts; prices are global, no region). Part
+ * names are mapped exactly, to the bare-metal shape each part prices: those shapes are 8-GPU
+ * machines, rented whole, though the list quotes one GPU-hour. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,6 +9,49 @@
 #include "util/error.h"
 #include "util/json.h"
 #include "util/text.h"
+
+/* What a GPU part's model (the name after "Compute - GPU - ") prices. */
+struct oci_part {
+    const char *model;    /* exactly as the price list spells it */
+    const char *gpu_id;   /* canonical id; NULL: a GPU gpuplan does not plan for */
+    const char *shape;    /* the shape rented */
+    int gpus_per_machine; /* GPUs in one rented shape */
+};
+
+static const struct oci_part oci_parts[] = {
+    {"H100", "h100-sxm", "BM.GPU.H100.8", 8},
+    {"H200", "h200-sxm", "BM.GPU.H200.8", 8},
+    {"B200", "b200", "BM.GPU.B200.8", 8},
+    {"MI300X", "mi300x", "BM.GPU.MI300X.8", 8},
+    {"MI355X", "mi355x", "BM.GPU.MI355X.8", 8},
+    {"A100", NULL, NULL, 0},
+    {"A100 - v2", NULL, NULL, 0},
+    {"A10", NULL, NULL, 0},
+    {"L40S", NULL, NULL, 0},
+    {"V100", NULL, NULL, 0},
+    {"P100", NULL, NULL, 0},
+    {"GB200", NULL, NULL, 0},
+    {"GB300", NULL, NULL, 0},
+    {"B300", NULL, NULL, 0},
+};
+
+/* The part a display name prices ("OCI - Compute - GPU - H100", "OCI- Compute - GPU - MI355X",
+ * "Oracle Cloud Infrastructure - Compute - GPU - H200"); NULL when the model is not known. */
+static const struct oci_part *find_part(const char *name)
+{
+    static const char *const prefixes[] = {"OCI - Compute - GPU - ", "OCI- Compute - GPU - ",
+                                           "Oracle Cloud Infrastructure - Compute - GPU - "};
+
+    for (size_t p = 0; p < sizeof(prefixes) / sizeof(prefixes[0]); p++) {
+        size_t n = strlen(prefixes[p]);
+        if (strncmp(name, prefixes[p], n) != 0)
+            continue;
+        for (size_t i = 0; i < sizeof(oci_parts) / sizeof(oci_parts[0]); i++)
+            if (strcmp(name + n, oci_parts[i].model) == 0)
+                return &oci_parts[i];
+    }
+    return NULL;
+}
 
 /* The pay-as-you-go price of one localisation, preferring USD. */
 static int pick_price(const cJSON *locs, const char **currency, double *amount, bool *bad)
@@ -52,7 +97,7 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
 {
     const char *name = gp_feed_json_str(item, "displayName");
     const char *metric = gp_feed_json_str(item, "metricName");
-    const char *part = gp_feed_json_str(item, "partNumber");
+    const struct oci_part *known;
     struct gp_feed_row row = {0};
     const char *currency = NULL;
     double amount = 0;
@@ -73,13 +118,22 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
             ctx, bad ? "%s: a price value is not a number" : "%s: no pay-as-you-go price", name);
         return 0;
     }
-    row.gpu_name = name;
-    row.instance_type = part;
+    known = find_part(name);
+    if (!known) {
+        gp_feed_note_unmapped(ctx, name);
+        return 0;
+    }
+    if (!known->gpu_id) {
+        ctx->out_of_scope++;
+        return 0;
+    }
+    row.gpu_name = known->gpu_id;
+    row.instance_type = known->shape;
     row.tier = GP_TIER_ON_DEMAND;
     row.amount = amount;
     row.currency = currency;
     row.unit = GP_UNIT_GPU_HOUR;
-    row.gpus = 1;
+    row.gpus = known->gpus_per_machine;
     return gp_feed_add(ctx, &row);
 }
 

@@ -1,6 +1,8 @@
-/* Vast.ai offer search: {offers: [{gpu_name, num_gpus, dph_total, min_bid}]}; a marketplace,
- * so each rentable offer is one sample and the feed yields the median per GPU and tier:
- * on-demand (dph_total) and spot (min_bid), per GPU-hour. */
+/* Vast.ai offer search: {offers: [{gpu_name, num_gpus, dph_total, min_bid, geolocation}]}; a
+ * marketplace, so each rentable machine is one sample and the feed yields the median per GPU,
+ * tier, machine size and country: on-demand (dph_total) and spot (min_bid), per machine-hour.
+ * A machine is rented whole: an 8-GPU machine is not eight 1-GPU offers. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +11,28 @@
 #include "util/error.h"
 #include "util/json.h"
 
+/* The country code a geolocation ends in ("Texas, US" -> "US"), in out[3]; "" if none. */
+static const char *country_of(const char *geolocation, char *out)
+{
+    const char *comma = geolocation ? strrchr(geolocation, ',') : NULL;
+    const char *code = comma ? comma + 1 : geolocation;
+
+    out[0] = '\0';
+    while (code && *code == ' ')
+        code++;
+    if (code && strlen(code) == 2 && isupper((unsigned char)code[0]) &&
+        isupper((unsigned char)code[1]))
+        memcpy(out, code, 3);
+    return out;
+}
+
 static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
 {
     const char *gpu = gp_feed_json_str(offer, "gpu_name");
     int num = gp_feed_json_count(cJSON_GetObjectItemCaseSensitive(offer, "num_gpus"), 64);
     const cJSON *bid = cJSON_GetObjectItemCaseSensitive(offer, "min_bid");
     struct gp_feed_row row = {0};
+    char size[96], country[3];
     double dph, min_bid;
     int rc;
 
@@ -30,7 +48,10 @@ static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
         gp_feed_reject(ctx, "%s: dph_total is not a number", gpu);
         return 0;
     }
+    snprintf(size, sizeof(size), "%dx %s", num, gpu);
     row.gpu_name = gpu;
+    row.instance_type = size;
+    row.region = country_of(gp_feed_json_str(offer, "geolocation"), country);
     row.gpus = num;
     row.tier = GP_TIER_ON_DEMAND;
     row.amount = dph;
@@ -71,14 +92,27 @@ done:
     return rc;
 }
 
-static int by_key_then_price(const void *a, const void *b)
+/* The median's group: GPU, tier, machine size (instance type) and country (region). */
+static int group_of(const struct gp_offer *x, const struct gp_offer *y)
 {
-    const struct gp_offer *x = a, *y = b;
     int c = strcmp(x->gpu_id, y->gpu_id);
+
     if (c)
         return c;
     if (x->tier != y->tier)
         return x->tier < y->tier ? -1 : 1;
+    if ((c = strcmp(x->instance_type, y->instance_type)))
+        return c;
+    return strcmp(x->region, y->region);
+}
+
+static int by_group_then_price(const void *a, const void *b)
+{
+    const struct gp_offer *x = a, *y = b;
+    int c = group_of(x, y);
+
+    if (c)
+        return c;
     return (x->usd_per_gpu_hour > y->usd_per_gpu_hour) -
            (x->usd_per_gpu_hour < y->usd_per_gpu_hour);
 }
@@ -89,26 +123,23 @@ static double median_usd(const struct gp_offer *o, size_t n)
                  : (o[n / 2 - 1].usd_per_gpu_hour + o[n / 2].usd_per_gpu_hour) / 2.0;
 }
 
-/* Replace the per-offer samples with one offer per (GPU, tier): the median per GPU-hour. */
+/* Replace the per-machine samples with one offer per group: the median machine-hour price. */
 static int vast_finish(struct gp_feed_ctx *ctx)
 {
     size_t out = 0;
 
     if (ctx->count == 0)
         return 0;
-    qsort(ctx->offers, ctx->count, sizeof(*ctx->offers), by_key_then_price);
+    qsort(ctx->offers, ctx->count, sizeof(*ctx->offers), by_group_then_price);
     for (size_t i = 0; i < ctx->count;) {
         size_t j = i;
-        while (j < ctx->count && strcmp(ctx->offers[j].gpu_id, ctx->offers[i].gpu_id) == 0 &&
-               ctx->offers[j].tier == ctx->offers[i].tier)
+        while (j < ctx->count && group_of(&ctx->offers[j], &ctx->offers[i]) == 0)
             j++;
         struct gp_offer m = ctx->offers[i];
         m.usd_per_gpu_hour = median_usd(ctx->offers + i, j - i);
-        m.amount = m.usd_per_gpu_hour; /* every sample is USD: the median is the amount */
-        m.unit = GP_UNIT_GPU_HOUR;
-        m.gpus_per_instance = 1;
-        m.region[0] = '\0';
-        m.instance_type[0] = '\0';
+        m.usd_per_instance_hour = m.usd_per_gpu_hour * m.gpus_per_instance;
+        m.amount = m.usd_per_instance_hour; /* every sample is USD: the median is the amount */
+        m.unit = GP_UNIT_INSTANCE_HOUR;
         ctx->offers[out++] = m;
         i = j;
     }

@@ -1,6 +1,9 @@
-/* Vultr plans (bare metal and Cloud GPU): {plans_metal|plans: [...], meta{links{next}}} with
- * cursor paging; yields on-demand and spot (preemptible) per plan-hour. */
+/* Vultr plans (bare metal, dedicated metal and Cloud GPU): {plans_metal|plans: [...],
+ * meta{links{next}}} with cursor paging; yields on-demand and spot (preemptible) per plan-hour,
+ * one offer per location the plan deploys in (at the location's own price where it has one),
+ * and only the ways (deploy_ondemand, deploy_preemptible) the plan can be deployed. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,15 +40,108 @@ static int plan_gpus(const char *id)
     return n;
 }
 
+/* GPU memory a plan id spells ("vcg-h100-216c-1914gb-640vram" -> 640 GB); 0 if it does not. */
+static double id_vram(const char *id)
+{
+    const char *v = strstr(id, "vram");
+    const char *p = v;
+
+    if (!v || v[4] != '\0')
+        return 0;
+    while (p > id && isdigit((unsigned char)p[-1]))
+        p--;
+    return p < v && p > id && p[-1] == '-' ? strtod(p, NULL) : 0;
+}
+
+/* The GPUs of a plan: gpu_count where the API states it, else the count a metal id spells, else
+ * whole cards of memory (gpu_vram_gb, or the "...vram" of the id). 0 when nothing says; -1 for
+ * a slice of one card, which is not a GPU. */
+static int plan_gpu_count(struct gp_feed_ctx *ctx, const cJSON *plan, const char *id,
+                          const char *gpu_name)
+{
+    const cJSON *vram_item = cJSON_GetObjectItemCaseSensitive(plan, "gpu_vram_gb");
+    double vram = cJSON_IsNumber(vram_item) ? vram_item->valuedouble : id_vram(id);
+    int gpus = gp_feed_json_count(cJSON_GetObjectItemCaseSensitive(plan, "gpu_count"), 72);
+    struct gp_gpu_name mapped;
+    const struct gp_gpu *g = NULL;
+
+    if (gpus < 1)
+        gpus = plan_gpus(id);
+    if (ctx->catalog && gp_normalize_gpu_name(&mapped, ctx->provider, gpu_name) == GP_NAME_MAPPED)
+        g = gp_catalog_find(ctx->catalog, mapped.gpu_id);
+    if (!g || g->hbm_gb <= 0 || vram <= 0)
+        return gpus;
+    /* less memory than the cards: a slice of a GPU */
+    if (vram < 0.9 * g->hbm_gb * (gpus > 0 ? gpus : 1))
+        return -1;
+    if (gpus < 1) {
+        double cards = vram / (0.9 * g->hbm_gb);
+        gpus = cards >= 1 && cards <= 72 ? (int)cards : 0;
+    }
+    return gpus;
+}
+
+/* A deploy flag: absent (older payloads) counts as deployable when the plan has a price. */
+static bool deployable(const cJSON *plan, const char *flag)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(plan, flag);
+    return !cJSON_IsBool(item) || cJSON_IsTrue(item);
+}
+
+/* The price `key` of `plan` in `location`: location_cost[location][key] where the plan has a
+ * price of its own there, else the plan's. 0 when the price is 0 or absent (none offered), -1
+ * when it is not a number. */
+static int location_price(const cJSON *plan, const char *location, const char *key, double *out)
+{
+    const cJSON *local = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(plan, "location_cost"), location);
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(local, key);
+
+    if (!item)
+        item = cJSON_GetObjectItemCaseSensitive(plan, key);
+    *out = 0;
+    if (!item || cJSON_IsNull(item))
+        return 0;
+    return gp_feed_json_price(item, out) == 0 ? 0 : -1;
+}
+
+/* The on-demand and spot offers of one plan in one location, each as far as the plan deploys
+ * that way. */
+static int parse_location(struct gp_feed_ctx *ctx, const cJSON *plan, struct gp_feed_row *row,
+                          const char *location)
+{
+    static const struct {
+        const char *price, *flag;
+        enum gp_tier tier;
+    } ways[] = {{"hourly_cost", "deploy_ondemand", GP_TIER_ON_DEMAND},
+                {"hourly_cost_preemptible", "deploy_preemptible", GP_TIER_SPOT}};
+    int rc = 0;
+
+    row->region = location;
+    for (size_t w = 0; rc == 0 && w < sizeof(ways) / sizeof(ways[0]); w++) {
+        double price = 0;
+        if (!deployable(plan, ways[w].flag))
+            continue;
+        if (location_price(plan, location, ways[w].price, &price) != 0) {
+            gp_feed_reject(ctx, "%s: %s is not a number", row->instance_type, ways[w].price);
+            continue;
+        }
+        if (price == 0)
+            continue; /* no rate this way */
+        row->tier = ways[w].tier;
+        row->amount = price;
+        rc = gp_feed_add(ctx, row);
+    }
+    return rc;
+}
+
 static int parse_plan(struct gp_feed_ctx *ctx, const cJSON *plan)
 {
     const char *id = gp_feed_json_str(plan, "id");
     const char *gpu_type = gp_feed_json_str(plan, "gpu_type");
-    const cJSON *vram = cJSON_GetObjectItemCaseSensitive(plan, "gpu_vram_gb");
+    const cJSON *locations = cJSON_GetObjectItemCaseSensitive(plan, "locations"), *loc;
     struct gp_feed_row row = {0};
-    struct gp_gpu_name mapped;
-    double hourly, preemptible;
-    int rc;
+    int rc = 0;
 
     if (!id) {
         gp_feed_reject(ctx, "a plan without an id");
@@ -56,46 +152,26 @@ static int parse_plan(struct gp_feed_ctx *ctx, const cJSON *plan)
         return 0;
     row.gpu_name = gpu_type ? gpu_type : id;
     row.instance_type = id;
-    row.gpus = plan_gpus(id);
+    row.gpus = plan_gpu_count(ctx, plan, id, row.gpu_name);
     row.currency = "USD";
     row.unit = GP_UNIT_INSTANCE_HOUR;
-
-    /* A Cloud GPU plan with less memory than the card is a slice of a GPU, not a GPU. */
-    if (cJSON_IsNumber(vram) && ctx->catalog &&
-        gp_normalize_gpu_name(&mapped, ctx->provider, row.gpu_name) == GP_NAME_MAPPED) {
-        const struct gp_gpu *g = gp_catalog_find(ctx->catalog, mapped.gpu_id);
-        if (g && vram->valuedouble < 0.9 * g->hbm_gb * (row.gpus ? row.gpus : 1)) {
-            ctx->out_of_scope++;
-            return 0;
-        }
-        /* Cloud GPU ids do not spell the count: whole cards of memory do */
-        if (g && row.gpus == 0 && g->hbm_gb > 0) {
-            double cards = vram->valuedouble / (0.9 * g->hbm_gb);
-            row.gpus = cards >= 1 && cards <= 72 ? (int)cards : 0;
-        }
+    if (row.gpus < 0) {
+        ctx->out_of_scope++;
+        return 0;
     }
-
-    if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(plan, "hourly_cost"), &hourly) != 0) {
-        gp_feed_reject(ctx, "%s: hourly_cost is not a number", id);
-    } else {
-        row.tier = GP_TIER_ON_DEMAND;
-        row.amount = hourly;
-        rc = gp_feed_add(ctx, &row);
+    /* A plan listed with no location cannot be deployed anywhere. */
+    if (!cJSON_IsArray(locations) || cJSON_GetArraySize(locations) == 0) {
+        gp_feed_reject(ctx, "%s: listed without a location to deploy in", id);
+        return 0;
+    }
+    cJSON_ArrayForEach(loc, locations)
+    {
+        if (cJSON_IsString(loc) && *loc->valuestring)
+            rc = parse_location(ctx, plan, &row, loc->valuestring);
         if (rc)
-            return rc;
+            break;
     }
-    /* 0 or absent: the plan has no preemptible rate. */
-    const cJSON *pre = cJSON_GetObjectItemCaseSensitive(plan, "hourly_cost_preemptible");
-    if (pre && !cJSON_IsNull(pre)) {
-        if (gp_feed_json_price(pre, &preemptible) != 0) {
-            gp_feed_reject(ctx, "%s: hourly_cost_preemptible is not a number", id);
-        } else if (preemptible != 0) {
-            row.tier = GP_TIER_SPOT;
-            row.amount = preemptible;
-            return gp_feed_add(ctx, &row);
-        }
-    }
-    return 0;
+    return rc;
 }
 
 static int vultr_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)

@@ -119,8 +119,8 @@ class RefreshTest(unittest.TestCase):
 
     def test_every_adapter_fills_offers_and_history(self):
         first = self.refresh(scenarios=self.all_ok(), expect=0)
-        expected = {"azure": 6, "aws": 5, "lambda": 3, "runpod": 7, "oci": 6, "vultr": 9,
-                    "digitalocean": 7, "vast": 7}
+        expected = {"azure": 6, "aws": 6, "lambda": 3, "runpod": 7, "oci": 5, "vultr": 8,
+                    "digitalocean": 8, "vast": 10}
         for feed, count in expected.items():
             self.assertEqual(len(self.offers(feed)), count, feed)
             self.assertEqual(self.observations(feed), count, feed)
@@ -192,7 +192,7 @@ class RefreshTest(unittest.TestCase):
     def test_partial_failure_does_not_stop_other_feeds(self):
         proc = self.refresh("--feed", "azure", "--feed", "oci", "--feed", "vast",
                             scenarios={"azure": "fail", "oci": "ok", "vast": "error"}, expect=4)
-        self.assertEqual(len(self.offers("oci")), 6)
+        self.assertEqual(len(self.offers("oci")), 5)
         self.assertEqual(self.last_run("vast")[0], "failed")
         self.assertIn("unknown field gpu_nam", self.last_run("vast")[5])
         self.assertIn("oci", proc.stderr)
@@ -210,8 +210,8 @@ class RefreshTest(unittest.TestCase):
         before = len(self.server.requests())
         self.refresh("--feed", "aws", "--url", "aws=%s/aws/flaky" % self.server.base, expect=0)
         self.assertEqual([r["status"] for r in self.server.requests()[before:]], [500, 200, 200])
-        self.assertEqual(len(self.offers("aws")), 5)
-        self.assertEqual(self.last_run("aws")[:5], ("ok", 5, 5, 1, 3))
+        self.assertEqual(len(self.offers("aws")), 6)
+        self.assertEqual(self.last_run("aws")[:5], ("ok", 6, 6, 1, 4))
 
     def test_compressed_responses(self):
         self.refresh("--feed", "azure", scenarios={"azure": "gzip"}, expect=0)
@@ -275,7 +275,7 @@ class RefreshTest(unittest.TestCase):
         paths = [r["path"] for r in self.server.requests()[before:]]
         self.assertEqual(paths, ["http://prices.example.invalid/oci/ok/pls/apex/cetools/api/v1/"
                                  "products/?currencyCode=USD"])
-        self.assertEqual(len(self.offers("oci")), 6)
+        self.assertEqual(len(self.offers("oci")), 5)
 
     def test_generic_price_lists_over_http_and_file(self):
         os.makedirs(os.path.join(self.dir, "config", "gpuplan"))
@@ -305,14 +305,14 @@ class RefreshTest(unittest.TestCase):
         reqs = self.server.requests()[before:]
         self.assertEqual([(r["method"], r["auth_scheme"], r["amz_target"]) for r in reqs],
                          [("POST", "AWS4-HMAC-SHA256", "AWSPriceListService.GetProducts")] * 2)
-        self.assertEqual(len(self.offers("aws")), 3)
+        self.assertEqual(len(self.offers("aws")), 4)
         with open(self.db, "rb") as f:
             self.assertNotIn(b"SECRET", f.read())
 
     def test_base_url_of_host_only(self):
         # as in data/feeds.json: scheme and host, the path from the feed's paths
         self.refresh("--feed", "oci", "--url", "oci=" + self.server.base, expect=0)
-        self.assertEqual(len(self.offers("oci")), 6)
+        self.assertEqual(len(self.offers("oci")), 5)
 
     def test_dry_run_writes_nothing(self):
         proc = self.refresh("--dry-run", "--feed", "oci", scenarios={"oci": "ok"}, expect=0)
@@ -337,7 +337,7 @@ class RefreshTest(unittest.TestCase):
         _out, err = waiting.communicate(timeout=60)
         self.assertEqual(waiting.returncode, 0, err)
         self.assertEqual(self.query("PRAGMA integrity_check"), [("ok",)])
-        self.assertEqual(len(self.offers("aws")), 5)
+        self.assertEqual(len(self.offers("aws")), 6)
 
     def test_killed_refresh_leaves_a_consistent_database(self):
         self.refresh("--feed", "oci", scenarios={"oci": "ok"}, expect=0)
@@ -352,7 +352,7 @@ class RefreshTest(unittest.TestCase):
         proc.stderr.close()
         self.assertEqual(self.query("PRAGMA integrity_check"), [("ok",)])
         self.assertEqual(len(self.offers("azure")), 6)
-        self.assertEqual(len(self.offers("oci")), 6)
+        self.assertEqual(len(self.offers("oci")), 5)
         self.assertEqual(self.offers("aws"), [])
         self.assertEqual(self.last_run("aws")[0], "running")
         # the next refresh closes the interrupted run and goes on

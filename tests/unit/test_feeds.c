@@ -107,10 +107,10 @@ struct expect_offer {
 
 struct adapter_case {
     const char *adapter, *provider;
-    const char *pages[4];
+    const char *pages[5];
     size_t offers, rejected, unmapped, out_of_scope;
     const char *unmapped_name; /* one name that must be listed */
-    struct expect_offer expect[4];
+    struct expect_offer expect[6];
 };
 
 static const struct adapter_case cases[] = {
@@ -131,11 +131,12 @@ static const struct adapter_case cases[] = {
        GP_UNIT_INSTANCE_HOUR, 12.8925},
       {"Standard_ND96isr_MI300X_v5", "eastus2", "mi300x", GP_TIER_SPOT, 8, 8.8704, "USD",
        GP_UNIT_INSTANCE_HOUR, 1.1088}}},
+    /* a capacity block is its own tier; one at $0 (the list's placeholder) is rejected */
     {"aws",
      "aws",
      {"aws/index.csv"},
-     5,
-     3,
+     6,
+     4,
      1,
      1,
      "g5.xlarge",
@@ -146,11 +147,13 @@ static const struct adapter_case cases[] = {
       {"p6-b200.48xlarge", "us-east-1", "b200", GP_TIER_ON_DEMAND, 8, 113.9328, "USD",
        GP_UNIT_INSTANCE_HOUR, 14.2416},
       {"p5en.48xlarge", "us-east-1", "h200-sxm", GP_TIER_ON_DEMAND, 8, 63.296, "USD",
-       GP_UNIT_INSTANCE_HOUR, 7.912}}},
+       GP_UNIT_INSTANCE_HOUR, 7.912},
+      {"p5.48xlarge", "us-east-1", "h100-sxm", GP_TIER_CAPACITY_BLOCK, 8, 31.464, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.933}}},
     {"aws-query",
      "aws",
      {"aws/getproducts_p1.json", "aws/getproducts_p2.json"},
-     3,
+     4,
      2,
      1,
      0,
@@ -158,7 +161,9 @@ static const struct adapter_case cases[] = {
      {{"p5.48xlarge", "us-east-1", "h100-sxm", GP_TIER_ON_DEMAND, 8, 55.04, "USD",
        GP_UNIT_INSTANCE_HOUR, 6.88},
       {"p6-b200.48xlarge", "us-west-2", "b200", GP_TIER_ON_DEMAND, 8, 113.9328, "USD",
-       GP_UNIT_INSTANCE_HOUR, 14.2416}}},
+       GP_UNIT_INSTANCE_HOUR, 14.2416},
+      {"p5.48xlarge", "us-east-2", "h100-sxm", GP_TIER_CAPACITY_BLOCK, 8, 31.464, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.933}}},
     {"lambda",
      "lambda",
      {"lambda/instance_types.json"},
@@ -167,13 +172,13 @@ static const struct adapter_case cases[] = {
      1,
      1,
      "gpu_1x_x300_hyper",
-     /* cents per instance-hour */
+     /* cents per instance-hour; one offer per region with capacity, none: no region */
      {{"gpu_8x_h100_sxm5", "", "h100-sxm", GP_TIER_ON_DEMAND, 8, 31.92, "USD",
        GP_UNIT_INSTANCE_HOUR, 3.99},
-      {"gpu_1x_h100_pcie", "", "h100-pcie", GP_TIER_ON_DEMAND, 1, 3.29, "USD",
+      {"gpu_1x_h100_pcie", "us-east-1", "h100-pcie", GP_TIER_ON_DEMAND, 1, 3.29, "USD",
        GP_UNIT_INSTANCE_HOUR, 3.29},
-      {"gpu_8x_b200_sxm6", "", "b200", GP_TIER_ON_DEMAND, 8, 53.52, "USD", GP_UNIT_INSTANCE_HOUR,
-       6.69}}},
+      {"gpu_8x_b200_sxm6", "us-south-2", "b200", GP_TIER_ON_DEMAND, 8, 53.52, "USD",
+       GP_UNIT_INSTANCE_HOUR, 6.69}}},
     {"runpod",
      "runpod",
      {"runpod/v2_catalog_gpus.json"},
@@ -186,59 +191,74 @@ static const struct adapter_case cases[] = {
       {"community", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.69, "USD", GP_UNIT_GPU_HOUR, 2.69},
       /* the community figure of a secure-only card is ignored */
       {"secure", "", "mi300x", GP_TIER_ON_DEMAND, 1, 2.39, "USD", GP_UNIT_GPU_HOUR, 2.39}}},
+    /* names map exactly (H100T and "H200 Local" stay unmapped); a part prices one GPU-hour of
+     * an 8-GPU bare-metal shape, rented whole */
     {"oci",
      "oci",
      {"oci/products.json"},
-     6,
+     5,
      1,
-     0,
+     2,
      1,
-     NULL,
-     {{"B111001", "", "mi355x", GP_TIER_ON_DEMAND, 1, 8.6, "USD", GP_UNIT_GPU_HOUR, 8.6},
-      {"B109479", "", "mi300x", GP_TIER_ON_DEMAND, 1, 6.0, "USD", GP_UNIT_GPU_HOUR, 6.0},
-      {"B108123", "", "h200-sxm", GP_TIER_ON_DEMAND, 1, 10.0, "USD", GP_UNIT_GPU_HOUR, 10.0}}},
+     "OCI - Compute - GPU - H100T",
+     {{"BM.GPU.MI355X.8", "", "mi355x", GP_TIER_ON_DEMAND, 8, 8.6, "USD", GP_UNIT_GPU_HOUR, 8.6},
+      {"BM.GPU.MI300X.8", "", "mi300x", GP_TIER_ON_DEMAND, 8, 6.0, "USD", GP_UNIT_GPU_HOUR, 6.0},
+      {"BM.GPU.H200.8", "", "h200-sxm", GP_TIER_ON_DEMAND, 8, 10.0, "USD", GP_UNIT_GPU_HOUR, 10.0},
+      {"BM.GPU.H100.8", "", "h100-sxm", GP_TIER_ON_DEMAND, 8, 10.0, "USD", GP_UNIT_GPU_HOUR,
+       10.0}}},
+    /* one offer per location, at its own price where it has one; only the deployable ways */
     {"vultr",
      "vultr",
-     {"vultr/plans_metal_p1.json", "vultr/plans_metal_p2.json", "vultr/plans_vcg.json"},
-     9,
-     1,
+     {"vultr/plans_metal_p1.json", "vultr/plans_metal_p2.json", "vultr/plans_vcg.json",
+      "vultr/plans_vdm.json"},
+     8,
+     3,
      0,
      2,
      NULL,
-     {{"vbm-256c-2048gb-8-mi300x-gpu", "", "mi300x", GP_TIER_SPOT, 8, 14.80, "USD",
-       GP_UNIT_INSTANCE_HOUR, 1.85},
-      {"vbm-256c-3072gb-8-mi355x-gpu", "", "mi355x", GP_TIER_SPOT, 8, 20.72, "USD",
-       GP_UNIT_INSTANCE_HOUR, 2.59},
-      {"vbm-112c-2048gb-8-h100-gpu", "", "h100-sxm", GP_TIER_ON_DEMAND, 8, 23.92, "USD",
-       GP_UNIT_INSTANCE_HOUR, 2.99},
-      {"vcg-h100-12c-120g-80vram", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.99, "USD",
+     {{"vbm-112c-2048gb-8-h100-gpu", "sea", "h100-sxm", GP_TIER_ON_DEMAND, 8, 25.12, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.14},
+      {"vbm-256c-3072gb-8-b200-gpu", "ams", "b200", GP_TIER_SPOT, 8, 25.6, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.2},
+      {"vcg-h100-216c-1914gb-640vram", "fra", "h100-sxm", GP_TIER_ON_DEMAND, 8, 21.52, "USD",
+       GP_UNIT_INSTANCE_HOUR, 2.69},
+      {"vcg-h100-12c-120g-80vram", "ewr", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.99, "USD",
        GP_UNIT_INSTANCE_HOUR, 2.99}}},
+    /* one offer per listed region; "-contracted" is reserved, never on demand */
     {"digitalocean",
      "digitalocean",
      {"digitalocean/sizes_p1.json", "digitalocean/sizes_p2.json"},
-     7,
+     8,
      1,
      1,
      0,
      "gpu-q900x1-96gb",
-     {{"gpu-mi300x8-1536gb", "", "mi300x", GP_TIER_ON_DEMAND, 8, 15.92, "USD",
+     {{"gpu-mi300x8-1536gb", "atl1", "mi300x", GP_TIER_ON_DEMAND, 8, 15.92, "USD",
        GP_UNIT_INSTANCE_HOUR, 1.99},
-      {"gpu-mi355x8-2304gb-spot", "", "mi355x", GP_TIER_SPOT, 8, 23.76, "USD",
+      {"gpu-mi355x8-2304gb-spot", "atl1", "mi355x", GP_TIER_SPOT, 8, 23.76, "USD",
        GP_UNIT_INSTANCE_HOUR, 2.97},
-      {"gpu-mi325x8-2048gb-contracted", "", "mi325x", GP_TIER_RESERVED, 8, 30.40, "USD",
-       GP_UNIT_INSTANCE_HOUR, 3.80}}},
-    /* medians per GPU: on-demand 2.2 2.4 2.5 2.8 (4000 rejected), spot 1.0 1.1 1.15 1.3 */
+      {"gpu-mi325x8-2048gb-contracted", "nyc2", "mi325x", GP_TIER_RESERVED, 8, 30.40, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.80},
+      {"gpu-h100x1-80gb", "tor1", "h100-sxm", GP_TIER_ON_DEMAND, 1, 3.39, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.39},
+      {"gpu-mi300x1-192gb", "", "mi300x", GP_TIER_ON_DEMAND, 1, 1.99, "USD", GP_UNIT_INSTANCE_HOUR,
+       1.99}}},
+    /* medians per machine size and country: 1x H100 SXM in the US on demand 2.4 2.8 (4000
+     * rejected), spot 1.0 1.1 1.3; the 8x machine is its own offer */
     {"vast",
      "vast",
      {"vast/bundles.json"},
-     7,
+     10,
      2,
      2,
      2,
      "Z100 SXM",
-     {{"", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.45, "USD", GP_UNIT_GPU_HOUR, 2.45},
-      {"", "", "h100-sxm", GP_TIER_SPOT, 1, 1.125, "USD", GP_UNIT_GPU_HOUR, 1.125},
-      {"", "", "b200", GP_TIER_ON_DEMAND, 1, 5.0, "USD", GP_UNIT_GPU_HOUR, 5.0}}},
+     {{"1x H100 SXM", "US", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.6, "USD", GP_UNIT_INSTANCE_HOUR,
+       2.6},
+      {"1x H100 SXM", "US", "h100-sxm", GP_TIER_SPOT, 1, 1.1, "USD", GP_UNIT_INSTANCE_HOUR, 1.1},
+      {"8x H100 SXM", "US", "h100-sxm", GP_TIER_ON_DEMAND, 8, 17.6, "USD", GP_UNIT_INSTANCE_HOUR,
+       2.2},
+      {"8x B200", "US", "b200", GP_TIER_ON_DEMAND, 8, 40.0, "USD", GP_UNIT_INSTANCE_HOUR, 5.0}}},
     {"pricelist-csv",
      "acme",
      {"pricelist/negotiated.csv"},
@@ -277,7 +297,7 @@ static void adapters_parse_their_fixtures(void **state)
             if (!listed)
                 fail_msg("%s: '%s' is not listed as unmapped", k->adapter, k->unmapped_name);
         }
-        for (size_t e = 0; e < 4 && k->expect[e].gpu; e++) {
+        for (size_t e = 0; e < sizeof(k->expect) / sizeof(k->expect[0]) && k->expect[e].gpu; e++) {
             const struct expect_offer *x = &k->expect[e];
             const struct gp_offer *o = find_offer(&ctx, x->instance, x->region, x->gpu, x->tier);
             if (!o)
@@ -296,6 +316,69 @@ static void adapters_parse_their_fixtures(void **state)
         }
         gp_feed_ctx_release(&ctx);
     }
+}
+
+/* What a provider does not sell is not invented: no spot where a plan cannot be deployed
+ * preemptible, no on-demand where it cannot be deployed on demand, no offer without a place to
+ * deploy in, no second offer through a loose name match; capacity blocks carry their term. */
+static void offers_are_only_what_is_sold(void **state)
+{
+    static const struct {
+        const char *adapter, *pages[5], *instance, *region, *gpu;
+        enum gp_tier tier;
+    } absent[] = {
+        {"vultr",
+         {"vultr/plans_metal_p1.json"},
+         "vbm-112c-2048gb-8-h100-gpu",
+         "ewr",
+         "h100-sxm",
+         GP_TIER_SPOT},
+        {"vultr",
+         {"vultr/plans_metal_p2.json"},
+         "vbm-256c-3072gb-8-b200-gpu",
+         "ord",
+         "b200",
+         GP_TIER_ON_DEMAND},
+        {"vultr",
+         {"vultr/plans_metal_p1.json"},
+         "vbm-256c-2048gb-8-mi300x-gpu",
+         "",
+         "mi300x",
+         GP_TIER_SPOT},
+        {"vultr",
+         {"vultr/plans_vdm.json"},
+         "vcg-h100-216c-1914gb-640vram",
+         "",
+         "h100-sxm",
+         GP_TIER_ON_DEMAND},
+        {"aws", {"aws/index.csv"}, "p5.48xlarge", "us-east-1", "h100-sxm", GP_TIER_SPOT},
+    };
+    struct gp_feed_ctx ctx;
+    const struct gp_offer *o;
+    size_t h100 = 0;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
+        assert_int_equal(parse_pages(&ctx, absent[i].adapter, absent[i].adapter, absent[i].pages),
+                         0);
+        if (find_offer(&ctx, absent[i].instance, absent[i].region, absent[i].gpu, absent[i].tier))
+            fail_msg("%s: invented %s %s in '%s'", absent[i].adapter, absent[i].instance,
+                     gp_tier_name(absent[i].tier), absent[i].region);
+        gp_feed_ctx_release(&ctx);
+    }
+    assert_int_equal(
+        parse_pages(&ctx, "oci", "oci", (const char *const[]){"oci/products.json", NULL}), 0);
+    for (size_t i = 0; i < ctx.count; i++)
+        h100 += strcmp(ctx.offers[i].gpu_id, "h100-sxm") == 0;
+    assert_int_equal(h100, 1); /* H100T is not a second H100 */
+    gp_feed_ctx_release(&ctx);
+    assert_int_equal(parse_pages(&ctx, "aws", "aws", (const char *const[]){"aws/index.csv", NULL}),
+                     0);
+    o = find_offer(&ctx, "p5.48xlarge", "us-east-1", "h100-sxm", GP_TIER_CAPACITY_BLOCK);
+    assert_non_null(o);
+    assert_int_equal(o->term_days, 1);
+    assert_int_equal(o->min_term_hours, 24);
+    gp_feed_ctx_release(&ctx);
 }
 
 /* Shape changes, invalid JSON and API error bodies fail the page with a message. */
@@ -345,8 +428,8 @@ static void streamed_csv_ignores_chunk_boundaries(void **state)
         }
         assert_int_equal(a->stream_end(s), 0);
         a->stream_free(s);
-        assert_int_equal(ctx.count, 5);
-        assert_int_equal(ctx.rejected, 3);
+        assert_int_equal(ctx.count, 6);
+        assert_int_equal(ctx.rejected, 4);
         gp_feed_ctx_release(&ctx);
     }
     gp_buf_release(&body);
@@ -596,6 +679,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adapters_parse_their_fixtures),
+        cmocka_unit_test(offers_are_only_what_is_sold),
         cmocka_unit_test(broken_pages_fail_loudly),
         cmocka_unit_test(streamed_csv_ignores_chunk_boundaries),
         cmocka_unit_test(offers_are_capped_per_feed),

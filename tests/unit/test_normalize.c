@@ -233,9 +233,22 @@ static void embedded_snapshot_parses(void **state)
     assert_int_equal(gp_pricelist_load_snapshot(&list, &cat, &fx), 0);
     assert_true(list.count >= 20);
     for (size_t i = 0; i < list.count; i++) {
-        h100_sxm += strcmp(list.offers[i].gpu_id, "h100-sxm") == 0;
-        mi350x += strcmp(list.offers[i].gpu_id, "mi350x") == 0;
-        assert_true(list.offers[i].source_url[0] != '\0');
+        const struct gp_offer *o = &list.offers[i];
+        struct gp_gpu_name unit;
+        h100_sxm += strcmp(o->gpu_id, "h100-sxm") == 0;
+        mi350x += strcmp(o->gpu_id, "mi350x") == 0;
+        assert_true(o->source_url[0] != '\0');
+        /* a multi-GPU machine is rented whole, whatever unit its price is quoted in */
+        if (gp_normalize_gpu_name(&unit, o->provider, o->instance_type) == GP_NAME_MAPPED &&
+            unit.gpu_count > 0 && o->gpus_per_instance != unit.gpu_count)
+            fail_msg("%s %s: %d GPUs per instance, the machine has %d", o->provider,
+                     o->instance_type, o->gpus_per_instance, unit.gpu_count);
+        assert_true(o->usd_per_instance_hour >= o->usd_per_gpu_hour * o->gpus_per_instance - 1e-9);
+        /* "-contracted" sizes are sold under a contract, never on demand */
+        if (strstr(o->instance_type, "-contracted"))
+            assert_int_equal(o->tier, GP_TIER_RESERVED);
+        if (strcmp(o->provider, "oci") == 0 && strncmp(o->instance_type, "BM.GPU.", 7) == 0)
+            assert_int_equal(o->gpus_per_instance, 8);
     }
     assert_int_equal(h100_sxm, 2); /* RunPod secure $3.49 and Lambda 8x $31.92 */
     assert_int_equal(mi350x, 0);   /* no public price */
