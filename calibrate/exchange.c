@@ -161,14 +161,45 @@ static int one_of(const struct gp_json_reader *r, const char *key, const char *v
                         near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "");
 }
 
-/* A finite number >= 0 (or any finite number when `signed_ok`). */
+/* The believable range of every number of an export, in the units of struct
+ * gp_calibration_point and gp_calibration_fit: an import is refused before any value is converted
+ * or stored, so no out-of-range double reaches an integer cast. */
+static const struct field_range {
+    const char *key;
+    double min, max;
+} field_ranges[] = {
+    {"m", 0, 1 << 24},       {"n", 0, 1 << 24},
+    {"k", 0, 1 << 24},       {"bytes", 0, 0x1p53},
+    {"size", 0, 1e21},       {"median", 0, 1e7},
+    {"p10", 0, 1e7},         {"p90", 0, 1e7},
+    {"cv", 0, 100},          {"repetitions", 0, 1 << 24},
+    {"warmups", 0, 1 << 24}, {"max_error", 0, 1e6},
+    {"residual", -1e7, 1e7}, {"eff_max", 0, 1e7},
+    {"s_half", 0, 1e21},     {"eff_max_se", 0, 1e7},
+    {"s_half_se", 0, 1e21},  {"rmse", 0, 1e7},
+    {"r2", -1e6, 1},         {"peak", 0, 1e7},
+    {"points", 0, 1 << 24},
+};
+
+/* Refuse `v` for `key` when it is outside the field's range. */
+static int in_range(const struct gp_json_reader *r, const char *key, double v)
+{
+    for (size_t i = 0; i < sizeof(field_ranges) / sizeof(field_ranges[0]); i++) {
+        const struct field_range *f = &field_ranges[i];
+        if (strcmp(f->key, key) == 0 && (v < f->min || v > f->max))
+            return gp_json_fail(r, key, "%g is outside [%g, %g]", v, f->min, f->max);
+    }
+    return 0;
+}
+
+/* A finite number >= 0 (or any finite number when `signed_ok`) in the field's range. */
 static int number(const struct gp_json_reader *r, const cJSON *obj, const char *key, double *out,
                   int signed_ok)
 {
     int rc = gp_json_number(r, obj, key, out, GP_JSON_REQUIRED);
     if (rc == 0 && !signed_ok && *out < 0)
         return gp_json_fail(r, key, "must not be negative");
-    return rc;
+    return rc ? rc : in_range(r, key, *out);
 }
 
 static int count_field(const struct gp_json_reader *r, const cJSON *obj, const char *key, int *out)
@@ -176,7 +207,7 @@ static int count_field(const struct gp_json_reader *r, const cJSON *obj, const c
     int rc = gp_json_int(r, obj, key, out, GP_JSON_REQUIRED);
     if (rc == 0 && *out < 0)
         return gp_json_fail(r, key, "must not be negative");
-    return rc;
+    return rc ? rc : in_range(r, key, *out);
 }
 
 static int parse_point(struct gp_json_reader *r, const cJSON *o, struct gp_calibration_point *p)
@@ -207,6 +238,8 @@ static int parse_point(struct gp_json_reader *r, const cJSON *o, struct gp_calib
         (rc = number(r, o, "max_error", &p->max_error, 0)) ||
         (rc = number(r, o, "residual", &p->residual, 1)))
         return rc;
+    if (bytes != floor(bytes))
+        return gp_json_fail(r, "bytes", "%g is not a whole number of bytes", bytes);
     p->bytes = (uint64_t)bytes;
     if ((strcmp(p->kernel, "gemm") == 0) != (p->precision[0] != '\0'))
         return gp_json_fail(r, "precision", "gemm points need a precision, bandwidth points none");

@@ -72,5 +72,25 @@ GPUPLAN_DB="$tmp/future.db" "$gpuplan" prices --data "$future" --gpu h100-sxm >"
   2>"$tmp/err"
 check "future observed date" 2 $? "$tmp/err" "observed: 2027-06-01 is more than a day ahead"
 
+# Every number of a calibration import is range-checked before it is converted or stored
+# ("bytes": 1e72 was cast to uint64_t, undefined behaviour).
+calib=$(cd "$(dirname "$0")/../fixtures/calibration" && pwd)/h100-sxm.json
+for case in "points bytes 1e72" "points bytes 1.5" "points median 1e300" "points repetitions 1e8" \
+  "points m 1e9" "fits r2 5" "fits s_half 1e300"; do
+  read -r list field value <<<"$case"
+  python3 - "$calib" "$tmp/import.json" "$list" "$field" "$value" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+items = doc["calibrations"][0][sys.argv[3]]
+item = next(i for i in items if sys.argv[4] in i and (sys.argv[4] != "bytes" or i["bytes"]))
+item[sys.argv[4]] = float(sys.argv[5])
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+  GPUPLAN_DB="$tmp/import.db" "$gpuplan" calibrate import "$tmp/import.json" >/dev/null 2>"$tmp/err"
+  check "calibrate import $field=$value" 2 $? "$tmp/err" "\.$field: "
+done
+GPUPLAN_DB="$tmp/import.db" "$gpuplan" calibrate import "$calib" >/dev/null 2>"$tmp/err"
+check "calibrate import of the fixture" 0 $?
+
 echo "hardening: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
