@@ -116,8 +116,14 @@ void gp_cli_plan_keys_print(FILE *out)
     size_t n = 0;
     const struct gp_plan_key *keys = gp_plan_keys(&n);
 
-    fputs("\nkeys for --set and --sweep:\n", out);
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "  %-22s %-10s %-18s %s\n", keys[i].name, keys[i].applies_to, keys[i].unit,
-                keys[i].description);
+    fputs("\nkeys for --set, --sweep and workload files (name, workload kind, unit, meaning, "
+          "accepted values):\n",
+          out);
+    for (size_t i = 0; i < n; i++) {
+        char range[160];
+        gp_plan_key_range(&keys[i], range, sizeof(range));
+        fprintf(out, "  %-22s %-10s %-18s %s [%s%s]\n", keys[i].name, keys[i].applies_to,
+                keys[i].unit, keys[i].description, range,
+                keys[i].whole && !keys[i].power_of_two ? "; whole" : "");
+    }
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/keys.h"
 #include "util/error.h"
 #include "util/format.h"
 #include "util/json.h"
@@ -129,7 +130,7 @@ double gp_model_active_params(const struct gp_model_arch *m)
  * says what is wrong. Returns 1 when a rule is broken, 0 when all hold.
  */
 struct broken {
-    const char *field;
+    char field[48];
     char msg[160];
 };
 
@@ -139,61 +140,32 @@ static int breaks(struct broken *b, const char *field, const char *fmt, ...)
 {
     va_list ap;
 
-    b->field = field;
+    gp_text_copy(b->field, sizeof(b->field), field);
     va_start(ap, fmt);
     vsnprintf(b->msg, sizeof(b->msg), fmt, ap);
     va_end(ap);
     return 1;
 }
 
+/* Ranges come from the key table (planner/keys.h); these are the rules across fields. */
 static int check_arch(const struct gp_model_arch *m, struct broken *b)
 {
-    if (m->layers < 1 || m->layers > 10000)
-        return breaks(b, "model.layers", "must be between 1 and %g", 10000.0);
-    if (m->hidden < 1 || m->hidden > 1000000)
-        return breaks(b, "model.hidden", "must be between 1 and %g", 1000000.0);
-    if (m->heads < 1 || m->heads > m->hidden)
+    struct gp_key_break kb;
+
+    if (gp_plan_keys_check_model(m, &kb))
+        return breaks(b, kb.field, "%s", kb.msg);
+    if (m->heads > m->hidden)
         return breaks(b, "model.heads", "must be between 1 and hidden (%g)", (double)m->hidden);
-    if (m->kv_heads < 1 || m->kv_heads > m->heads || m->heads % m->kv_heads)
+    if (m->kv_heads > m->heads || m->heads % m->kv_heads)
         return breaks(b, "model.kv_heads", "must divide heads (%g)", (double)m->heads);
-    if (m->head_dim < 1 || m->head_dim > 65536)
-        return breaks(b, "model.head_dim", "must be between 1 and %g", 65536.0);
-    if (m->ffn < 1 || m->ffn > 10000000)
-        return breaks(b, "model.ffn", "must be between 1 and %g", 10000000.0);
-    if (m->vocab < 1 || m->vocab > 100000000)
-        return breaks(b, "model.vocab", "must be between 1 and %g", 100000000.0);
-    if (m->experts < 1 || m->experts > 4096)
-        return breaks(b, "model.experts", "must be between 1 and %g", 4096.0);
-    if (m->active_experts < 1 || m->active_experts > m->experts)
+    if (m->active_experts > m->experts)
         return breaks(b, "model.active_experts", "must be between 1 and experts (%g)",
                       (double)m->experts);
-    if (!(m->params > 0) || m->params > 1e15)
-        return breaks(b, "model.params", "must be greater than 0 and at most %g", 1e15);
     return 0;
 }
 
 static int check_inference(const struct gp_inference *in, struct broken *b)
 {
-    if (!(in->input_tokens >= 1) || in->input_tokens > 1e7)
-        return breaks(b, "input_tokens", "must be between 1 and %g tokens", 1e7);
-    if (!(in->output_tokens >= 1) || in->output_tokens > 1e7)
-        return breaks(b, "output_tokens", "must be between 1 and %g tokens", 1e7);
-    if (in->load != GP_LOAD_MAX && (!(in->rate > 0) || in->rate > 1e12))
-        return breaks(b,
-                      in->load == GP_LOAD_REQUESTS ? "target.requests_per_s"
-                                                   : "target.output_tokens_per_s",
-                      "must be greater than 0 and at most %g", 1e12);
-    if (in->ttft_ms < 0 || in->ttft_ms > 1e9)
-        return breaks(b, "ttft_ms", "must be between 0 (no limit) and %g ms", 1e9);
-    if (in->tpot_ms < 0 || in->tpot_ms > 1e9)
-        return breaks(b, "tpot_ms", "must be between 0 (no limit) and %g ms", 1e9);
-    if (!(in->memory_fraction > 0) || in->memory_fraction > 1)
-        return breaks(b, "memory_fraction", "must be greater than 0 and at most %g", 1.0);
-    if (in->tensor_parallel < 0 || in->tensor_parallel > 8 ||
-        (in->tensor_parallel & (in->tensor_parallel - 1)))
-        return breaks(b, "tensor_parallel", "must be 0 (choose), 1, 2, 4 or %g", 8.0);
-    if (in->max_batch < 0 || in->max_batch > 1000000)
-        return breaks(b, "max_batch", "must be between 0 (engine default) and %g", 1000000.0);
     if (in->precision == GP_FP64 || in->precision == GP_INT8)
         return breaks(b, "precision", "must be one of fp32, tf32, bf16, fp16, fp8, fp6, fp4");
     if (in->kv_precision == GP_FP64 || in->kv_precision == GP_TF32 || in->kv_precision == GP_INT8)
@@ -203,48 +175,20 @@ static int check_inference(const struct gp_inference *in, struct broken *b)
 
 static int check_training(const struct gp_training *t, struct broken *b)
 {
-    if (!(t->tokens > 0) || t->tokens > 1e16)
-        return breaks(b, "tokens", "must be greater than 0 and at most %g", 1e16);
-    if (t->deadline_hours < 0 || t->deadline_hours > 1e6)
-        return breaks(b, "deadline_hours", "must be between 0 and %g hours", 1e6);
-    if (t->gpus < 0 || t->gpus > 10000000)
-        return breaks(b, "gpus", "must be between 0 and %g", 10000000.0);
     if ((t->deadline_hours > 0) == (t->gpus > 0))
         return breaks(b, "deadline_hours", "give exactly one of deadline_hours and gpus");
-    if (t->optimizer_bytes < 0 || t->optimizer_bytes > 64)
-        return breaks(b, "optimizer_bytes", "must be between 0 and %g bytes per parameter", 64.0);
-    if (t->zero_stage < 0 || t->zero_stage > 3)
-        return breaks(b, "zero_stage", "must be 0, 1, 2 or %g", 3.0);
-    if (t->mfu < 0 || t->mfu > 1)
-        return breaks(b, "mfu", "must be between 0 (use the default) and %g", 1.0);
-    if (t->seq_len < 1 || t->seq_len > 10000000)
-        return breaks(b, "seq_len", "must be between 1 and %g tokens", 10000000.0);
-    if (t->micro_batch < 1 || t->micro_batch > 65536)
-        return breaks(b, "micro_batch", "must be between 1 and %g sequences", 65536.0);
-    if (!(t->global_batch_tokens >= t->seq_len) || t->global_batch_tokens > 1e12)
+    if (!(t->global_batch_tokens >= t->seq_len))
         return breaks(b, "global_batch_tokens", "must be at least seq_len (%g tokens)",
                       (double)t->seq_len);
     if (t->precision == GP_INT8)
         return breaks(b, "precision", "int8 is not a training precision");
-    if (t->tensor_parallel < 0 || t->tensor_parallel > 8 ||
-        (t->tensor_parallel & (t->tensor_parallel - 1)))
-        return breaks(b, "tensor_parallel", "must be 0 (choose), 1, 2, 4 or 8");
-    if (t->pipeline_parallel < 0 || t->pipeline_parallel > 65536 ||
-        (t->pipeline_parallel & (t->pipeline_parallel - 1)))
-        return breaks(b, "pipeline_parallel", "must be 0 (choose) or a power of 2 up to 65536");
     return 0;
 }
 
 static int check_generic(const struct gp_generic *g, struct broken *b)
 {
-    if (g->flops < 0 || g->flops > 1e24)
-        return breaks(b, "flops", "must be between 0 and %g", 1e24);
-    if (g->bytes < 0 || g->bytes > 1e21)
-        return breaks(b, "bytes", "must be between 0 and %g", 1e21);
     if (!(g->flops > 0) && !(g->bytes > 0))
         return breaks(b, "flops", "a job needs flops or bytes greater than 0");
-    if (g->jobs_per_hour < 0 || g->jobs_per_hour > 1e12)
-        return breaks(b, "jobs_per_hour", "must be between 0 (best per GPU) and %g", 1e12);
     return 0;
 }
 
@@ -267,13 +211,19 @@ static int check_buying(const struct gp_buying *p, struct broken *b)
 
 static int check_workload(const struct gp_workload *w, struct broken *b)
 {
+    struct gp_key_break kb;
+
     if (check_buying(&w->buying, b))
         return 1;
+    if (w->kind != GP_WORKLOAD_GENERIC && check_arch(&w->model, b))
+        return 1;
+    if (gp_plan_keys_check_workload(w, &kb))
+        return breaks(b, kb.field, "%s", kb.msg);
     switch (w->kind) {
     case GP_WORKLOAD_INFERENCE:
-        return check_arch(&w->model, b) || check_inference(&w->inference, b);
+        return check_inference(&w->inference, b);
     case GP_WORKLOAD_TRAINING:
-        return check_arch(&w->model, b) || check_training(&w->training, b);
+        return check_training(&w->training, b);
     case GP_WORKLOAD_GENERIC:
         return check_generic(&w->generic, b);
     }

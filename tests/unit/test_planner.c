@@ -182,7 +182,17 @@ static void test_parse_errors(void **state)
          "give exactly one of deadline_hours and gpus"},
         {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, \"gpus\": 8, "
          "\"zero_stage\": 4}",
-         "zero_stage: must be 0, 1, 2 or 3"},
+         "zero_stage: must be between 0 and 3"},
+        /* The ranges --set uses (planner/keys.c), not looser ones of their own. */
+        {"{\"kind\": \"inference\", \"model\": \"llama-2-70b\", \"input_tokens\": 5, "
+         "\"output_tokens\": 1, \"target\": \"max\", \"memory_fraction\": 0.005}",
+         "memory_fraction: must be between 0.01 and 1"},
+        {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, "
+         "\"deadline_hours\": 0.0005}",
+         "deadline_hours: must be 0 (sized by gpus) or between 0.001 and 1e+06 h"},
+        {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, \"gpus\": 8, "
+         "\"pipeline_parallel\": 3}",
+         "pipeline_parallel: must be 0 (choose) or a power of 2 up to 65536"},
         {"{\"kind\": \"generic\", \"flops\": 0, \"bytes\": 0}", "a job needs flops or bytes"},
         {"[1, 2]", "must be a JSON object"},
         {"{\"kind\": ", "invalid JSON"},
@@ -584,7 +594,11 @@ static void test_set(void **state)
         {"tokens", "1e9", GP_EINVALID, "applies to training workloads"},
         {"layers", "1.5", GP_EINVALID, "not a whole number"},
         {"tensor_parallel", "4", 0, NULL},
-        {"tensor_parallel", "3", GP_EINVALID, "is not 0 (choose), 1, 2, 4 or 8"},
+        {"tensor_parallel", "3", GP_EINVALID, "must be 0 (choose), 1, 2, 4 or 8 GPUs"},
+        {"memory_fraction", "0.005", GP_EINVALID, "must be between 0.01 and 1"},
+        {"ttft_ms", "0", 0, NULL},
+        {"max_gpus", "0", 0, NULL},
+        {"max_gpus", "-1", GP_EINVALID, "must be 0 (no limit) or between 1 and 1e+09 GPUs"},
         {"pipeline_parallel", "2", GP_EINVALID, "applies to training workloads"},
     };
     struct gp_plan_input in;
