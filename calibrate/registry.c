@@ -1,12 +1,16 @@
 /* The backend registry: built-in backends first, then libgpuplan-<name>.so modules loaded with
  * dlopen from the search path, each checked (entry symbol, ABI version, probe, devices). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "calibrate/registry.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -80,11 +84,56 @@ static void activate(struct gp_backend_candidate *c, const struct gp_backend_ops
     c->loaded = 1;
 }
 
+/* Why the file or folder at `path` could hold code someone else wrote: owned by a user who is
+ * neither this one nor root, or writable by group or others. Returns false when it is safe. */
+static bool unsafe(const char *path, const char *what, char *why, size_t size)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0) {
+        snprintf(why, size, "refused: cannot check the %s %.400s", what, path);
+        return true;
+    }
+    if (st.st_uid != 0 && st.st_uid != geteuid()) {
+        snprintf(why, size, "refused: the %s %.400s is owned by uid %ld, neither you nor root",
+                 what, path, (long)st.st_uid);
+        return true;
+    }
+    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        snprintf(why, size, "refused: the %s %.400s is writable by group or others (mode %04o)",
+                 what, path, (unsigned)(st.st_mode & 07777));
+        return true;
+    }
+    return false;
+}
+
+/* Check the module file and its folder (after symlinks) before any of its code can run. */
+static bool module_unsafe(const char *path, char *why, size_t size)
+{
+    char real[PATH_MAX];
+    char *slash;
+
+    if (!realpath(path, real)) {
+        snprintf(why, size, "refused: cannot resolve %.400s", path);
+        return true;
+    }
+    if (unsafe(real, "module", why, size))
+        return true;
+    slash = strrchr(real, '/');
+    if (slash == real)
+        slash[1] = '\0';
+    else
+        *slash = '\0';
+    return unsafe(real, "folder", why, size);
+}
+
 static void load_module(struct gp_backend_candidate *c)
 {
     void *sym;
     gp_backend_entry_fn entry;
 
+    if (module_unsafe(c->path, c->reason, sizeof(c->reason)))
+        return;
     dlerror();
     c->handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
     if (!c->handle) {
@@ -135,8 +184,9 @@ static int module_name(const char *file, char *out, size_t size)
     return 1;
 }
 
-/* Add every module in `dir` whose name is not taken yet, sorted by file name. */
-static int scan_dir(struct gp_registry *reg, const char *dir)
+/* Add every module in `dir` whose name is not taken yet (only `wanted` when it is not NULL),
+ * sorted by file name. */
+static int scan_dir(struct gp_registry *reg, const char *dir, const char *wanted)
 {
     struct dirent **list = NULL;
     int n = scandir(dir, &list, NULL, alphasort);
@@ -144,7 +194,8 @@ static int scan_dir(struct gp_registry *reg, const char *dir)
 
     for (int i = 0; i < n; i++) {
         char name[32];
-        if (rc == 0 && module_name(list[i]->d_name, name, sizeof(name)) && !find(reg, name)) {
+        if (rc == 0 && module_name(list[i]->d_name, name, sizeof(name)) && !find(reg, name) &&
+            (!wanted || strcmp(name, wanted) == 0)) {
             struct gp_backend_candidate *c = append(reg);
             if (!c) {
                 rc = gp_error_set(GP_ENOMEM, "out of memory listing backends");
@@ -177,26 +228,43 @@ static int search_dirs(char dirs[MAX_DIRS][1024])
         }
         env += len + (env[len] == ':');
     }
-    char exe[1024];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(dirs[n++], 1024, "%.1000s/../lib/gpuplan", exe);
-        }
-    }
-#ifdef GPUPLAN_BUILD_BACKEND_DIR
-    snprintf(dirs[n++], 1024, "%s", GPUPLAN_BUILD_BACKEND_DIR);
+    char exe[PATH_MAX];
+    if (!realpath("/proc/self/exe", exe))
+        return n;
+    char *slash = strrchr(exe, '/');
+    *slash = '\0';
+    snprintf(dirs[n++], 1024, "%.1000s/../lib/gpuplan", exe);
+#if defined(GPUPLAN_BUILD_DIR) && defined(GPUPLAN_BUILD_BACKEND_DIR)
+    /* The build tree's modules, only for a binary that runs from that tree: an installed one
+     * must not trust a folder that may since have been removed and made again by anyone. */
+    char build[PATH_MAX];
+    size_t blen;
+    *slash = '/';
+    if (realpath(GPUPLAN_BUILD_DIR, build) && (blen = strlen(build)) > 1 &&
+        strncmp(exe, build, blen) == 0 && exe[blen] == '/')
+        snprintf(dirs[n++], 1024, "%s", GPUPLAN_BUILD_BACKEND_DIR);
 #endif
     return n;
 }
 
+/* Whether `name` is a built-in backend's. */
+static bool builtin(const char *name)
+{
+    for (size_t i = 0; name && gp_backend_builtins[i]; i++)
+        if (strcmp(gp_backend_builtins[i]()->name, name) == 0)
+            return true;
+    return false;
+}
+
 int gp_registry_scan(struct gp_registry *out)
 {
+    return gp_registry_scan_for(out, NULL);
+}
+
+int gp_registry_scan_for(struct gp_registry *out, const char *wanted)
+{
     char dirs[MAX_DIRS][1024];
-    int ndirs, rc = 0;
+    int ndirs = 0, rc = 0;
 
     memset(out, 0, sizeof(*out));
     for (size_t i = 0; gp_backend_builtins[i]; i++) {
@@ -215,17 +283,20 @@ int gp_registry_scan(struct gp_registry *out)
             activate(c, ops);
     }
 
-    ndirs = search_dirs(dirs);
+    if (wanted && strcmp(wanted, "auto") == 0)
+        wanted = NULL;
+    if (!builtin(wanted))
+        ndirs = search_dirs(dirs);
     for (int d = 0; d < ndirs; d++) {
         size_t used = strlen(out->search_path);
         snprintf(out->search_path + used, sizeof(out->search_path) - used, "%s%s", used ? ":" : "",
                  dirs[d]);
-        rc = scan_dir(out, dirs[d]);
+        rc = scan_dir(out, dirs[d], wanted);
         if (rc < 0)
             goto done;
     }
     for (size_t i = 0; known_modules[i]; i++) {
-        if (find(out, known_modules[i]))
+        if (find(out, known_modules[i]) || (wanted && strcmp(wanted, known_modules[i]) != 0))
             continue;
         struct gp_backend_candidate *c = append(out);
         if (!c) {

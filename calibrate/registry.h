@@ -36,11 +36,17 @@ extern const gp_backend_entry_fn gp_backend_builtins[];
  * Find, load and probe every backend. A module that is missing, broken, built for another ABI
  * or without devices becomes a rejected candidate with its reason; that is never an error.
  * Folders searched, first match of a name wins: each entry of $GPUPLAN_BACKEND_DIR
- * (':'-separated), <exe dir>/../lib/gpuplan, then the build tree's module folder. The known
- * modules (cuda, hip, opencl) are always listed, as "not found" when absent.
+ * (':'-separated), <exe dir>/../lib/gpuplan, then the build tree's module folder when the
+ * executable itself runs from the build tree. A module whose file or folder is owned by another
+ * user who is not root, or is writable by group or others, is refused before it is opened. The
+ * known modules (cuda, hip, opencl) are always listed, as "not found" when absent.
  * Returns 0 or GP_ENOMEM. Release with gp_registry_release, which shuts the backends down.
  */
 int gp_registry_scan(struct gp_registry *out);
+
+/* As gp_registry_scan, for a command that needs one backend: "auto" or NULL scans everything; a
+ * built-in's name opens no module at all; another name opens only the module of that name. */
+int gp_registry_scan_for(struct gp_registry *out, const char *wanted);
 
 /* Shut down every backend and free the array (initialised modules stay mapped until exit, see
  * registry.c). Accepts NULL. */

@@ -348,7 +348,8 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
     rc = gp_cli_store(cli, &store); /* open before measuring: a bad --db fails fast */
     if (rc)
         goto done;
-    if (gp_registry_scan(&reg) != 0 || gp_registry_pick(&reg, backend_name, &backend) != 0) {
+    if (gp_registry_scan_for(&reg, backend_name) != 0 ||
+        gp_registry_pick(&reg, backend_name, &backend) != 0) {
         rc = gp_error_code() == GP_ENOTFOUND ? gp_cli_usage_error(cli, "%s", gp_error_last())
                                              : gp_cli_fail();
         goto done;

@@ -38,5 +38,16 @@ add_test(NAME backend_calibrate_cli
                  ${GP_TEST_MODULE_DIR})
 set_tests_properties(backend_calibrate_cli PROPERTIES LABELS backend TIMEOUT 300)
 
+# The loader: which commands and folders make gpuplan run a module's code (a spy module that
+# records when its constructor runs), kept apart from the modules the other tests scan.
+add_library(gp_test_module_spy MODULE backend/modules/mod_spy.c)
+set_target_properties(gp_test_module_spy PROPERTIES
+  OUTPUT_NAME gpuplan-spy PREFIX lib C_VISIBILITY_PRESET hidden
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/backend_spy)
+add_test(NAME backend_loader
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/backend/test_loader.sh $<TARGET_FILE:gpuplan>
+                 $<TARGET_FILE:gp_test_module_spy> ${CMAKE_BINARY_DIR}/lib/gpuplan)
+set_tests_properties(backend_loader PROPERTIES LABELS backend TIMEOUT 120)
+
 gp_add_fuzz_target(fuzz_calibration SOURCES fuzz/fuzz_calibration.c LIBS gp_calibrate
                    CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/calibration)
