@@ -107,7 +107,7 @@ static double render_rows(const struct gp_plan_row *rows, size_t nrows, size_t g
                           size_t *bytes)
 {
     static struct gp_plan_view view;
-    struct gp_render_options options = {false, 1, SIZE_MAX, NULL, 0};
+    struct gp_render_options options = {false, 1, SIZE_MAX, NULL, 0, false};
     struct gp_table table;
     double start = now_s();
 

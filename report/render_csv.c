@@ -50,10 +50,10 @@ static void put_text(struct gp_buf *line, const char *text, size_t len, char sep
 
 /* Append cell (r, c), or the header's when r is SIZE_MAX, after a separator unless first. */
 static int put_cell(struct gp_buf *line, const struct gp_table *t, size_t r, size_t c,
-                    const struct gp_locale *locale)
+                    const struct gp_locale *locale, bool people)
 {
     char scratch[SCRATCH_MAX];
-    struct gp_value value = {GP_CELL_TEXT, 0, t->columns[c].name};
+    struct gp_value value = {GP_CELL_TEXT, 0, people ? gp_table_header(t, c) : t->columns[c].name};
     size_t len = 0;
     int rc;
 
@@ -87,7 +87,7 @@ int gp_render_csv(const struct gp_table *t, const struct gp_render_options *opti
     for (size_t r = SIZE_MAX; rc == 0 && (r == SIZE_MAX || r < t->nrows); r++) {
         gp_buf_reset(&line);
         for (size_t c = 0; rc == 0 && c < t->ncols; c++)
-            rc = put_cell(&line, t, r, c, locale);
+            rc = put_cell(&line, t, r, c, locale, options && options->people_headers);
         if (rc == 0)
             rc = gp_buf_append(&line, "\r\n", 2);
         if (rc == 0 && fwrite(line.data, 1, line.len, out) != line.len)

@@ -24,7 +24,7 @@ static cJSON *value_json(const struct gp_table *t, size_t r, size_t c)
     }
 }
 
-static cJSON *rows_json(const struct gp_table *t)
+cJSON *gp_table_json_rows(const struct gp_table *t)
 {
     cJSON *rows = cJSON_CreateArray();
 
@@ -67,7 +67,7 @@ int gp_render_json(const struct gp_table *t, const struct gp_render_options *opt
             }
         }
     }
-    rows = rows_json(t);
+    rows = gp_table_json_rows(t);
     if (!rows || !cJSON_AddItemToObject(doc, t->rows_key ? t->rows_key : "rows", rows)) {
         cJSON_Delete(rows);
         goto oom;

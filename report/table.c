@@ -171,7 +171,7 @@ const char *gp_value_text(const struct gp_value *value, const struct gp_column *
 int gp_table_render(const struct gp_table *t, enum gp_format format,
                     const struct gp_render_options *options, FILE *out)
 {
-    struct gp_render_options defaults = {false, 1, SIZE_MAX, NULL, 0};
+    struct gp_render_options defaults = {false, 1, SIZE_MAX, NULL, 0, false};
 
     if (!options)
         options = &defaults;

@@ -124,6 +124,7 @@ struct gp_render_options {
     size_t highlight_row; /* table output emphasises this row when color is on; SIZE_MAX = none */
     const struct gp_locale *locale; /* numbers and CSV separators; NULL = gp_locale_default() */
     size_t width; /* text tables: most characters per line (a terminal's width); 0 = no limit */
+    bool people_headers; /* CSV: the looks' headers with units instead of the column names */
 };
 
 /* Write the table to `out` in `format`. Returns 0, or GP_ERROR when writing fails. */
@@ -134,6 +135,10 @@ int gp_table_render(const struct gp_table *t, enum gp_format format,
 int gp_render_text(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
 int gp_render_csv(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
 int gp_render_json(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
+
+/* The rows as a JSON array of objects keyed by column name (absent values null); owned, NULL
+ * when out of memory. */
+cJSON *gp_table_json_rows(const struct gp_table *t);
 
 /* A value's display text: a text value itself, a number with the column's decimals and the
  * locale's decimal mark formatted into buf[size] (352 bytes hold any). Returns the text (borrowed

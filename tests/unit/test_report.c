@@ -28,8 +28,8 @@ static char *render_in(const struct gp_table *t, enum gp_format format, const ch
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    struct gp_render_options options = {false, 1, SIZE_MAX, locale ? gp_locale_find(locale) : NULL,
-                                        width};
+    struct gp_render_options options = {
+        false, 1, SIZE_MAX, locale ? gp_locale_find(locale) : NULL, width, false};
 
     assert_int_equal(gp_table_render(t, format, &options, out), 0);
     fclose(out);

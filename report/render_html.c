@@ -1,0 +1,421 @@
+/* The HTML report: one self-contained page (inline style, inline SVG charts, no script, font or
+ * image from anywhere), readable on a phone and printable. Every text from the data is escaped. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/error.h"
+#include "util/timeutil.h"
+
+enum {
+    NUMBER_ROOM = 352,
+    SCRATCH_MAX = 512,
+    CHART_WIDTH = 640,
+    BAR_HEIGHT = 22,
+    LABEL_WIDTH = 110
+};
+
+static const char style[] =
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;"
+    "max-width:72rem;padding:1rem;color:#1b1f24;background:#fff}"
+    "h1{font-size:1.6rem;margin:.2rem 0}h2{font-size:1.25rem;margin:2rem 0 .5rem;"
+    "border-bottom:1px solid #d0d7de}h3{font-size:1rem;margin:1rem 0 .3rem}"
+    ".meta{color:#57606a;margin:0}nav a{margin-right:.8rem}"
+    ".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}"
+    "table{border-collapse:collapse;font-size:.85rem;font-variant-numeric:tabular-nums}"
+    "th,td{padding:.25rem .5rem;border-bottom:1px solid #eaeef2;text-align:left;"
+    "white-space:nowrap}th{background:#f6f8fa;position:sticky;top:0}"
+    "td.n,th.n{text-align:right}tr.best td{background:#dafbe1;font-weight:600}"
+    "tr.total td{border-top:2px solid #57606a;font-weight:600}"
+    "figure{margin:1rem 0}figcaption{font-weight:600;margin-bottom:.3rem}"
+    "svg{max-width:100%;height:auto}svg text{font:12px system-ui,sans-serif;fill:#1b1f24}"
+    ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}"
+    "@media (max-width:40rem){body{font-size:14px;padding:.5rem}th,td{padding:.2rem .3rem}}"
+    "@media print{nav{display:none}body{max-width:none;font-size:10pt}"
+    ".scroll{overflow:visible}table{font-size:7.5pt}th{position:static}"
+    "section{break-inside:avoid-page}figure{break-inside:avoid}"
+    "a{color:inherit;text-decoration:none}}";
+
+static const char *const palette[] = {"#0969da", "#cf222e", "#1a7f37", "#8250df", "#bf8700",
+                                      "#0598bc", "#bc4c00", "#57606a", "#e85aad", "#116329"};
+
+/* Text with &, <, >, " and ' escaped, and control characters as U+FFFD. */
+static void put_escaped(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        case '\'':
+            fputs("&#39;", out);
+            break;
+        default:
+            if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+                fputs("\xEF\xBF\xBD", out);
+            else
+                fputc(c, out);
+        }
+    }
+}
+
+static bool numeric(const struct gp_column *c)
+{
+    return c->kind == GP_CELL_NUMBER || c->kind == GP_CELL_INT;
+}
+
+/* The value of a GPU column in row r, or NULL: it marks the row for finding it. */
+static const char *row_gpu(const struct gp_table *t, size_t r, char *scratch)
+{
+    struct gp_value v;
+
+    for (size_t c = 0; c < t->ncols; c++)
+        if (strcmp(t->columns[c].name, "gpu") == 0) {
+            gp_table_value(t, r, c, &v, scratch, SCRATCH_MAX);
+            return v.kind == GP_CELL_TEXT ? v.text : NULL;
+        }
+    return NULL;
+}
+
+static void put_row(FILE *out, const struct gp_table *t, size_t r, const struct gp_locale *loc)
+{
+    char number[NUMBER_ROOM], scratch[SCRATCH_MAX], gpu_scratch[SCRATCH_MAX];
+    const char *gpu = row_gpu(t, r, gpu_scratch);
+    bool best = false;
+
+    for (size_t c = 0; c < t->ncols; c++) {
+        struct gp_value v;
+        if (strcmp(t->columns[c].name, "notes") != 0)
+            continue;
+        gp_table_value(t, r, c, &v, scratch, sizeof(scratch));
+        best = v.kind == GP_CELL_TEXT && strncmp(v.text, "best", 4) == 0;
+    }
+    fputs(best ? "<tr class=\"best\"" : "<tr", out);
+    if (gpu) {
+        fputs(" data-gpu=\"", out);
+        put_escaped(out, gpu);
+        fputc('"', out);
+    }
+    fputc('>', out);
+    for (size_t c = 0; c < t->ncols; c++) {
+        struct gp_value v;
+        size_t len;
+        gp_table_value(t, r, c, &v, scratch, sizeof(scratch));
+        fputs(numeric(&t->columns[c]) ? "<td class=\"n\">" : "<td>", out);
+        put_escaped(out, gp_value_text(&v, &t->columns[c], loc, number, sizeof(number), &len));
+        fputs("</td>", out);
+    }
+    fputs("</tr>\n", out);
+}
+
+/* A row of sums under the currency columns. */
+static void put_totals(FILE *out, const struct gp_table *t, const struct gp_locale *loc)
+{
+    char number[NUMBER_ROOM], scratch[SCRATCH_MAX];
+
+    fputs("<tr class=\"total\">", out);
+    for (size_t c = 0; c < t->ncols; c++) {
+        double sum = 0;
+        if (c == 0 || gp_table_look(t, c)->style != GP_STYLE_CURRENCY) {
+            fputs(c == 0 ? "<td>Total</td>" : "<td></td>", out);
+            continue;
+        }
+        for (size_t r = 0; r < t->nrows; r++) {
+            struct gp_value v;
+            gp_table_value(t, r, c, &v, scratch, sizeof(scratch));
+            sum += v.kind == GP_CELL_NUMBER || v.kind == GP_CELL_INT ? v.number : 0;
+        }
+        gp_number_format(number, sizeof(number), sum, t->columns[c].decimals, loc->decimal);
+        fprintf(out, "<td class=\"n\">%s</td>", number);
+    }
+    fputs("</tr>\n", out);
+}
+
+static void put_table(FILE *out, const struct gp_report_section *s, const struct gp_locale *loc)
+{
+    const struct gp_table *t = &s->table;
+
+    fputs("<div class=\"scroll\"><table>\n<thead><tr>", out);
+    for (size_t c = 0; c < t->ncols; c++) {
+        fputs(numeric(&t->columns[c]) ? "<th class=\"n\">" : "<th>", out);
+        put_escaped(out, gp_table_header(t, c));
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead>\n<tbody>\n", out);
+    for (size_t r = 0; r < t->nrows; r++)
+        put_row(out, t, r, loc);
+    if (s->totals && t->nrows > 1)
+        put_totals(out, t, loc);
+    fputs("</tbody></table></div>\n", out);
+}
+
+/* ---- charts ------------------------------------------------------------------------------ */
+
+/* One horizontal bar per row with a value; a band [low, high] drawn as a whisker when given. */
+struct bar {
+    const char *label;
+    double value, low, high; /* low > high: no band */
+    bool missing;            /* drawn as a note instead of a bar */
+};
+
+static void svg_open(FILE *out, int height, const char *title)
+{
+    fprintf(out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+            "height=\"%d\" role=\"img\"><title>",
+            CHART_WIDTH, height, CHART_WIDTH, height);
+    put_escaped(out, title);
+    fputs("</title>\n", out);
+}
+
+static void put_bars(FILE *out, const char *caption, const char *unit, const struct bar *bars,
+                     size_t n, int decimals)
+{
+    double max = 0;
+    int height = (int)n * BAR_HEIGHT + 30, plot = CHART_WIDTH - LABEL_WIDTH - 90;
+
+    for (size_t i = 0; i < n; i++)
+        if (!bars[i].missing)
+            max = fmax(max, fmax(bars[i].value, bars[i].high));
+    fputs("<figure><figcaption>", out);
+    put_escaped(out, caption);
+    fputs("</figcaption>\n", out);
+    svg_open(out, height, caption);
+    for (size_t i = 0; i < n; i++) {
+        double y = 10 + (double)i * BAR_HEIGHT, w = max > 0 ? bars[i].value / max * plot : 0;
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL_WIDTH - 6, y + 14);
+        put_escaped(out, bars[i].label);
+        fputs("</text>", out);
+        if (bars[i].missing) {
+            fprintf(out, "<text x=\"%d\" y=\"%.1f\" fill=\"#57606a\">no public price</text>\n",
+                    LABEL_WIDTH, y + 14);
+            continue;
+        }
+        fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>",
+                LABEL_WIDTH, y + 2, w, BAR_HEIGHT - 6, palette[i % 10]);
+        if (bars[i].low <= bars[i].high && max > 0)
+            fprintf(out,
+                    "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#1b1f24\" "
+                    "stroke-width=\"1.5\"/>",
+                    LABEL_WIDTH + bars[i].low / max * plot, LABEL_WIDTH + bars[i].high / max * plot,
+                    y + 10, y + 10);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%.*f</text>\n",
+                LABEL_WIDTH + fmax(w, max > 0 ? bars[i].high / max * plot : 0) + 6, y + 14,
+                decimals, bars[i].value);
+    }
+    fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#57606a\">", LABEL_WIDTH, height - 6);
+    put_escaped(out, unit);
+    fputs("</text></svg></figure>\n", out);
+}
+
+enum plan_chart { CHART_MONTH, CHART_UNIT, CHART_POWER };
+
+/* The bars of one of a plan's charts, one per row, in plan order. */
+static size_t plan_bars(const struct gp_report *r, const struct gp_report_plan *p,
+                        enum plan_chart chart, struct bar *bars)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < p->nrows && n < GP_PLAN_COLUMNS_MAX; i++) {
+        const struct gp_plan_row *row = &p->rows[i];
+        struct bar *b = &bars[n];
+        if (row->gpus <= 0)
+            continue;
+        memset(b, 0, sizeof(*b));
+        b->label = row->gpu;
+        b->low = 1; /* no band unless set below */
+        b->missing = chart != CHART_POWER && !row->price_known;
+        if (chart == CHART_MONTH) {
+            b->value = row->cost_per_month * r->fx;
+            gp_report_month_band(row, r->fx, &b->low, &b->high);
+        } else if (chart == CHART_UNIT) {
+            b->value = gp_plan_unit_cost(row) * r->fx;
+            b->low = row->cost_low * r->fx;
+            b->high = row->cost_high * r->fx;
+        } else {
+            b->value = row->facility_kw;
+        }
+        n++;
+    }
+    return n;
+}
+
+static void put_plan_charts(FILE *out, const struct gp_report *r, const struct gp_report_plan *p)
+{
+    struct bar bars[GP_PLAN_COLUMNS_MAX];
+    char caption[160], unit[96];
+    const char *per = p->kind == GP_WORKLOAD_INFERENCE  ? "million output tokens"
+                      : p->kind == GP_WORKLOAD_TRAINING ? "training run"
+                                                        : "job";
+    size_t n;
+
+    fputs("<h3>", out);
+    put_escaped(out, p->workload);
+    fputs("</h3>\n<div class=\"charts\">\n", out);
+    n = plan_bars(r, p, CHART_MONTH, bars);
+    snprintf(caption, sizeof(caption), "Monthly cost per GPU type, with its uncertainty band");
+    snprintf(unit, sizeof(unit), "%s per month of 730 h; the line spans the band", r->currency);
+    put_bars(out, caption, unit, bars, n, 0);
+    n = plan_bars(r, p, CHART_UNIT, bars);
+    snprintf(caption, sizeof(caption), "Cost per %s", per);
+    snprintf(unit, sizeof(unit), "%s per %s", r->currency, per);
+    put_bars(out, caption, unit, bars, n, p->kind == GP_WORKLOAD_INFERENCE ? 3 : 0);
+    n = plan_bars(r, p, CHART_POWER, bars);
+    put_bars(out, "Facility power", "kW at the facility (IT power x PUE)", bars, n, 1);
+    fputs("</div>\n", out);
+}
+
+/* The range of the history's days and prices. */
+static void history_range(const struct gp_report *r, int64_t *d0, int64_t *d1, double *pmax)
+{
+    *d0 = INT64_MAX;
+    *d1 = INT64_MIN;
+    *pmax = 0;
+    for (size_t i = 0; i < r->nhistory; i++) {
+        const struct gp_report_price_point *pt = &r->history[i];
+        *d0 = pt->day < *d0 ? pt->day : *d0;
+        *d1 = pt->day > *d1 ? pt->day : *d1;
+        *pmax = fmax(*pmax, pt->price);
+    }
+    if (*d1 <= *d0)
+        *d1 = *d0 + 86400;
+}
+
+/* One polyline per GPU and tier (points are grouped by GPU then tier); spot is dashed. */
+static void put_history_lines(FILE *out, const struct gp_report *r, int64_t d0, int64_t d1,
+                              double pmax, int height)
+{
+    size_t series = 0;
+
+    for (size_t i = 0; i < r->nhistory;) {
+        const struct gp_report_price_point *first = &r->history[i];
+        const char *color = palette[series % 10];
+        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", color,
+                strcmp(first->tier, "spot") == 0 ? " stroke-dasharray=\"4 3\"" : "");
+        size_t j = i;
+        for (; j < r->nhistory && strcmp(r->history[j].gpu, first->gpu) == 0 &&
+               strcmp(r->history[j].tier, first->tier) == 0;
+             j++) {
+            double x = 60 + (double)(r->history[j].day - d0) / (double)(d1 - d0) * 440;
+            double y = height - 30 - r->history[j].price / pmax * (height - 50);
+            fprintf(out, "%.1f,%.1f ", x, y);
+        }
+        fprintf(out, "\"/><text x=\"510\" y=\"%zu\" fill=\"%s\">", 20 + series * 16, color);
+        put_escaped(out, first->gpu);
+        fprintf(out, " %s</text>\n", strcmp(first->tier, "spot") == 0 ? "spot" : "");
+        series++;
+        i = j;
+    }
+}
+
+static void put_history_chart(FILE *out, const struct gp_report *r)
+{
+    int64_t d0, d1;
+    double pmax;
+    char from[16], to[16];
+    int height = 260;
+
+    fputs("<figure><figcaption>Price history: the cheapest on-demand (solid) and spot (dashed) "
+          "price per GPU</figcaption>\n",
+          out);
+    svg_open(out, height, "Price history per GPU");
+    if (r->nhistory == 0) {
+        fputs("<text x=\"60\" y=\"40\">No price history in the database.</text></svg></figure>\n",
+              out);
+        return;
+    }
+    history_range(r, &d0, &d1, &pmax);
+    pmax = pmax > 0 ? pmax * 1.1 : 1;
+    gp_time_format_date(d0, from, sizeof(from));
+    gp_time_format_date(d1, to, sizeof(to));
+    fprintf(out,
+            "<line x1=\"60\" x2=\"500\" y1=\"%d\" y2=\"%d\" stroke=\"#57606a\"/>"
+            "<line x1=\"60\" x2=\"60\" y1=\"20\" y2=\"%d\" stroke=\"#57606a\"/>"
+            "<text x=\"60\" y=\"%d\">%s</text><text x=\"500\" y=\"%d\" text-anchor=\"end\">%s"
+            "</text><text x=\"56\" y=\"24\" text-anchor=\"end\">%.2f</text>"
+            "<text x=\"56\" y=\"%d\" text-anchor=\"end\">0</text>\n",
+            height - 30, height - 30, height - 30, height - 12, from, height - 12, to, pmax,
+            height - 30);
+    put_history_lines(out, r, d0, d1, pmax, height);
+    fprintf(out, "<text x=\"60\" y=\"%d\" fill=\"#57606a\">", height - 36 + 30);
+    put_escaped(out, r->currency);
+    fputs(" per GPU-hour</text></svg></figure>\n", out);
+}
+
+/* ---- the page ---------------------------------------------------------------------------- */
+
+static void put_head(FILE *out, const struct gp_report *r)
+{
+    char when[32];
+
+    gp_time_format_stamp(r->generated_at, when, sizeof(when));
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+          out);
+    put_escaped(out, r->title);
+    fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>", style);
+    put_escaped(out, r->title);
+    fputs("</h1>\n<p class=\"meta\">", out);
+    if (r->author[0]) {
+        fputs("By ", out);
+        put_escaped(out, r->author);
+        fputs(" · ", out);
+    }
+    fprintf(out, "Generated %s by gpuplan ", when);
+    put_escaped(out, r->version);
+    fputs(" · money in ", out);
+    put_escaped(out, r->currency);
+    fputs("</p></header>\n<nav>", out);
+    for (size_t i = 0; i < r->nsections; i++) {
+        fprintf(out, "<a href=\"#%s\">", r->sections[i].key);
+        put_escaped(out, r->sections[i].title);
+        fputs("</a>", out);
+    }
+    fputs("<a href=\"#charts\">Charts</a></nav>\n", out);
+}
+
+static void put_section(FILE *out, const struct gp_report *r, const struct gp_report_section *s)
+{
+    fprintf(out, "<section id=\"%s\">\n<h2>", s->key);
+    put_escaped(out, s->title);
+    fputs("</h2>\n", out);
+    if (s->note) {
+        fputs("<p>", out);
+        put_escaped(out, s->note);
+        fputs("</p>\n", out);
+    }
+    if (s->table.nrows == 0)
+        fputs("<p>None.</p>\n", out);
+    else
+        put_table(out, s, r->locale ? r->locale : gp_locale_default());
+    fputs("</section>\n", out);
+}
+
+int gp_report_render_html(const struct gp_report *r, FILE *out)
+{
+    put_head(out, r);
+    for (size_t i = 0; i < r->nsections; i++) {
+        put_section(out, r, &r->sections[i]);
+        if (i == 0) { /* the charts follow the summary */
+            fputs("<section id=\"charts\">\n<h2>Charts</h2>\n", out);
+            for (size_t p = 0; p < r->nplans; p++)
+                put_plan_charts(out, r, &r->plans[p]);
+            put_history_chart(out, r);
+            fputs("</section>\n", out);
+        }
+    }
+    fputs("</body>\n</html>\n", out);
+    return ferror(out) ? gp_error_set(GP_ERROR, "cannot write the HTML report") : 0;
+}

@@ -1,0 +1,280 @@
+/* The xlsx report through libxlsxwriter, the only file that sees it: a cover sheet, then one
+ * sheet per section with real numbers in number formats (currency with its code, percentages,
+ * dates as dates), a frozen header, an autofilter and fitted widths. A row's fleet cost per hour
+ * and per month are formulas over its GPU count and price, and the summary's monthly costs add
+ * up in a SUM, so an edited quantity carries through. Text is always written as text. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xlsxwriter.h>
+
+#include "report/report.h"
+#include "util/error.h"
+#include "util/timeutil.h"
+
+enum { MAX_DECIMALS = 9, SCRATCH_MAX = 512, NUMBER_ROOM = 352, MAX_WIDTH = 48 };
+
+/* The workbook and the formats made for it, one per style and number of decimals. */
+struct book {
+    lxw_workbook *wb;
+    const char *currency;
+    lxw_format *header, *title, *text, *date;
+    lxw_format *number[GP_STYLE_DATE + 1][MAX_DECIMALS + 1];
+};
+
+static lxw_format *number_format(struct book *b, enum gp_column_style style, int decimals)
+{
+    char code[64], places[16] = "";
+
+    decimals = decimals < 0 ? 0 : decimals > MAX_DECIMALS ? MAX_DECIMALS : decimals;
+    if (b->number[style][decimals])
+        return b->number[style][decimals];
+    if (decimals > 0)
+        snprintf(places, sizeof(places), ".%.*s", decimals, "000000000");
+    if (style == GP_STYLE_CURRENCY)
+        snprintf(code, sizeof(code), "#,##0%s\\ \"%s\"", places, b->currency);
+    else if (style == GP_STYLE_PERCENT)
+        snprintf(code, sizeof(code), "0%s%%", decimals > 2 ? ".0" : "");
+    else if (style == GP_STYLE_COUNT)
+        snprintf(code, sizeof(code), "#,##0");
+    else
+        snprintf(code, sizeof(code), "#,##0%s", places);
+    b->number[style][decimals] = workbook_add_format(b->wb);
+    format_set_num_format(b->number[style][decimals], code);
+    return b->number[style][decimals];
+}
+
+/* "A", ..., "Z", "AA", ... for column c (0-based). */
+static void column_name(char *out, size_t size, size_t c)
+{
+    char tmp[8];
+    size_t n = 0;
+
+    do {
+        tmp[n++] = (char)('A' + c % 26);
+        c = c / 26;
+    } while (c-- > 0 && n < sizeof(tmp));
+    for (size_t i = 0; i < n && i + 1 < size; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n < size ? n : size - 1] = '\0';
+}
+
+static size_t find_column(const struct gp_table *t, const char *name)
+{
+    for (size_t c = 0; c < t->ncols; c++)
+        if (strcmp(t->columns[c].name, name) == 0)
+            return c;
+    return SIZE_MAX;
+}
+
+/* Where a cell's value is a formula over other cells of its row: "=P5*F5" into out. */
+struct formula_cols {
+    size_t cost_per_hour, cost_per_month, price, gpus;
+};
+
+static bool cell_formula(const struct gp_table *t, const struct formula_cols *f, size_t r, size_t c,
+                         double value, char *out, size_t size)
+{
+    char a[8], b[8], scratch[SCRATCH_MAX];
+    struct gp_value price, gpus, hour;
+
+    if (f->price == SIZE_MAX || f->gpus == SIZE_MAX || f->cost_per_hour == SIZE_MAX ||
+        (c != f->cost_per_hour && c != f->cost_per_month))
+        return false;
+    gp_table_value(t, r, f->price, &price, scratch, sizeof(scratch));
+    gp_table_value(t, r, f->gpus, &gpus, scratch, sizeof(scratch));
+    gp_table_value(t, r, f->cost_per_hour, &hour, scratch, sizeof(scratch));
+    if (price.kind != GP_CELL_NUMBER || gpus.kind != GP_CELL_INT || hour.kind != GP_CELL_NUMBER)
+        return false;
+    if (c == f->cost_per_hour) { /* a formula only where the row says exactly that */
+        if (!(fabs(price.number * gpus.number - value) <= 1e-9 * fabs(value)))
+            return false;
+        column_name(a, sizeof(a), f->price);
+        column_name(b, sizeof(b), f->gpus);
+        snprintf(out, size, "=%s%zu*%s%zu", a, r + 2, b, r + 2);
+        return true;
+    }
+    if (!(fabs(hour.number * 730 - value) <= 1e-9 * fabs(value)))
+        return false;
+    column_name(a, sizeof(a), f->cost_per_hour);
+    snprintf(out, size, "=%s%zu*730", a, r + 2);
+    return true;
+}
+
+static lxw_error write_date(struct book *b, lxw_worksheet *ws, size_t r, size_t c, const char *text)
+{
+    int64_t t;
+
+    if (gp_time_parse(text, &t) != 0)
+        return worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, text, b->text);
+    return worksheet_write_unixtime(ws, (lxw_row_t)r, (lxw_col_t)c, t, b->date);
+}
+
+/* Write table cell (r, c) at sheet row r + 1; returns the width its text needs. */
+static size_t write_cell(struct book *b, lxw_worksheet *ws, const struct gp_table *t,
+                         const struct formula_cols *f, size_t r, size_t c, lxw_error *err)
+{
+    const struct gp_column_look *look = gp_table_look(t, c);
+    char scratch[SCRATCH_MAX], number[NUMBER_ROOM], formula[64];
+    struct gp_value v;
+    size_t len;
+    lxw_row_t row = (lxw_row_t)(r + 1);
+    lxw_col_t col = (lxw_col_t)c;
+
+    gp_table_value(t, r, c, &v, scratch, sizeof(scratch));
+    gp_value_text(&v, &t->columns[c], gp_locale_default(), number, sizeof(number), &len);
+    if (v.kind == GP_CELL_EMPTY)
+        return 0;
+    if (v.kind == GP_CELL_TEXT)
+        *err = look->style == GP_STYLE_DATE ? write_date(b, ws, row, col, v.text)
+                                            : worksheet_write_string(ws, row, col, v.text, b->text);
+    else {
+        lxw_format *fmt = number_format(b, v.kind == GP_CELL_INT ? GP_STYLE_COUNT : look->style,
+                                        t->columns[c].decimals);
+        *err = cell_formula(t, f, r, c, v.number, formula, sizeof(formula))
+                   ? worksheet_write_formula_num(ws, row, col, formula, fmt, v.number)
+                   : worksheet_write_number(ws, row, col, v.number, fmt);
+        len += look->style == GP_STYLE_CURRENCY ? strlen(b->currency) + 4 : 2;
+    }
+    return len;
+}
+
+/* A SUM of each currency column under the rows. */
+static lxw_error write_totals(struct book *b, lxw_worksheet *ws, const struct gp_table *t)
+{
+    char col[8], formula[64], scratch[SCRATCH_MAX];
+    lxw_row_t row = (lxw_row_t)(t->nrows + 1);
+    lxw_error err = worksheet_write_string(ws, row, 0, "Total", b->header);
+
+    for (size_t c = 1; !err && c < t->ncols; c++) {
+        double sum = 0;
+        if (gp_table_look(t, c)->style != GP_STYLE_CURRENCY)
+            continue;
+        for (size_t r = 0; r < t->nrows; r++) {
+            struct gp_value v;
+            gp_table_value(t, r, c, &v, scratch, sizeof(scratch));
+            sum += v.kind == GP_CELL_NUMBER ? v.number : 0;
+        }
+        column_name(col, sizeof(col), c);
+        snprintf(formula, sizeof(formula), "=SUM(%s2:%s%zu)", col, col, t->nrows + 1);
+        err = worksheet_write_formula_num(
+            ws, row, (lxw_col_t)c, formula,
+            number_format(b, GP_STYLE_CURRENCY, t->columns[c].decimals), sum);
+    }
+    return err;
+}
+
+/* A sheet name from a title: no []:*?/\ and at most 31 bytes, cut at a character boundary. */
+static void sheet_name(char *out, size_t size, const char *title)
+{
+    size_t n = 0;
+
+    for (const char *p = title; *p && n + 1 < size && n < 31; p++)
+        out[n++] = strchr("[]:*?/\\", *p) ? ' ' : *p;
+    while (n > 0 && ((unsigned char)out[n - 1] & 0xC0) == 0x80)
+        n--; /* continuation bytes of a character cut short */
+    if (n > 0 && ((unsigned char)out[n - 1] & 0xC0) == 0xC0)
+        n--;
+    out[n] = '\0';
+}
+
+static int write_sheet(struct book *b, const struct gp_report_section *s)
+{
+    const struct gp_table *t = &s->table;
+    struct formula_cols f = {find_column(t, "cost_per_hour"), find_column(t, "cost_per_month"),
+                             find_column(t, "price_per_gpu_hour"), find_column(t, "gpus")};
+    char name[32];
+    lxw_worksheet *ws;
+    lxw_error err = LXW_NO_ERROR;
+
+    sheet_name(name, sizeof(name), s->title);
+    if (!(ws = workbook_add_worksheet(b->wb, name)))
+        return gp_error_set(GP_ERROR, "cannot add the sheet '%s'", name);
+    for (size_t c = 0; !err && c < t->ncols; c++) {
+        const char *header = gp_table_header(t, c);
+        size_t width = strlen(header) + 3; /* room for the filter button */
+        err = worksheet_write_string(ws, 0, (lxw_col_t)c, header, b->header);
+        for (size_t r = 0; !err && r < t->nrows; r++) {
+            size_t w = write_cell(b, ws, t, &f, r, c, &err);
+            width = w > width ? w : width;
+        }
+        if (!err)
+            err = worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c,
+                                       (double)(width < MAX_WIDTH ? width : MAX_WIDTH), NULL);
+    }
+    if (!err && s->totals && t->nrows > 1)
+        err = write_totals(b, ws, t);
+    if (!err && t->ncols > 0) {
+        worksheet_freeze_panes(ws, 1, 1);
+        err = worksheet_autofilter(ws, 0, 0, (lxw_row_t)t->nrows, (lxw_col_t)(t->ncols - 1));
+    }
+    return err ? gp_error_set(GP_ERROR, "sheet '%s': %s", name, lxw_strerror(err)) : 0;
+}
+
+/* The cover: title, author, date and what the workbook holds. */
+static int write_cover(struct book *b, const struct gp_report *r)
+{
+    lxw_worksheet *ws = workbook_add_worksheet(b->wb, "Cover");
+    const char *labels[] = {"Author", "Generated", "gpuplan", "Currency", "Database"};
+    const char *values[] = {r->author, NULL, r->version, r->currency, r->database};
+    lxw_error err;
+
+    if (!ws)
+        return gp_error_set(GP_ERROR, "cannot add the cover sheet");
+    worksheet_set_column(ws, 0, 0, 14, NULL);
+    worksheet_set_column(ws, 1, 1, 60, NULL);
+    err = worksheet_write_string(ws, 0, 0, r->title, b->title);
+    for (lxw_row_t i = 0; !err && i < 5; i++) {
+        err = worksheet_write_string(ws, i + 2, 0, labels[i], b->header);
+        if (!err)
+            err = values[i] ? worksheet_write_string(ws, i + 2, 1, values[i], b->text)
+                            : worksheet_write_unixtime(ws, i + 2, 1, r->generated_at, b->date);
+    }
+    for (size_t i = 0; !err && i < r->nsections; i++)
+        err = worksheet_write_string(ws, (lxw_row_t)(i + 8), 1, r->sections[i].title, b->text);
+    if (!err)
+        err = worksheet_write_string(ws, 8, 0, "Sheets", b->header);
+    return err ? gp_error_set(GP_ERROR, "cover sheet: %s", lxw_strerror(err)) : 0;
+}
+
+static void add_formats(struct book *b)
+{
+    b->header = workbook_add_format(b->wb);
+    format_set_bold(b->header);
+    format_set_bg_color(b->header, 0xF6F8FA);
+    format_set_bottom(b->header, LXW_BORDER_THIN);
+    b->title = workbook_add_format(b->wb);
+    format_set_bold(b->title);
+    format_set_font_size(b->title, 16);
+    b->text = workbook_add_format(b->wb);
+    b->date = workbook_add_format(b->wb);
+    format_set_num_format(b->date, "yyyy-mm-dd");
+}
+
+int gp_report_render_xlsx(const struct gp_report *r, const char *path)
+{
+    struct book b;
+    lxw_doc_properties props;
+    lxw_error err;
+    int rc = 0;
+
+    memset(&b, 0, sizeof(b));
+    memset(&props, 0, sizeof(props));
+    b.currency = r->currency;
+    if (!(b.wb = workbook_new(path)))
+        return gp_error_set(GP_ERROR, "%s: cannot start the workbook", path);
+    add_formats(&b);
+    props.title = (char *)r->title;
+    props.author = (char *)r->author;
+    props.comments = "Written by gpuplan";
+    workbook_set_properties(b.wb, &props);
+    rc = write_cover(&b, r);
+    for (size_t i = 0; rc == 0 && i < r->nsections; i++)
+        rc = write_sheet(&b, &r->sections[i]);
+    err = workbook_close(b.wb);
+    if (rc == 0 && err)
+        rc = gp_error_set(GP_ERROR, "%s: %s", path, lxw_strerror(err));
+    return rc;
+}

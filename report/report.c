@@ -1,0 +1,375 @@
+/* Building a report: its plans, sections and summary, and writing it atomically. */
+#include "report/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/text.h"
+
+int gp_report_format_parse(const char *name)
+{
+    static const char *const names[] = {"xlsx", "html", "csv", "json"};
+
+    for (int i = 0; i < 4; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int gp_report_format_from_path(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    size_t len = strlen(path);
+
+    if (len > 0 && path[len - 1] == '/')
+        return GP_REPORT_CSV;
+    if (!dot || (slash && dot < slash))
+        return -1;
+    if (strcmp(dot, ".htm") == 0)
+        return GP_REPORT_HTML;
+    return gp_report_format_parse(dot + 1);
+}
+
+void gp_report_init(struct gp_report *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->title = "GPU fleet plan";
+    r->author = "";
+    r->currency = "USD";
+    r->fx = 1.0;
+    r->version = "";
+    r->database = "";
+}
+
+void gp_report_release(struct gp_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nsections; i++)
+        if (!r->sections[i].borrowed)
+            gp_table_release(&r->sections[i].table);
+    for (size_t i = 0; i < r->nplans; i++)
+        cJSON_Delete(r->plans[i].document);
+    r->nsections = r->nplans = 0;
+}
+
+struct gp_report_section *gp_report_add_section(struct gp_report *r, const char *key,
+                                                const char *title)
+{
+    struct gp_report_section *s;
+
+    if (r->nsections == GP_REPORT_SECTIONS_MAX) {
+        gp_error_set(GP_EINVALID, "a report holds at most %d sections", GP_REPORT_SECTIONS_MAX);
+        return NULL;
+    }
+    s = &r->sections[r->nsections++];
+    memset(s, 0, sizeof(*s));
+    gp_text_copy(s->key, sizeof(s->key), key);
+    gp_text_copy(s->title, sizeof(s->title), title);
+    gp_table_init(&s->table, NULL, 0);
+    return s;
+}
+
+int gp_report_add_plan(struct gp_report *r, const char *workload, enum gp_workload_kind kind,
+                       const struct gp_plan_row *rows, size_t nrows, cJSON *document)
+{
+    struct gp_report_plan *p;
+    struct gp_report_section *s;
+    char key[32], title[96];
+
+    if (r->nplans == GP_REPORT_PLANS_MAX) {
+        cJSON_Delete(document);
+        return gp_error_set(GP_EINVALID, "a report holds at most %d workloads",
+                            GP_REPORT_PLANS_MAX);
+    }
+    snprintf(key, sizeof(key), "plan-%zu", r->nplans + 1);
+    snprintf(title, sizeof(title), "Plan: %.80s", workload);
+    if (!(s = gp_report_add_section(r, key, title))) {
+        cJSON_Delete(document);
+        return GP_EINVALID;
+    }
+    p = &r->plans[r->nplans++];
+    p->workload = workload;
+    p->kind = kind;
+    p->rows = rows;
+    p->nrows = nrows;
+    p->document = document;
+    gp_plan_view_init(&p->view, rows, nrows, kind, r->currency, r->fx);
+    gp_plan_view_table(&p->view, &s->table);
+    s->borrowed = true;
+    s->note = workload;
+    return 0;
+}
+
+void gp_report_month_band(const struct gp_plan_row *row, double fx, double *low, double *high)
+{
+    double unit = gp_plan_unit_cost(row);
+
+    *low = *high = row->cost_per_month * fx;
+    if (unit > 0) {
+        *low = row->cost_per_month * row->cost_low / unit * fx;
+        *high = row->cost_per_month * row->cost_high / unit * fx;
+    }
+}
+
+/* ---- the summary ------------------------------------------------------------------------- */
+
+static const struct gp_column summary_columns[] = {
+    {"workload", GP_CELL_TEXT, 0},
+    {"recommended", GP_CELL_TEXT, 0},
+    {"gpus", GP_CELL_INT, 0},
+    {"runner_up", GP_CELL_TEXT, 0},
+    {"saving", GP_CELL_NUMBER, 3},
+    {"cost_per_month", GP_CELL_NUMBER, 0},
+    {"cost_month_low", GP_CELL_NUMBER, 0},
+    {"cost_month_high", GP_CELL_NUMBER, 0},
+    {"unit_cost", GP_CELL_NUMBER, 4},
+    {"unit", GP_CELL_TEXT, 0},
+    {"facility_kw", GP_CELL_NUMBER, 2},
+    {"energy_kwh_per_month", GP_CELL_NUMBER, 0},
+    {"risks", GP_CELL_TEXT, 0},
+};
+static const struct gp_column_look summary_looks[] = {
+    {"Workload", NULL, GP_STYLE_TEXT, 0},
+    {"Recommended GPU", NULL, GP_STYLE_TEXT, 0},
+    {"GPUs", "GPUs", GP_STYLE_COUNT, 0},
+    {"Runner-up", NULL, GP_STYLE_TEXT, 0},
+    {"Saving vs runner-up", "fraction", GP_STYLE_PERCENT, 0},
+    {"Cost per month", "per month of 730 h", GP_STYLE_CURRENCY, 0},
+    {"Month, low", "per month of 730 h", GP_STYLE_CURRENCY, 0},
+    {"Month, high", "per month of 730 h", GP_STYLE_CURRENCY, 0},
+    {"Cost per unit", "per unit of work", GP_STYLE_CURRENCY, 0},
+    {"Unit", NULL, GP_STYLE_TEXT, 0},
+    {"Facility kW", "kW", GP_STYLE_PLAIN, 0},
+    {"Energy kWh/month", "kWh per month", GP_STYLE_PLAIN, 0},
+    {"Risks", NULL, GP_STYLE_TEXT, 0},
+};
+
+static const char *unit_name(enum gp_workload_kind kind)
+{
+    switch (kind) {
+    case GP_WORKLOAD_INFERENCE:
+        return "million output tokens";
+    case GP_WORKLOAD_TRAINING:
+        return "training run";
+    default:
+        return "job";
+    }
+}
+
+/* The recommended row (marked best) and the next feasible priced row, or NULL. */
+static void best_two(const struct gp_report_plan *p, const struct gp_plan_row **best,
+                     const struct gp_plan_row **runner)
+{
+    *best = *runner = NULL;
+    for (size_t i = 0; i < p->nrows; i++) {
+        const struct gp_plan_row *row = &p->rows[i];
+        if (row->notes & GP_NOTE_BEST)
+            *best = row;
+        else if (*best && !*runner && row->feasible && row->price_known)
+            *runner = row;
+    }
+}
+
+/* Append "; "-separated risks of one plan to `out`. */
+static int plan_risks(struct gp_buf *out, const struct gp_report_plan *p,
+                      const struct gp_plan_row *best, const struct gp_plan_row *runner,
+                      size_t expiring)
+{
+    const char *sep = "";
+    int rc = 0;
+
+    if (best && (best->notes & GP_NOTE_STALE_PRICE)) {
+        rc |= gp_buf_printf(out, "%sthe recommended price is stale (%s)", sep, best->price_date);
+        sep = "; ";
+    }
+    for (size_t i = 0; i < p->nrows; i++)
+        if (p->rows[i].notes & GP_NOTE_NO_PUBLIC_PRICE) {
+            rc |= gp_buf_printf(out, "%sno public price for %s", sep, p->rows[i].gpu);
+            sep = "; ";
+        }
+    for (size_t i = 0; i < p->nrows; i++)
+        if (p->rows[i].notes & GP_NOTE_OVER_POWER_BUDGET) {
+            rc |= gp_buf_printf(out, "%s%s is over the power budget", sep, p->rows[i].gpu);
+            sep = "; ";
+        }
+    if (best && runner && best->cost_high >= runner->cost_low) {
+        rc |= gp_buf_printf(out, "%s%s and %s are within each other's uncertainty", sep, best->gpu,
+                            runner->gpu);
+        sep = "; ";
+    }
+    if (expiring)
+        rc |= gp_buf_printf(out, "%s%zu quote%s expire%s inside the horizon", sep, expiring,
+                            expiring == 1 ? "" : "s", expiring == 1 ? "s" : "");
+    return rc;
+}
+
+static int summary_row(struct gp_table *t, const struct gp_report *r,
+                       const struct gp_report_plan *p, size_t expiring)
+{
+    const struct gp_plan_row *best, *runner;
+    struct gp_buf risks = GP_BUF_INIT;
+    double low, high;
+    int rc = gp_table_add_row(t);
+
+    best_two(p, &best, &runner);
+    rc = rc ? rc : gp_table_set_text(t, "workload", "%s", p->workload);
+    rc = rc ? rc : gp_table_set_text(t, "unit", "%s", unit_name(p->kind));
+    if (!rc && best) {
+        gp_report_month_band(best, r->fx, &low, &high);
+        rc |= gp_table_set_text(t, "recommended", "%s", best->gpu);
+        rc |= gp_table_set_int(t, "gpus", best->gpus);
+        rc |= gp_table_set_number(t, "cost_per_month", best->cost_per_month * r->fx);
+        rc |= gp_table_set_number(t, "cost_month_low", low);
+        rc |= gp_table_set_number(t, "cost_month_high", high);
+        rc |= gp_table_set_number(t, "unit_cost", gp_plan_unit_cost(best) * r->fx);
+        rc |= gp_table_set_number(t, "facility_kw", best->facility_kw);
+        rc |= gp_table_set_number(t, "energy_kwh_per_month", best->energy_kwh_per_month);
+    }
+    if (!rc && best && runner) {
+        rc |= gp_table_set_text(t, "runner_up", "%s", runner->gpu);
+        rc |= gp_table_set_number(t, "saving",
+                                  1.0 - gp_plan_unit_cost(best) / gp_plan_unit_cost(runner));
+    }
+    if (!rc)
+        rc = plan_risks(&risks, p, best, runner, expiring);
+    if (!rc && !best)
+        rc = gp_buf_puts(&risks, risks.len ? "; no GPU type is feasible and priced"
+                                           : "no GPU type is feasible and priced");
+    if (!rc)
+        rc = gp_table_set_text(t, "risks", "%s", gp_buf_str(&risks));
+    gp_buf_release(&risks);
+    return rc;
+}
+
+int gp_report_add_summary(struct gp_report *r, const int64_t *quote_expiry, size_t nexpiry,
+                          long horizon_days)
+{
+    struct gp_report_section *s = gp_report_add_section(r, "summary", "Summary");
+    size_t expiring = 0;
+
+    if (!s)
+        return GP_EINVALID;
+    for (size_t i = 0; i < nexpiry; i++)
+        expiring += quote_expiry[i] > 0 &&
+                    quote_expiry[i] < r->generated_at + (int64_t)horizon_days * 86400;
+    gp_table_init(&s->table, summary_columns, sizeof(summary_columns) / sizeof(summary_columns[0]));
+    s->table.looks = summary_looks;
+    s->totals = true;
+    for (size_t i = 0; i < r->nplans; i++)
+        if (summary_row(&s->table, r, &r->plans[i], expiring))
+            return gp_error_set(GP_ENOMEM, "out of memory building the summary");
+    /* the summary reads first */
+    struct gp_report_section moved = *s;
+    memmove(&r->sections[1], &r->sections[0], (r->nsections - 1) * sizeof(r->sections[0]));
+    r->sections[0] = moved;
+    return 0;
+}
+
+/* ---- writing ----------------------------------------------------------------------------- */
+
+/* Render a single-file format into the open temporary `path`. */
+static int render_file(const struct gp_report *r, enum gp_report_format format, int fd,
+                       const char *tmp)
+{
+    FILE *out;
+    int rc;
+
+    if (format == GP_REPORT_XLSX) {
+        close(fd);
+        return gp_report_render_xlsx(r, tmp);
+    }
+    out = fdopen(fd, "w");
+    if (!out) {
+        close(fd);
+        return gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
+    }
+    rc = format == GP_REPORT_HTML ? gp_report_render_html(r, out) : gp_report_render_json(r, out);
+    if (fflush(out) != 0 || fsync(fileno(out)) != 0)
+        rc = rc ? rc : gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
+    if (fclose(out) != 0)
+        rc = rc ? rc : gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
+    return rc;
+}
+
+/* Remove the CSV folder `dir` and the files a report put in it. */
+static void remove_csv_dir(const char *dir, const struct gp_report *r)
+{
+    char file[4200];
+
+    for (size_t i = 0; i < r->nsections; i++) {
+        snprintf(file, sizeof(file), "%s/%s.csv", dir, r->sections[i].key);
+        unlink(file);
+    }
+    snprintf(file, sizeof(file), "%s/README.txt", dir);
+    unlink(file);
+    rmdir(dir);
+}
+
+/* A CSV report: a new folder beside `path`, filled, then renamed into place; an older report
+ * folder at `path` is moved aside first and removed after. */
+static int write_csv_dir(const struct gp_report *r, const char *path, const char *tmp_template)
+{
+    char tmp[4096], old[4112];
+    struct stat st;
+    int rc;
+
+    gp_text_copy(tmp, sizeof(tmp), tmp_template);
+    if (!mkdtemp(tmp))
+        return gp_error_set(GP_ERROR, "%s: cannot create a folder: %s", path, strerror(errno));
+    if ((rc = gp_report_render_csv(r, tmp))) {
+        remove_csv_dir(tmp, r);
+        return rc;
+    }
+    snprintf(old, sizeof(old), "%s.old", tmp);
+    if (stat(path, &st) == 0 && (!S_ISDIR(st.st_mode) || rename(path, old) != 0)) {
+        remove_csv_dir(tmp, r);
+        return gp_error_set(GP_EINVALID, "%s: already exists and is not a report folder", path);
+    }
+    if (rename(tmp, path) != 0) {
+        rc = gp_error_set(GP_ERROR, "%s: %s", path, strerror(errno));
+        remove_csv_dir(tmp, r);
+        rename(old, path);
+        return rc;
+    }
+    remove_csv_dir(old, r);
+    return 0;
+}
+
+int gp_report_write(const struct gp_report *r, enum gp_report_format format, const char *path)
+{
+    char tmp[4096];
+    size_t len = strlen(path);
+    int fd, rc;
+
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    if (len == 0 || len > 4000)
+        return gp_error_set(GP_EINVALID, "'%s': not a usable output path", path);
+    snprintf(tmp, sizeof(tmp), "%.*s.tmp-XXXXXX", (int)len, path);
+    if (format == GP_REPORT_CSV) {
+        char dir[4096];
+        snprintf(dir, sizeof(dir), "%.*s", (int)len, path);
+        return write_csv_dir(r, dir, tmp);
+    }
+    fd = mkstemp(tmp);
+    if (fd < 0)
+        return gp_error_set(GP_ERROR, "%s: cannot create a file beside it: %s", path,
+                            strerror(errno));
+    rc = render_file(r, format, fd, tmp);
+    mode_t mask = umask(0);
+    umask(mask);
+    if (rc == 0 && chmod(tmp, 0666 & ~mask) != 0)
+        rc = gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = gp_error_set(GP_ERROR, "%s: %s", path, strerror(errno));
+    if (rc)
+        unlink(tmp);
+    return rc;
+}
