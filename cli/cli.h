@@ -36,6 +36,7 @@ struct gp_cli {
     const char *currency;    /* --currency: output currency, "USD" by default */
     const char *format_name; /* --format, or NULL for the default (table) */
     enum gp_format format;
+    bool own_format;                /* the command reads --format itself (report) */
     const char *locale_name;        /* --locale, or NULL for "C" */
     const struct gp_locale *locale; /* resolved --locale (borrowed static) */
     bool no_color;                  /* --no-color */
@@ -146,6 +147,7 @@ int gp_cmd_prices(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_quote(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv);
+int gp_cmd_report(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_workloads(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_backends(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_calibrate(struct gp_cli *cli, int argc, char **argv);

@@ -205,7 +205,7 @@ static size_t terminal_width(void)
 
 int gp_cli_output(struct gp_cli *cli, const struct gp_table *t, size_t highlight_row)
 {
-    struct gp_render_options options = {cli->color, 1, highlight_row, cli->locale,
+    struct gp_render_options options = {cli->color,       1,    highlight_row, cli->locale,
                                         terminal_width(), false};
 
     if (gp_table_render(t, cli->format, &options, stdout))

@@ -30,6 +30,10 @@ static const struct gp_command commands[] = {
      "Plan a fleet per GPU type for a workload: GPUs, power, cost; what-if with --set/--sweep.",
      "--workload FILE|PRESET [--gpus ID,...] [--pricing MODE] [--set KEY=VALUE ...] "
      "[--sweep KEY=SPEC]"},
+    {"report", gp_cmd_report,
+     "Write a procurement report of one or more workloads: xlsx, HTML with charts, CSV or JSON.",
+     "--workload W [--workload W2 ...] --out PATH [--format xlsx|html|csv|json] [--title T] "
+     "[--author A]"},
     {"workloads", gp_cmd_workloads, "List the workload presets.", ""},
     {"backends", gp_cmd_backends,
      "List the calibration backends: loaded or rejected and why, with their devices.", ""},

@@ -170,7 +170,7 @@ static int resolve_globals(struct gp_cli *cli)
     int format = GP_FORMAT_TABLE;
     const char *no_color = getenv("NO_COLOR");
 
-    if (cli->format_name) {
+    if (cli->format_name && !cli->own_format) {
         format = gp_format_parse(cli->format_name);
         if (format < 0)
             return gp_cli_usage_error(cli, "--format '%s' is not one of table, csv, json",

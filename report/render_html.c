@@ -31,7 +31,7 @@ static const char style[] =
     "tr.total td{border-top:2px solid #57606a;font-weight:600}"
     "figure{margin:1rem 0}figcaption{font-weight:600;margin-bottom:.3rem}"
     "svg{max-width:100%;height:auto}svg text{font:12px system-ui,sans-serif;fill:#1b1f24}"
-    ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}"
+    ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(30rem,1fr));gap:1rem}"
     "@media (max-width:40rem){body{font-size:14px;padding:.5rem}th,td{padding:.2rem .3rem}}"
     "@media print{nav{display:none}body{max-width:none;font-size:10pt}"
     ".scroll{overflow:visible}table{font-size:7.5pt}th{position:static}"
@@ -120,15 +120,16 @@ static void put_row(FILE *out, const struct gp_table *t, size_t r, const struct 
     fputs("</tr>\n", out);
 }
 
-/* A row of sums under the currency columns. */
-static void put_totals(FILE *out, const struct gp_table *t, const struct gp_locale *loc)
+/* A row of sums under the section's total columns. */
+static void put_totals(FILE *out, const struct gp_report_section *s, const struct gp_locale *loc)
 {
+    const struct gp_table *t = &s->table;
     char number[NUMBER_ROOM], scratch[SCRATCH_MAX];
 
     fputs("<tr class=\"total\">", out);
     for (size_t c = 0; c < t->ncols; c++) {
         double sum = 0;
-        if (c == 0 || gp_table_look(t, c)->style != GP_STYLE_CURRENCY) {
+        if (c == 0 || !gp_report_is_total(s, c)) {
             fputs(c == 0 ? "<td>Total</td>" : "<td></td>", out);
             continue;
         }
@@ -157,7 +158,7 @@ static void put_table(FILE *out, const struct gp_report_section *s, const struct
     for (size_t r = 0; r < t->nrows; r++)
         put_row(out, t, r, loc);
     if (s->totals && t->nrows > 1)
-        put_totals(out, t, loc);
+        put_totals(out, s, loc);
     fputs("</tbody></table></div>\n", out);
 }
 
@@ -180,8 +181,18 @@ static void svg_open(FILE *out, int height, const char *title)
     fputs("</title>\n", out);
 }
 
+/* Digits after the point that show about three significant figures. */
+static int label_decimals(double v)
+{
+    int d = 0;
+
+    for (v = fabs(v); v > 0 && v < 100 && d < 9; v *= 10)
+        d++;
+    return d;
+}
+
 static void put_bars(FILE *out, const char *caption, const char *unit, const struct bar *bars,
-                     size_t n, int decimals)
+                     size_t n)
 {
     double max = 0;
     int height = (int)n * BAR_HEIGHT + 30, plot = CHART_WIDTH - LABEL_WIDTH - 90;
@@ -213,7 +224,7 @@ static void put_bars(FILE *out, const char *caption, const char *unit, const str
                     y + 10, y + 10);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%.*f</text>\n",
                 LABEL_WIDTH + fmax(w, max > 0 ? bars[i].high / max * plot : 0) + 6, y + 14,
-                decimals, bars[i].value);
+                label_decimals(bars[i].value), bars[i].value);
     }
     fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#57606a\">", LABEL_WIDTH, height - 6);
     put_escaped(out, unit);
@@ -267,13 +278,13 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
     n = plan_bars(r, p, CHART_MONTH, bars);
     snprintf(caption, sizeof(caption), "Monthly cost per GPU type, with its uncertainty band");
     snprintf(unit, sizeof(unit), "%s per month of 730 h; the line spans the band", r->currency);
-    put_bars(out, caption, unit, bars, n, 0);
+    put_bars(out, caption, unit, bars, n);
     n = plan_bars(r, p, CHART_UNIT, bars);
     snprintf(caption, sizeof(caption), "Cost per %s", per);
     snprintf(unit, sizeof(unit), "%s per %s", r->currency, per);
-    put_bars(out, caption, unit, bars, n, p->kind == GP_WORKLOAD_INFERENCE ? 3 : 0);
+    put_bars(out, caption, unit, bars, n);
     n = plan_bars(r, p, CHART_POWER, bars);
-    put_bars(out, "Facility power", "kW at the facility (IT power x PUE)", bars, n, 1);
+    put_bars(out, "Facility power", "kW at the facility (IT power x PUE)", bars, n);
     fputs("</div>\n", out);
 }
 
@@ -349,7 +360,7 @@ static void put_history_chart(FILE *out, const struct gp_report *r)
             height - 30, height - 30, height - 30, height - 12, from, height - 12, to, pmax,
             height - 30);
     put_history_lines(out, r, d0, d1, pmax, height);
-    fprintf(out, "<text x=\"60\" y=\"%d\" fill=\"#57606a\">", height - 36 + 30);
+    fputs("<text x=\"64\" y=\"14\" fill=\"#57606a\">", out);
     put_escaped(out, r->currency);
     fputs(" per GPU-hour</text></svg></figure>\n", out);
 }

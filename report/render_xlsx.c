@@ -141,16 +141,17 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, const struct gp_tabl
     return len;
 }
 
-/* A SUM of each currency column under the rows. */
-static lxw_error write_totals(struct book *b, lxw_worksheet *ws, const struct gp_table *t)
+/* A SUM of each total column under the rows. */
+static lxw_error write_totals(struct book *b, lxw_worksheet *ws, const struct gp_report_section *s)
 {
+    const struct gp_table *t = &s->table;
     char col[8], formula[64], scratch[SCRATCH_MAX];
     lxw_row_t row = (lxw_row_t)(t->nrows + 1);
     lxw_error err = worksheet_write_string(ws, row, 0, "Total", b->header);
 
     for (size_t c = 1; !err && c < t->ncols; c++) {
         double sum = 0;
-        if (gp_table_look(t, c)->style != GP_STYLE_CURRENCY)
+        if (!gp_report_is_total(s, c))
             continue;
         for (size_t r = 0; r < t->nrows; r++) {
             struct gp_value v;
@@ -161,7 +162,7 @@ static lxw_error write_totals(struct book *b, lxw_worksheet *ws, const struct gp
         snprintf(formula, sizeof(formula), "=SUM(%s2:%s%zu)", col, col, t->nrows + 1);
         err = worksheet_write_formula_num(
             ws, row, (lxw_col_t)c, formula,
-            number_format(b, GP_STYLE_CURRENCY, t->columns[c].decimals), sum);
+            number_format(b, gp_table_look(t, c)->style, t->columns[c].decimals), sum);
     }
     return err;
 }
@@ -205,7 +206,7 @@ static int write_sheet(struct book *b, const struct gp_report_section *s)
                                        (double)(width < MAX_WIDTH ? width : MAX_WIDTH), NULL);
     }
     if (!err && s->totals && t->nrows > 1)
-        err = write_totals(b, ws, t);
+        err = write_totals(b, ws, s);
     if (!err && t->ncols > 0) {
         worksheet_freeze_panes(ws, 1, 1);
         err = worksheet_autofilter(ws, 0, 0, (lxw_row_t)t->nrows, (lxw_col_t)(t->ncols - 1));

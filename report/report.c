@@ -1,6 +1,7 @@
 /* Building a report: its plans, sections and summary, and writing it atomically. */
 #include "report/report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +104,15 @@ int gp_report_add_plan(struct gp_report *r, const char *workload, enum gp_worklo
     gp_plan_view_init(&p->view, rows, nrows, kind, r->currency, r->fx);
     gp_plan_view_table(&p->view, &s->table);
     s->borrowed = true;
-    s->note = workload;
     return 0;
+}
+
+bool gp_report_is_total(const struct gp_report_section *s, size_t col)
+{
+    for (const char *const *name = s->totals; name && *name; name++)
+        if (strcmp(*name, s->table.columns[col].name) == 0)
+            return true;
+    return false;
 }
 
 void gp_report_month_band(const struct gp_plan_row *row, double fx, double *low, double *high)
@@ -150,6 +158,10 @@ static const struct gp_column_look summary_looks[] = {
     {"Energy kWh/month", "kWh per month", GP_STYLE_PLAIN, 0},
     {"Risks", NULL, GP_STYLE_TEXT, 0},
 };
+
+static const char *const summary_totals[] = {"cost_per_month",       "cost_month_low",
+                                             "cost_month_high",      "facility_kw",
+                                             "energy_kwh_per_month", NULL};
 
 static const char *unit_name(enum gp_workload_kind kind)
 {
@@ -261,7 +273,7 @@ int gp_report_add_summary(struct gp_report *r, const int64_t *quote_expiry, size
                     quote_expiry[i] < r->generated_at + (int64_t)horizon_days * 86400;
     gp_table_init(&s->table, summary_columns, sizeof(summary_columns) / sizeof(summary_columns[0]));
     s->table.looks = summary_looks;
-    s->totals = true;
+    s->totals = summary_totals;
     for (size_t i = 0; i < r->nplans; i++)
         if (summary_row(&s->table, r, &r->plans[i], expiring))
             return gp_error_set(GP_ENOMEM, "out of memory building the summary");
@@ -298,18 +310,32 @@ static int render_file(const struct gp_report *r, enum gp_report_format format, 
     return rc;
 }
 
-/* Remove the CSV folder `dir` and the files a report put in it. */
-static void remove_csv_dir(const char *dir, const struct gp_report *r)
+/* Whether `dir` holds nothing but CSV files (a report folder); when `remove`, remove them and
+ * the folder. */
+static bool csv_dir(const char *dir, bool remove)
 {
-    char file[4200];
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char file[4400];
+    bool only_csv = d != NULL;
 
-    for (size_t i = 0; i < r->nsections; i++) {
-        snprintf(file, sizeof(file), "%s/%s.csv", dir, r->sections[i].key);
-        unlink(file);
+    while (d && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (n < 5 || strcmp(e->d_name + n - 4, ".csv") != 0) {
+            only_csv = false;
+            continue;
+        }
+        snprintf(file, sizeof(file), "%s/%s", dir, e->d_name);
+        if (remove)
+            unlink(file);
     }
-    snprintf(file, sizeof(file), "%s/README.txt", dir);
-    unlink(file);
-    rmdir(dir);
+    if (d)
+        closedir(d);
+    if (remove)
+        rmdir(dir);
+    return only_csv;
 }
 
 /* A CSV report: a new folder beside `path`, filled, then renamed into place; an older report
@@ -318,27 +344,32 @@ static int write_csv_dir(const struct gp_report *r, const char *path, const char
 {
     char tmp[4096], old[4112];
     struct stat st;
-    int rc;
+    int rc = 0;
 
     gp_text_copy(tmp, sizeof(tmp), tmp_template);
     if (!mkdtemp(tmp))
         return gp_error_set(GP_ERROR, "%s: cannot create a folder: %s", path, strerror(errno));
-    if ((rc = gp_report_render_csv(r, tmp))) {
-        remove_csv_dir(tmp, r);
+    mode_t mask = umask(0);
+    umask(mask);
+    if (chmod(tmp, 0777 & ~mask) != 0 || (rc = gp_report_render_csv(r, tmp))) {
+        rc = rc ? rc : gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
+        csv_dir(tmp, true);
         return rc;
     }
     snprintf(old, sizeof(old), "%s.old", tmp);
-    if (stat(path, &st) == 0 && (!S_ISDIR(st.st_mode) || rename(path, old) != 0)) {
-        remove_csv_dir(tmp, r);
-        return gp_error_set(GP_EINVALID, "%s: already exists and is not a report folder", path);
+    if (stat(path, &st) == 0 &&
+        (!S_ISDIR(st.st_mode) || !csv_dir(path, false) || rename(path, old) != 0)) {
+        csv_dir(tmp, true);
+        return gp_error_set(
+            GP_EINVALID, "%s: already exists and is not a report folder (only .csv files)", path);
     }
     if (rename(tmp, path) != 0) {
         rc = gp_error_set(GP_ERROR, "%s: %s", path, strerror(errno));
-        remove_csv_dir(tmp, r);
+        csv_dir(tmp, true);
         rename(old, path);
         return rc;
     }
-    remove_csv_dir(old, r);
+    csv_dir(old, true);
     return 0;
 }
 

@@ -38,7 +38,8 @@ struct gp_report_section {
     const char *note;      /* borrowed: a line under the heading, or NULL */
     struct gp_table table; /* the rows; released by gp_report_release unless `borrowed` */
     bool borrowed;         /* the table belongs to someone else */
-    bool totals;           /* xlsx and HTML: a row of totals under the currency columns */
+    const char *const *totals; /* borrowed, NULL-terminated: the columns that get a total row
+                                  (a SUM formula in xlsx); NULL = none */
 };
 
 /* One workload's plan, as `plan` would print it. */
@@ -97,6 +98,9 @@ struct gp_report_section *gp_report_add_section(struct gp_report *r, const char 
  * expire, `horizon_days` how far ahead that counts as a risk. Returns 0 or GP_ENOMEM. */
 int gp_report_add_summary(struct gp_report *r, const int64_t *quote_expiry, size_t nexpiry,
                           long horizon_days);
+
+/* Whether column `col` of the section gets a total. */
+bool gp_report_is_total(const struct gp_report_section *s, size_t col);
 
 /* The monthly cost of a priced row at the efficiency bounds (low, high), report currency. */
 void gp_report_month_band(const struct gp_plan_row *row, double fx, double *low, double *high);

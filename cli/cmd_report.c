@@ -1,0 +1,215 @@
+/* `gpuplan report`: the plans of one or more workloads with their offers, quotes, price history
+ * and assumptions, written as a workbook, a page with charts, CSV files or JSON. This file
+ * parses, loads and hands the report to report/, which renders it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/plan_input.h"
+#include "cli/plan_meta.h"
+#include "cli/plan_run.h"
+#include "cli/report_sections.h"
+#include "report/report.h"
+#include "util/error.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+#ifndef GPUPLAN_VERSION
+#define GPUPLAN_VERSION "0.0.0"
+#endif
+
+enum { DEFAULT_HORIZON_DAYS = 90 };
+
+struct report_args {
+    struct gp_cli_plan_args plan;
+    struct gp_strlist workloads;
+    const char *out, *title, *author, *horizon;
+};
+
+/* Everything one report holds; report_run_release frees it. */
+struct report_run {
+    struct report_args args;
+    enum gp_report_format format;
+    long horizon_days;
+    struct gp_cli_plan_run runs[GP_STRLIST_MAX];
+    size_t nruns;
+    struct gp_report report;
+    struct gp_report_price_point *history;
+    char database[4096];
+};
+
+static void report_run_release(struct report_run *run)
+{
+    gp_report_release(&run->report);
+    for (size_t i = 0; i < run->nruns; i++)
+        gp_cli_plan_run_release(&run->runs[i]);
+    free(run->history);
+}
+
+/* --out, --format (or the extension), --horizon. */
+static int check_args(struct gp_cli *cli, struct report_run *run)
+{
+    const struct report_args *a = &run->args;
+    int format;
+
+    if (a->workloads.count == 0)
+        return gp_cli_usage_error(cli, "--workload is required (a file or a preset; see "
+                                       "'gpuplan workloads'), once per workload");
+    if (a->workloads.count > GP_REPORT_PLANS_MAX)
+        return gp_cli_usage_error(cli, "at most %d workloads make one report", GP_REPORT_PLANS_MAX);
+    if (!a->out || !a->out[0])
+        return gp_cli_usage_error(cli, "--out PATH is required");
+    format = cli->format_name ? gp_report_format_parse(cli->format_name)
+                              : gp_report_format_from_path(a->out);
+    if (format < 0 && cli->format_name)
+        return gp_cli_usage_error(cli, "--format '%s' is not one of xlsx, html, csv, json",
+                                  cli->format_name);
+    if (format < 0)
+        return gp_cli_usage_error(cli,
+                                  "--out '%s': give --format, or end the name in .xlsx, "
+                                  ".html, .json or / (a CSV folder)",
+                                  a->out);
+    run->format = (enum gp_report_format)format;
+    run->horizon_days = DEFAULT_HORIZON_DAYS;
+    if (a->horizon && gp_text_to_int(a->horizon, 0, 36500, &run->horizon_days))
+        return gp_cli_usage_error(cli, "--horizon '%s' is not a number of days", a->horizon);
+    return GP_EXIT_OK;
+}
+
+/* Plan's JSON document for one run: workload, assumptions and every row. */
+static cJSON *plan_document(const struct gp_cli_plan_run *run, const struct gp_report_plan *p)
+{
+    cJSON *doc = cJSON_CreateObject();
+    struct gp_table table;
+    struct gp_plan_view *view = malloc(sizeof(*view));
+    cJSON *rows = NULL;
+
+    if (view) {
+        gp_plan_view_init(view, p->rows, p->nrows, p->kind, run->res.currency, 1.0);
+        gp_plan_view_table(view, &table);
+        rows = gp_table_json_rows(&table);
+    }
+    free(view);
+    if (!doc || !rows ||
+        !cJSON_AddItemToObject(doc, "workload",
+                               gp_cli_plan_workload_json(&run->res.used.workload)) ||
+        !cJSON_AddItemToObject(doc, "assumptions",
+                               gp_cli_plan_assumptions_json(&run->res, &run->sweep)) ||
+        !cJSON_AddItemToObject(doc, "rows", rows)) {
+        cJSON_Delete(doc);
+        cJSON_Delete(rows);
+        return NULL;
+    }
+    return doc;
+}
+
+/* Plan every workload and add its section. */
+static int plan_all(struct gp_cli *cli, struct report_run *run)
+{
+    struct gp_report *r = &run->report;
+    int rc;
+
+    for (size_t i = 0; i < run->args.workloads.count; i++) {
+        struct gp_cli_plan_run *p = &run->runs[run->nruns++];
+        const char *name = run->args.workloads.items[i];
+        if ((rc = gp_cli_plan_execute(cli, p, &run->args.plan, name)))
+            return rc;
+        r->currency = p->res.currency;
+        if (gp_report_add_plan(r, p->res.used.workload.name, p->res.used.workload.kind, p->res.rows,
+                               p->res.count, NULL))
+            return gp_cli_fail();
+        r->plans[r->nplans - 1].document = plan_document(p, &r->plans[r->nplans - 1]);
+        if (!r->plans[r->nplans - 1].document) {
+            gp_error_set(GP_ENOMEM, "out of memory describing the plan");
+            return gp_cli_fail();
+        }
+    }
+    return GP_EXIT_OK;
+}
+
+/* The sections from the store and the run: summary, offers, quotes, history, assumptions. */
+static int add_sections(struct gp_cli *cli, struct report_run *run)
+{
+    struct gp_report *r = &run->report;
+    const struct gp_cli_plan_run *first = &run->runs[0];
+    const struct gp_fx_table *fx = NULL;
+    struct gp_store *store = NULL;
+    int64_t expiry[GP_STRLIST_MAX * 8];
+    size_t nexpiry = 0;
+    int rc;
+
+    for (size_t i = 0; i < first->req.quote_count && nexpiry < sizeof(expiry) / sizeof(*expiry);
+         i++)
+        expiry[nexpiry++] = first->quotes[i].offer.valid_until;
+    if ((rc = gp_cli_store_read(cli, &store)) || (rc = gp_cli_fx(cli, &fx)))
+        return rc;
+    if (gp_report_add_summary(r, expiry, nexpiry, run->horizon_days) ||
+        gp_cli_report_offers(r, run->runs, run->nruns) ||
+        gp_cli_report_quotes(r, first->quotes, first->req.quote_count, first->res.fx_per_usd,
+                             run->horizon_days) ||
+        gp_cli_report_history(r, store, run->runs, run->nruns, &run->history) ||
+        gp_cli_report_assumptions(r, run->runs, run->nruns, fx))
+        return gp_cli_fail();
+    return GP_EXIT_OK;
+}
+
+static int build_and_write(struct gp_cli *cli, struct report_run *run)
+{
+    struct gp_report *r = &run->report;
+    int rc;
+
+    gp_report_init(r);
+    r->title = run->args.title ? run->args.title : "GPU fleet plan";
+    r->author = run->args.author ? run->args.author : "";
+    r->generated_at = gp_time_now();
+    r->version = GPUPLAN_VERSION;
+    r->locale = cli->locale;
+    if (gp_store_resolve_path(run->database, sizeof(run->database), cli->db_flag) == 0)
+        r->database = run->database;
+    if ((rc = plan_all(cli, run)) || (rc = add_sections(cli, run)))
+        return rc;
+    if (gp_report_write(r, run->format, run->args.out))
+        return gp_cli_fail();
+    gp_msg_info("wrote %s", run->args.out);
+    return GP_EXIT_OK;
+}
+
+int gp_cmd_report(struct gp_cli *cli, int argc, char **argv)
+{
+    struct report_run *run = calloc(1, sizeof(*run));
+    struct gp_opt opts[GP_CLI_PLAN_OPTION_COUNT + 6];
+    int rc;
+
+    if (!run) {
+        gp_error_set(GP_ENOMEM, "out of memory");
+        return gp_cli_fail();
+    }
+    struct report_args *a = &run->args;
+    const struct gp_opt own[] = {
+        {"workload", 'w', GP_OPT_LIST, &a->workloads, "FILE|PRESET",
+         "a workload file or preset; one section each"},
+        {"out", 'o', GP_OPT_STRING, &a->out, "PATH",
+         "where to write (.xlsx, .html, .json, or a folder for CSV)"},
+        {"title", 0, GP_OPT_STRING, &a->title, "TEXT", "the cover's title"},
+        {"author", 0, GP_OPT_STRING, &a->author, "TEXT", "the cover's author"},
+        {"horizon", 0, GP_OPT_STRING, &a->horizon, "DAYS",
+         "quotes expiring within this many days are a risk (default 90)"},
+    };
+    memcpy(opts, own, sizeof(own));
+    gp_cli_plan_options(&a->plan, &opts[5]);
+    opts[5 + GP_CLI_PLAN_OPTION_COUNT] = (struct gp_opt)GP_OPT_END;
+    cli->own_format = true;
+    rc = gp_cli_parse_options(cli, "report", opts, argc, argv);
+    if (rc) {
+        free(run);
+        return rc < 0 ? GP_EXIT_OK : rc;
+    }
+    rc = check_args(cli, run);
+    if (!rc)
+        rc = build_and_write(cli, run);
+    report_run_release(run);
+    free(run);
+    return rc;
+}

@@ -1,0 +1,245 @@
+/* The plan steps `plan` and `report` share: request, data and the planner's run. */
+#include "cli/plan_run.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "cli/plan_input.h"
+#include "store/calibrations.h"
+#include "util/error.h"
+#include "util/msg.h"
+#include "util/text.h"
+#include "util/timeutil.h"
+
+void gp_cli_plan_options(struct gp_cli_plan_args *a, struct gp_opt *out)
+{
+    const struct gp_opt opts[GP_CLI_PLAN_OPTION_COUNT] = {
+        {"gpus", 0, GP_OPT_STRING, &a->gpus, "ID,...", "GPU types to plan (default: all)"},
+        {"vendor", 0, GP_OPT_STRING, &a->vendor, "VENDOR", "nvidia or amd"},
+        {"max-gpus", 0, GP_OPT_STRING, &a->max_gpus, "N", "largest fleet considered"},
+        {"power-budget-kw", 0, GP_OPT_STRING, &a->power_budget, "KW",
+         "facility power available; larger fleets say over-power-budget"},
+        {"pue", 0, GP_OPT_STRING, &a->pue, "X", "facility power / IT power (default 1.3)"},
+        {"kwh-price", 0, GP_OPT_STRING, &a->kwh_price, "PRICE",
+         "energy price per kWh in --currency (default 0.083 USD)"},
+        {"pricing", 0, GP_OPT_STRING, &a->pricing, "MODE",
+         "cheapest (default; on-demand, reserved or quote), on-demand, spot, quote, owned"},
+        {"capex", 0, GP_OPT_STRING, &a->capex, "PRICE",
+         "purchase price per GPU in --currency, for --pricing owned"},
+        {"years", 0, GP_OPT_STRING, &a->years, "N", "amortisation period for owned (default 3)"},
+        {"max-age", 0, GP_OPT_STRING, &a->max_age, "DAYS",
+         "offers older than this say stale-price (default 7)"},
+        {"set", 0, GP_OPT_LIST, &a->set, "KEY=VALUE", "override a workload or assumption field"},
+    };
+    memcpy(out, opts, sizeof(opts));
+}
+
+/* Apply one "key=value" to the input; usage errors name the flag. */
+static int apply_set(struct gp_cli *cli, struct gp_plan_input *in, const char *flag, const char *kv)
+{
+    char key[64];
+    const char *eq = strchr(kv, '=');
+
+    if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
+        return gp_cli_usage_error(cli, "%s '%s': expected key=value", flag, kv);
+    memcpy(key, kv, (size_t)(eq - kv));
+    key[eq - kv] = '\0';
+    if (gp_plan_apply(in, key, eq + 1))
+        return gp_cli_usage_error(cli, "%s: %s", flag, gp_error_last());
+    return GP_EXIT_OK;
+}
+
+/* Numeric flag values go through the same key table as --set. */
+static int apply_flag(struct gp_cli *cli, struct gp_plan_input *in, const char *flag,
+                      const char *key, const char *value)
+{
+    if (!value)
+        return GP_EXIT_OK;
+    if (gp_plan_set(in, key, value))
+        return gp_cli_usage_error(cli, "%s: %s", flag, gp_error_last());
+    return GP_EXIT_OK;
+}
+
+static int select_gpus(struct gp_cli *cli, const struct gp_cli_plan_args *a,
+                       const struct gp_catalog *cat, const struct gp_gpu **out, size_t *n)
+{
+    *n = 0;
+    if (a->vendor && strcmp(a->vendor, "nvidia") && strcmp(a->vendor, "amd"))
+        return gp_cli_usage_error(cli, "--vendor '%s' is not nvidia or amd", a->vendor);
+    if (a->gpus) {
+        const char *p = a->gpus;
+        while (*p) {
+            char id[GP_GPU_ID_MAX + 8];
+            size_t len = strcspn(p, ",");
+            const struct gp_gpu *gpu;
+            if (len == 0 || len >= sizeof(id))
+                return gp_cli_usage_error(cli, "--gpus '%s': expected ID,ID,...", a->gpus);
+            memcpy(id, p, len);
+            id[len] = '\0';
+            if (gp_catalog_require(cat, id, &gpu))
+                return gp_cli_usage_error(cli, "--gpus: %s", gp_error_last());
+            bool seen = false;
+            for (size_t i = 0; i < *n; i++)
+                seen |= out[i] == gpu;
+            if (!seen && (!a->vendor || strcmp(gp_vendor_name(gpu->vendor), a->vendor) == 0))
+                out[(*n)++] = gpu;
+            p += len + (p[len] == ',');
+        }
+    } else {
+        for (size_t i = 0; i < cat->count; i++)
+            if (!a->vendor || strcmp(gp_vendor_name(cat->gpus[i].vendor), a->vendor) == 0)
+                out[(*n)++] = &cat->gpus[i];
+    }
+    if (*n == 0)
+        return gp_cli_usage_error(cli, "no GPU type left after --gpus and --vendor");
+    return GP_EXIT_OK;
+}
+
+/* --pricing, --max-age, and the report currency with the defaults converted into it. */
+static int parse_request(struct gp_cli *cli, struct gp_cli_plan_run *run)
+{
+    const struct gp_cli_plan_args *a = run->args;
+    const struct gp_fx_table *fx = NULL;
+    int pricing = a->pricing ? gp_pricing_parse(a->pricing) : GP_PRICING_CHEAPEST, rc;
+    long max_age = GP_PLAN_DEFAULT_MAX_AGE_DAYS;
+
+    if (pricing < 0) {
+        const char *names[GP_PRICING_COUNT + 1] = {NULL};
+        char list[128];
+        for (int p = 0; p < GP_PRICING_COUNT; p++)
+            names[p] = gp_pricing_name((enum gp_pricing)p);
+        gp_text_join(list, sizeof(list), names, ", ");
+        return gp_cli_usage_error(cli, "--pricing '%s' is not one of %s", a->pricing, list);
+    }
+    if (a->max_age && gp_text_to_int(a->max_age, 0, 36500, &max_age))
+        return gp_cli_usage_error(cli, "--max-age '%s' is not a number of days", a->max_age);
+    if ((rc = gp_cli_fx(cli, &fx)))
+        return rc;
+    if (gp_plan_request_init(&run->req, fx, cli->currency, gp_time_now()))
+        return gp_cli_usage_error(cli, "--currency: %s", gp_error_last());
+    run->req.pricing = (enum gp_pricing)pricing;
+    run->req.max_age_days = max_age;
+    return GP_EXIT_OK;
+}
+
+/* The assumptions from the flags, then every --set, then a check of every sweep value, so a bad
+ * one fails before any output. */
+static int build_base(struct gp_cli *cli, struct gp_cli_plan_run *run)
+{
+    const struct gp_cli_plan_args *a = run->args;
+    struct gp_plan_input *base = &run->req.base;
+    int rc;
+
+    if ((rc = apply_flag(cli, base, "--pue", "pue", a->pue)) ||
+        (rc = apply_flag(cli, base, "--kwh-price", "kwh_price", a->kwh_price)) ||
+        (rc = apply_flag(cli, base, "--capex", "capex", a->capex)) ||
+        (rc = apply_flag(cli, base, "--years", "years", a->years)) ||
+        (rc = apply_flag(cli, base, "--max-gpus", "max_gpus", a->max_gpus)) ||
+        (rc = apply_flag(cli, base, "--power-budget-kw", "power_budget_kw", a->power_budget)))
+        return rc;
+    for (size_t i = 0; i < a->set.count; i++)
+        if ((rc = apply_set(cli, base, "--set", a->set.items[i])))
+            return rc;
+    if (!a->sweep)
+        return GP_EXIT_OK;
+    if (gp_sweep_parse(&run->sweep, a->sweep))
+        return gp_cli_usage_error(cli, "%s", gp_error_last());
+    if (gp_plan_sweep_check(base, &run->sweep))
+        return gp_cli_usage_error(cli, "--sweep: %s", gp_error_last());
+    run->req.sweep = &run->sweep;
+    return GP_EXIT_OK;
+}
+
+/* For each GPU type, the cheapest current offer of every provider, rentable unit, tier and
+ * term, appended to run->offers. */
+static int load_offers(struct gp_store *store, struct gp_cli_plan_run *run)
+{
+    for (size_t g = 0; g < run->req.gpu_count; g++) {
+        struct gp_offer_filter filter = {.gpu_id = run->gpus[g]->id, .tier = -1};
+        struct gp_offer *offers = NULL, *grown;
+        size_t n = 0, have = run->req.offer_count;
+        int rc = gp_store_purchase_offers(store, &filter, 1, &offers, &n);
+        if (rc)
+            return rc;
+        grown = n ? realloc(run->offers, (have + n) * sizeof(*grown)) : run->offers;
+        if (n && !grown) {
+            free(offers);
+            return gp_error_set(GP_ENOMEM, "out of memory reading offers");
+        }
+        if (n)
+            memcpy(grown + have, offers, n * sizeof(*offers));
+        run->offers = grown;
+        run->req.offer_count = have + n;
+        free(offers);
+    }
+    return 0;
+}
+
+/* The GPU types, and from the store the current offers, the quotes and the calibration fits. */
+static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
+{
+    struct gp_plan_request *req = &run->req;
+    struct gp_store *store = NULL;
+    int rc;
+
+    run->gpus = calloc(run->catalog->count + 1, sizeof(*run->gpus));
+    if (!run->gpus) {
+        gp_error_set(GP_ENOMEM, "out of memory");
+        return gp_cli_fail();
+    }
+    if ((rc = select_gpus(cli, run->args, run->catalog, run->gpus, &req->gpu_count)) ||
+        (rc = gp_cli_store_read(cli, &store)))
+        return rc;
+    if (load_offers(store, run) || gp_store_quotes_list(store, &run->quotes, &req->quote_count) ||
+        gp_store_calibration_fits_for_gpu(store, NULL, &run->fits, &req->fit_count))
+        return gp_cli_fail();
+    req->gpus = run->gpus;
+    req->offers = run->offers;
+    req->quotes = run->quotes;
+    req->fits = run->fits;
+    req->efficiencies = &run->effs;
+    return GP_EXIT_OK;
+}
+
+void gp_cli_plan_run_release(struct gp_cli_plan_run *run)
+{
+    gp_sweep_release(&run->sweep);
+    gp_efficiency_table_release(&run->effs);
+    gp_model_table_release(&run->models);
+    gp_plan_result_release(&run->res);
+    free(run->offers);
+    free(run->quotes);
+    free(run->fits);
+    free(run->gpus);
+}
+
+int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
+                        const struct gp_cli_plan_args *args, const char *workload)
+{
+    int rc;
+
+    run->args = args;
+    rc = parse_request(cli, run);
+    if (!rc)
+        rc = gp_cli_catalog(cli, &run->catalog);
+    if (!rc)
+        rc = gp_cli_plan_inputs(cli, &run->effs, &run->models);
+    if (!rc)
+        rc = gp_cli_workload_load(cli, workload, &run->models, &run->req.base.workload);
+    if (!rc)
+        rc = build_base(cli, run);
+    if (!rc)
+        rc = load_data(cli, run);
+    if (rc)
+        return rc;
+    if (gp_plan_run(&run->res, &run->req))
+        return gp_cli_fail();
+    for (size_t g = 0; g < run->res.per_point; g++)
+        if (run->res.gpus[g].no_capex)
+            gp_msg_warn("%s: no purchase price in the catalog; give --capex for owned pricing",
+                        run->res.gpus[g].gpu->id);
+    return GP_EXIT_OK;
+}

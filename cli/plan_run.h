@@ -1,0 +1,48 @@
+/* The steps `plan` and `report` share: the plan options as typed, the request they build
+ * (flags, --set, --sweep), the catalog, efficiency and store data it is planned from, and the
+ * planner's run over it. cli/ only parses and loads here; the decisions are in planner/. */
+#ifndef GP_CLI_PLAN_RUN_H
+#define GP_CLI_PLAN_RUN_H
+
+#include <stdbool.h>
+
+#include "cli/cli.h"
+#include "planner/plan.h"
+
+/* What the user asked for, as typed. */
+struct gp_cli_plan_args {
+    const char *gpus, *vendor, *max_gpus, *power_budget, *pue, *kwh_price, *pricing;
+    const char *capex, *years, *max_age, *sweep;
+    struct gp_strlist set;
+};
+
+#define GP_CLI_PLAN_OPTION_COUNT 11
+
+/* The options every planning command takes (--gpus ... --set), bound to `a`, into
+ * out[GP_CLI_PLAN_OPTION_COUNT]. */
+void gp_cli_plan_options(struct gp_cli_plan_args *a, struct gp_opt *out);
+
+/* Everything one plan holds; gp_cli_plan_run_release frees it. */
+struct gp_cli_plan_run {
+    const struct gp_cli_plan_args *args; /* borrowed */
+    const struct gp_catalog *catalog;    /* borrowed from the cli */
+    struct gp_efficiency_table effs;
+    struct gp_model_table models;
+    struct gp_sweep sweep;
+    struct gp_plan_request req; /* borrows the arrays below */
+    const struct gp_gpu **gpus;
+    struct gp_offer *offers;
+    struct gp_quote *quotes;
+    struct gp_calibration_curve *fits;
+    struct gp_plan_result res;
+};
+
+/* Build the request for `workload` from the arguments, load what it is planned from, and run
+ * the planner; warns about GPU types that cannot be priced as owned. Prints errors and
+ * returns an exit code; release `run` in every case. */
+int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
+                        const struct gp_cli_plan_args *args, const char *workload);
+
+void gp_cli_plan_run_release(struct gp_cli_plan_run *run);
+
+#endif

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# `gpuplan report` end to end: the format from the extension, the JSON document's shape, a CSV
+# folder per report (da_DK with a byte order mark), replaced whole on a second run, and writes
+# that fail leave neither a half file nor a temporary one behind.
+# Usage: test_report_cli.sh GPUPLAN
+set -uo pipefail
+gpuplan=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GPUPLAN_DB=$tmp/gpuplan.db GPUPLAN_NOW=2026-10-01T12:00:00Z
+failed=0
+check() { # check DESCRIPTION COMMAND...
+  local what=$1; shift
+  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; failed=1; fi
+}
+no_temporaries() { ! ls -a "$1" | grep -q '\.tmp-'; }
+
+"$gpuplan" report -w chat-llama-3.1-70b -w stream-fp32 --out "$tmp/r.json" 2>/dev/null
+check "json report written" test -s "$tmp/r.json"
+check "json: schema 2, two plans, the sections" python3 - "$tmp/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema_version"] == 2, d["schema_version"]
+assert [p["workload"]["name"] for p in d["plans"]] == ["chat-llama-3.1-70b", "stream-fp32"]
+assert set(d["sections"]) == {"summary", "offers", "quotes", "price-history", "assumptions"}
+assert len(d["sections"]["summary"]) == 2 and d["plans"][0]["rows"][0]["notes"].startswith("best")
+PY
+
+"$gpuplan" report -w chat-llama-3.1-70b --locale da_DK --out "$tmp/csv/" 2>/dev/null
+check "csv folder holds one file per section" test -s "$tmp/csv/summary.csv" -a -s "$tmp/csv/plan-1.csv" -a -s "$tmp/csv/offers.csv"
+check "da_DK CSV starts with a byte order mark and uses ';'" \
+  bash -c "head -c 3 '$tmp/csv/plan-1.csv' | od -An -tx1 | grep -q 'ef bb bf' && grep -q ';' '$tmp/csv/plan-1.csv'"
+touch "$tmp/csv/plan-9.csv"
+"$gpuplan" report -w chat-llama-3.1-70b --format csv --out "$tmp/csv" 2>/dev/null
+check "a second csv report replaces the folder whole" bash -c "[[ ! -e '$tmp/csv/plan-9.csv' && -s '$tmp/csv/summary.csv' ]]"
+touch "$tmp/csv/notes.txt"
+"$gpuplan" report -w chat-llama-3.1-70b --format csv --out "$tmp/csv" 2>/dev/null
+check "a folder holding other files is not replaced (2)" test $? -eq 2
+check "  and keeps them" test -e "$tmp/csv/notes.txt"
+check "no temporary folder is left" no_temporaries "$tmp"
+
+"$gpuplan" report -w chat-llama-3.1-70b --out "$tmp/r.pdf" 2>"$tmp/err"
+check "an unknown extension is a usage error (2)" test $? -eq 2
+check "  and says what to give" grep -q "give --format" "$tmp/err"
+"$gpuplan" report -w chat-llama-3.1-70b --out "$tmp/missing/r.html" 2>"$tmp/err"
+check "a folder that does not exist fails (1)" test $? -eq 1
+mkdir "$tmp/taken.html"
+"$gpuplan" report -w chat-llama-3.1-70b --out "$tmp/taken.html" 2>"$tmp/err"
+check "a folder in the way fails" test $? -ne 0
+check "  and leaves no temporary file" no_temporaries "$tmp"
+echo "keep" >"$tmp/plain.csv"
+"$gpuplan" report -w chat-llama-3.1-70b --out "$tmp/plain.csv" --format csv 2>"$tmp/err"
+check "a file where the CSV folder goes is refused (2)" test $? -eq 2
+check "  and kept as it was" grep -qx keep "$tmp/plain.csv"
+"$gpuplan" report -w no-such-preset --out "$tmp/r2.html" 2>/dev/null
+check "a bad workload writes nothing" test ! -e "$tmp/r2.html"
+"$gpuplan" report --out "$tmp/r3.html" 2>"$tmp/err"
+check "--workload is required (2)" test $? -eq 2
+exit $failed

@@ -1,0 +1,197 @@
+/* Property test: text from outside (provider names, notes) with formula starters, quotes,
+ * separators, line breaks and control characters comes out safe in every report format: CSV
+ * fields neutralised and quoted so they read back as the same text, HTML escaped, xlsx cells
+ * as strings and never formulas. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "report/report.h"
+
+enum { CASES = 300, TEXT_MAX = 40 };
+
+static const struct gp_column columns[] = {{"provider", GP_CELL_TEXT, 0},
+                                           {"price", GP_CELL_NUMBER, 2}};
+
+/* A random string over the characters that make trouble, and some letters. */
+static void nasty(char *out, unsigned *seed)
+{
+    static const char alphabet[] = "=+-@\"';,\t\r\n\x01\x1b\x7f<>&/ ab\xc3\xb8";
+    size_t n = 1 + (*seed = *seed * 1103515245u + 12345u) / 65536 % (TEXT_MAX - 2);
+
+    for (size_t i = 0; i < n; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        out[i] = alphabet[(*seed / 65536) % (sizeof(alphabet) - 1)];
+    }
+    out[n] = '\0';
+}
+
+/* Read one RFC 4180 field from *p (separator ','), into out; returns whether it was quoted. */
+static bool read_field(const char **p, char *out, size_t size)
+{
+    const char *s = *p;
+    size_t n = 0;
+    bool quoted = *s == '"';
+
+    if (quoted) {
+        for (s++; *s && !(s[0] == '"' && s[1] != '"'); s++) {
+            if (s[0] == '"')
+                s++;
+            if (n + 1 < size)
+                out[n++] = *s;
+        }
+        s += *s == '"';
+    } else {
+        while (*s && *s != ',' && *s != '\r' && n + 1 < size)
+            out[n++] = *s++;
+    }
+    out[n] = '\0';
+    *p = s;
+    return quoted;
+}
+
+static void build(struct gp_report *r, char (*texts)[TEXT_MAX], unsigned seed)
+{
+    struct gp_report_section *s;
+
+    gp_report_init(r);
+    r->title = "=HYPERLINK(\"x\")<b>";
+    r->author = "@me\r\n";
+    s = gp_report_add_section(r, "offers", "Offers");
+    assert_non_null(s);
+    gp_table_init(&s->table, columns, 2);
+    for (int i = 0; i < CASES; i++) {
+        nasty(texts[i], &seed);
+        assert_int_equal(gp_table_add_row(&s->table), 0);
+        assert_int_equal(gp_table_set_text(&s->table, "provider", "%s", texts[i]), 0);
+        assert_int_equal(gp_table_set_number(&s->table, "price", i), 0);
+    }
+}
+
+static void csv_reads_back_as_text(void **state)
+{
+    static char texts[CASES][TEXT_MAX];
+    struct gp_report r;
+    char dir[] = "/tmp/report_safety.XXXXXX", path[64], *data = NULL;
+    size_t len = 0;
+    (void)state;
+
+    build(&r, texts, 7);
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(gp_report_render_csv(&r, dir), 0);
+    snprintf(path, sizeof(path), "%s/offers.csv", dir);
+    FILE *in = fopen(path, "rb");
+    assert_non_null(in);
+    data = calloc(1, 1 << 20);
+    len = fread(data, 1, (1 << 20) - 1, in);
+    fclose(in);
+    assert_true(len > 0);
+    const char *p = strstr(data, "\r\n") + 2; /* after the header */
+    for (int i = 0; i < CASES; i++) {
+        char field[TEXT_MAX * 2 + 4], want[TEXT_MAX * 2 + 4];
+        read_field(&p, field, sizeof(field));
+        bool formula = strchr("=+-@\t\r", texts[i][0]) != NULL;
+        snprintf(want, sizeof(want), "%s%.*s", formula ? "'" : "", TEXT_MAX, texts[i]);
+        assert_string_equal(field, want);
+        assert_true(strchr("=+-@\t\r", field[0]) == NULL);
+        p = strstr(p, "\r\n") + 2; /* the price field, then the next row */
+    }
+    free(data);
+    unlink(path);
+    rmdir(dir);
+    gp_report_release(&r);
+}
+
+static void html_escapes_everything(void **state)
+{
+    static char texts[CASES][TEXT_MAX];
+    struct gp_report r;
+    char *page = NULL;
+    size_t len = 0;
+    (void)state;
+
+    build(&r, texts, 11);
+    FILE *out = open_memstream(&page, &len);
+    assert_int_equal(gp_report_render_html(&r, out), 0);
+    fclose(out);
+    assert_null(strstr(page, "<b>"));
+    for (const char *td = strstr(page, "<td>"); td; td = strstr(td + 1, "<td>")) {
+        const char *end = strstr(td + 4, "</td>");
+        assert_non_null(end);
+        for (const char *c = td + 4; c < end; c++) {
+            assert_true(*c != '<' && *c != '>' && *c != '"' && *c != '\'');
+            assert_true((unsigned char)*c >= 0x20 || *c == '\t' || *c == '\n');
+            assert_true((unsigned char)*c != 0x7f);
+        }
+    }
+    free(page);
+    gp_report_release(&r);
+}
+
+/* Run a command and return its output (malloc'd), or NULL when it cannot run. */
+static char *run(const char *command)
+{
+    FILE *p = popen(command, "r");
+    char *text = calloc(1, 1 << 20);
+    size_t n = p && text ? fread(text, 1, (1 << 20) - 1, p) : 0;
+
+    if (p && pclose(p) != 0)
+        n = 0;
+    if (n == 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static void xlsx_holds_text_as_strings(void **state)
+{
+    static char texts[CASES][TEXT_MAX];
+    struct gp_report r;
+    char dir[] = "/tmp/report_safety.XXXXXX", path[64], command[160];
+    (void)state;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/r.xlsx", dir);
+    build(&r, texts, 13);
+    assert_int_equal(gp_report_render_xlsx(&r, path), 0);
+    snprintf(command, sizeof(command), "unzip -p %s xl/worksheets/sheet2.xml 2>/dev/null", path);
+    char *sheet = run(command);
+    if (!sheet) {
+        unlink(path);
+        rmdir(dir);
+        gp_report_release(&r);
+        skip(); /* no unzip to look inside */
+    }
+    /* every provider cell (column A below the header) is a shared string, no cell a formula
+     * but none was asked for */
+    assert_null(strstr(sheet, "<f>"));
+    int strings = 0;
+    for (const char *c = strstr(sheet, "<c r=\"A2\""); c; c = strstr(c + 1, "<c r=\"A")) {
+        assert_non_null(strstr(c, "t=\"s\""));
+        assert_true(strstr(c, "t=\"s\"") < strstr(c, "</c>"));
+        strings++;
+    }
+    assert_int_equal(strings, CASES);
+    free(sheet);
+    unlink(path);
+    rmdir(dir);
+    gp_report_release(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(csv_reads_back_as_text),
+        cmocka_unit_test(html_escapes_everything),
+        cmocka_unit_test(xlsx_holds_text_as_strings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
