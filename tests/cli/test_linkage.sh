@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The gpuplan executable may link only libc, libm, libdl, libcurl, libsqlite3, libcjson and
-# libgsl (GSL's CBLAS included): GPU SDKs and BLAS are loaded at run time, never linked.
+# The gpuplan executable may link only libc, libm, libdl, libcurl, libsqlite3, libcjson,
+# libgsl (GSL's CBLAS included) and libxlsxwriter (with zlib): GPU SDKs and BLAS are loaded at
+# run time, never linked.
 set -uo pipefail
 
-allowed='^(libc|libm|libdl|libpthread|libcurl|libsqlite3|libcjson|libgsl|libgslcblas|ld-linux-x86-64|ld-linux-aarch64|libasan|libubsan|libgcc_s|libstdc\+\+)\.so'
+allowed='^(libc|libm|libdl|libpthread|libcurl|libsqlite3|libcjson|libgsl|libgslcblas|libxlsxwriter|libz|ld-linux-x86-64|ld-linux-aarch64|libasan|libubsan|libgcc_s|libstdc\+\+)\.so'
 status=0
 while read -r lib; do
   if [[ ! "$lib" =~ $allowed ]]; then
