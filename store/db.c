@@ -1,5 +1,6 @@
 /* Opening the database: path resolution, safety checks, pragmas, migrations, transactions. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,20 @@ static int migrate(struct gp_store *store)
     return rc;
 }
 
+/* A full file system said as such, with the file that could not be written (SQLite reports a
+ * -shm file it cannot create on a full disk as a disk I/O error). Returns 0 when not the case. */
+static int disk_full(struct gp_store *store)
+{
+    int ext = sqlite3_extended_errcode(store->db);
+    bool shm =
+        ext == SQLITE_IOERR_SHMOPEN || ext == SQLITE_IOERR_SHMSIZE || ext == SQLITE_IOERR_SHMMAP;
+
+    if (sqlite3_system_errno(store->db) != ENOSPC && (ext & 0xff) != SQLITE_FULL)
+        return 0;
+    return gp_error_set(GP_EDB, "disk full: cannot write %s%s (%s); free some space there",
+                        store->path, shm ? "-shm" : "", sqlite3_errmsg(store->db));
+}
+
 /* Refuse what this build must not touch: not a database, or a newer schema. */
 static int check_version(struct gp_store *store, int *version)
 {
@@ -182,6 +197,8 @@ static int check_version(struct gp_store *store, int *version)
     if (rc && (sqlite3_errcode(store->db) & 0xff) == SQLITE_CANTOPEN)
         return gp_error_set(GP_EDB, "cannot open database %s: %s", store->path,
                             sqlite3_errmsg(store->db));
+    if (rc && disk_full(store))
+        return GP_EDB;
     if (rc)
         return gp_error_set(GP_EDB, "%s is not a gpuplan database or is damaged (%s)", store->path,
                             sqlite3_errmsg(store->db));

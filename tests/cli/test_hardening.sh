@@ -5,7 +5,7 @@ set -uo pipefail
 
 gpuplan=$1
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 export GPUPLAN_NOW=2026-10-01T12:00:00Z NO_COLOR=1 GPUPLAN_DB="$tmp/gpuplan.db"
 passed=0
 failed=0
@@ -91,6 +91,26 @@ PY
 done
 GPUPLAN_DB="$tmp/import.db" "$gpuplan" calibrate import "$calib" >/dev/null 2>"$tmp/err"
 check "calibrate import of the fixture" 0 $?
+
+# A full disk is said as such, with the file, not as a damaged database. A small tmpfs is
+# filled up (root with mount rights only; tests/fault/run_vfs_faults.sh covers it everywhere).
+full="$tmp/full"
+mkdir "$full"
+if mount -t tmpfs -o size=1m tmpfs "$full" 2>/dev/null; then
+  GPUPLAN_DB="$tmp/seed.db" "$gpuplan" prices --gpu b200 >/dev/null 2>&1
+  python3 -c 'import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' \
+    "$tmp/seed.db"
+  cp "$tmp/seed.db" "$full/g.db"
+  dd if=/dev/zero of="$full/fill" bs=4k >/dev/null 2>&1
+  for command in "prices --gpu b200" "plan --workload chat-llama-3.1-70b"; do
+    # shellcheck disable=SC2086
+    "$gpuplan" $command --db "$full/g.db" >/dev/null 2>"$tmp/err"
+    check "full disk: $command" 5 $? "$tmp/err" "disk full: cannot write $full/g.db-shm"
+  done
+  umount "$full"
+else
+  echo "note: no tmpfs could be mounted; the full-disk check runs in the fault tests only"
+fi
 
 echo "hardening: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
