@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "catalog/fx.h"
+#include "catalog/regions.h"
 #include "gpuplan/gpu.h"
 #include "report/table.h"
 #include "store/store.h"
@@ -47,6 +48,8 @@ struct gp_cli {
     struct gp_store *store;         /* owned; opened by gp_cli_store */
     struct gp_catalog catalog;
     bool catalog_loaded;
+    struct gp_region_table regions; /* owned; loaded by gp_cli_regions */
+    bool regions_loaded;
     struct gp_fx_table fx; /* owned; loaded by gp_cli_fx */
     bool fx_loaded;
 };
@@ -125,6 +128,11 @@ int gp_cli_store_read(struct gp_cli *cli, struct gp_store **out);
 int gp_cli_catalog(struct gp_cli *cli, const struct gp_catalog **out);
 /* Exchange rates: from the store when it is open, else from data/fx.json. */
 int gp_cli_fx(struct gp_cli *cli, const struct gp_fx_table **out);
+/* Load the region table (embedded or --data). Prints errors; returns an exit code. */
+int gp_cli_regions(struct gp_cli *cli, const struct gp_region_table **out);
+/* Check --region GLOB and --jurisdiction J (either may be NULL): a glob must not be empty, a
+ * jurisdiction must be one the region table knows. Returns an exit code (2 with a message). */
+int gp_cli_place_filter(struct gp_cli *cli, const char *region, const char *jurisdiction);
 
 /* Units of the output currency per USD, for converting prices; prints errors. */
 int gp_cli_currency_rate(struct gp_cli *cli, double *per_usd);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "catalog/catalog.h"
+#include "catalog/regions.h"
 #include "cli/cli.h"
 #include "cli/prices_rows.h"
 #include "store/refresh.h"
@@ -16,26 +17,17 @@
 enum { DEFAULT_MAX_AGE_DAYS = 7 };
 
 struct price_args {
-    const char *gpu, *provider, *tier, *max_age, *since, *changed_since;
+    const char *gpu, *provider, *tier, *max_age, *since, *changed_since, *region, *jurisdiction;
     int64_t changed_at; /* --changed-since, Unix seconds UTC */
     struct gp_offer_filter filter;
     struct gp_price_row_context rows;
 };
 
-/* An offer with the note it is shown with (quotes: "expired"). */
+/* A changed offer with the price it had before. */
 struct listed_offer {
     struct gp_offer offer;
-    const char *note;
     double previous_usd; /* --changed-since: the price before, USD per GPU-hour; 0 = new */
 };
-
-static int compare_listed(const void *a, const void *b)
-{
-    const struct listed_offer *x = a, *y = b;
-    if (x->offer.usd_per_gpu_hour != y->offer.usd_per_gpu_hour)
-        return x->offer.usd_per_gpu_hour < y->offer.usd_per_gpu_hour ? -1 : 1;
-    return strcmp(x->offer.provider, y->offer.provider);
-}
 
 /* Check --gpu, --tier, --max-age and --since and fill the filter and row context. */
 static int check_args(struct gp_cli *cli, struct price_args *a)
@@ -50,6 +42,10 @@ static int check_args(struct gp_cli *cli, struct price_args *a)
     a->filter.gpu_id = a->gpu;
     a->filter.provider = a->provider;
     a->filter.tier = -1;
+    if ((rc = gp_cli_place_filter(cli, a->region, a->jurisdiction)) != GP_EXIT_OK)
+        return rc;
+    a->filter.region = a->region;
+    a->filter.jurisdiction = a->jurisdiction;
     if (a->gpu) {
         rc = gp_cli_catalog(cli, &catalog);
         if (rc)
@@ -76,34 +72,6 @@ static int check_args(struct gp_cli *cli, struct price_args *a)
     return gp_cli_currency_rate(cli, &a->rows.per_usd);
 }
 
-/* Quotes matching the filter, as offers; expired ones carry the note "expired". */
-static int add_quotes(struct gp_store *store, const struct price_args *a,
-                      struct listed_offer **list, size_t *n)
-{
-    struct gp_quote *quotes = NULL;
-    size_t count = 0;
-    int rc = gp_store_quotes_list(store, &quotes, &count);
-
-    if (rc)
-        return rc;
-    struct listed_offer *grown = realloc(*list, (*n + count + 1) * sizeof(**list));
-    if (!grown) {
-        free(quotes);
-        return gp_error_set(GP_ENOMEM, "out of memory listing quotes");
-    }
-    *list = grown;
-    for (size_t i = 0; i < count; i++) {
-        const struct gp_offer *o = &quotes[i].offer;
-        if ((a->gpu && strcmp(o->gpu_id, a->gpu)) ||
-            (a->provider && strcmp(o->provider, a->provider)))
-            continue;
-        bool expired = o->valid_until && o->valid_until < a->rows.now;
-        (*list)[(*n)++] = (struct listed_offer){*o, expired ? "expired" : NULL, 0};
-    }
-    free(quotes);
-    return 0;
-}
-
 /* Offers whose price is new or changed since --changed-since, with the price before. */
 static int collect_changes(struct gp_store *store, const struct price_args *a,
                            struct listed_offer **out, size_t *n)
@@ -122,87 +90,131 @@ static int collect_changes(struct gp_store *store, const struct price_args *a,
         return gp_error_set(GP_ENOMEM, "out of memory listing offers");
     }
     for (size_t i = 0; i < count; i++)
-        (*out)[(*n)++] = (struct listed_offer){changes[i].offer, NULL, changes[i].previous_usd};
+        (*out)[(*n)++] = (struct listed_offer){changes[i].offer, changes[i].previous_usd};
     free(changes);
     return 0;
 }
 
-static int collect(struct gp_store *store, const struct price_args *a, struct listed_offer **out,
-                   size_t *n)
+/* The note a row is shown with: "expired" for a price past its valid_until. */
+static const char *validity_note(const struct gp_offer *o, int64_t now)
 {
-    struct gp_offer *offers = NULL;
-    size_t count = 0;
-    int rc = 0;
+    return o->valid_until && o->valid_until < now ? "expired" : NULL;
+}
 
-    *out = NULL;
-    *n = 0;
-    if (a->filter.tier != GP_TIER_QUOTE) {
-        rc = gp_store_offers_query(store, &a->filter, &offers, &count);
-        if (rc)
-            return rc;
-        *out = calloc(count + 1, sizeof(**out));
-        if (!*out) {
-            free(offers);
-            return gp_error_set(GP_ENOMEM, "out of memory listing offers");
-        }
-        for (size_t i = 0; i < count; i++)
-            (*out)[(*n)++] = (struct listed_offer){offers[i], NULL, 0};
-        free(offers);
+/*
+ * The rows of `prices` as a renderer asks for them, one at a time: the store's cursor stepped
+ * forward (and rewound when a renderer starts a second pass), one row's cells held, then the
+ * GPUs that have no price. Memory does not grow with the number of offers.
+ */
+struct price_stream {
+    struct gp_offer_cursor *cursor;
+    const struct price_args *a;
+    size_t offers;         /* rows the cursor walks */
+    size_t pos;            /* rows stepped since the last rewind */
+    size_t cached;         /* the row `row` holds; SIZE_MAX: none */
+    struct gp_table row;   /* one row's cells */
+    const char **unpriced; /* GPU ids with no price at all, listed after the offers */
+    size_t nunpriced;
+    int rc; /* the first error met while streaming */
+};
+
+static int stream_row(struct price_stream *s, size_t r)
+{
+    struct gp_offer offer;
+    int more = 1;
+
+    gp_table_release(&s->row);
+    gp_table_init(&s->row, gp_price_columns, gp_price_column_count);
+    if (r >= s->offers)
+        return gp_price_row_add_unpriced(&s->row, s->unpriced[r - s->offers]);
+    if (r < s->pos) {
+        gp_store_offer_cursor_rewind(s->cursor);
+        s->pos = 0;
     }
-    if (a->filter.tier == -1 || a->filter.tier == GP_TIER_QUOTE)
-        rc = add_quotes(store, a, out, n);
-    if (rc == 0 && *n > 1)
-        qsort(*out, *n, sizeof(**out), compare_listed);
+    while (s->pos <= r && (more = gp_store_offer_cursor_next(s->cursor, &offer)) == 1)
+        s->pos++;
+    if (more != 1)
+        return more < 0 ? more : gp_error_set(GP_EDB, "the offers changed while being listed");
+    return gp_price_row_add(&s->row, &s->a->rows, &offer, validity_note(&offer, s->a->rows.now));
+}
+
+static void read_price(const void *source, size_t r, size_t c, struct gp_value *out, char *scratch,
+                       size_t size)
+{
+    struct price_stream *s = (struct price_stream *)source;
+
+    if (s->cached != r && s->rc == 0) {
+        s->rc = stream_row(s, r);
+        s->cached = s->rc ? SIZE_MAX : r;
+    }
+    if (s->rc) {
+        out->kind = GP_CELL_EMPTY;
+        return;
+    }
+    gp_table_value(&s->row, 0, c, out, scratch, size);
+}
+
+/* Count the rows, open the cursor, and list the GPUs of the catalog with no price when the
+ * listing is not narrowed to a provider, a place, or one tier without naming a GPU. */
+static int stream_open(struct price_stream *s, struct gp_store *store,
+                       const struct gp_catalog *catalog, const struct price_args *a)
+{
+    bool quotes = a->filter.tier == -1 || a->filter.tier == GP_TIER_QUOTE;
+    bool show_unpriced = !a->provider && !a->filter.region && !a->filter.jurisdiction &&
+                         (a->gpu || a->filter.tier == -1);
+    struct gp_offer_count *counts = NULL;
+    size_t n = 0;
+    int rc = gp_store_offer_counts(store, &a->filter, quotes, &counts, &n);
+
+    memset(s, 0, sizeof(*s));
+    s->a = a;
+    s->cached = SIZE_MAX;
+    gp_table_init(&s->row, gp_price_columns, gp_price_column_count);
+    for (size_t i = 0; i < n; i++)
+        s->offers += counts[i].offers;
+    if (!rc)
+        rc = gp_store_offer_cursor_open(store, &a->filter, quotes, &s->cursor);
+    if (!rc && !(s->unpriced = calloc(catalog->count + 1, sizeof(*s->unpriced))))
+        rc = gp_error_set(GP_ENOMEM, "out of memory listing offers");
+    for (size_t g = 0; rc == 0 && show_unpriced && g < catalog->count; g++) {
+        const char *id = catalog->gpus[g].id;
+        bool priced = false;
+        for (size_t i = 0; i < n && !priced; i++)
+            priced = strcmp(counts[i].gpu_id, id) == 0;
+        if ((!a->gpu || strcmp(a->gpu, id) == 0) && !priced)
+            s->unpriced[s->nunpriced++] = id;
+    }
+    free(counts);
     return rc;
 }
 
-static bool gpu_listed(const struct listed_offer *list, size_t n, const char *gpu_id)
+static void stream_close(struct price_stream *s)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(list[i].offer.gpu_id, gpu_id) == 0)
-            return true;
-    return false;
+    gp_store_offer_cursor_close(s->cursor);
+    gp_table_release(&s->row);
+    free(s->unpriced);
 }
 
-static int list_prices(struct gp_cli *cli, struct price_args *a)
+/* --changed-since: the changed offers, with what each cost before. */
+static int list_changes(struct gp_cli *cli, struct gp_store *store, const struct price_args *a)
 {
-    const struct gp_catalog *catalog = NULL;
-    struct gp_store *store;
     struct listed_offer *list = NULL;
     struct gp_table table;
     size_t n = 0;
-    int rc = gp_cli_store_read(cli, &store);
+    int rc = 0;
 
-    if (!rc)
-        rc = gp_cli_catalog(cli, &catalog);
-    if (!rc)
-        rc = check_args(cli, a);
-    if (rc)
-        return rc;
-    if (a->changed_since ? collect_changes(store, a, &list, &n) : collect(store, a, &list, &n))
+    if (collect_changes(store, a, &list, &n))
         return gp_cli_fail();
     gp_table_init(&table, gp_price_columns, gp_price_column_count);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         char change[64];
-        const char *note = list[i].note;
-        if (a->changed_since) {
-            if (list[i].previous_usd > 0)
-                snprintf(change, sizeof(change), "was %.2f (%+.1f%%)",
-                         list[i].previous_usd * a->rows.per_usd,
-                         (list[i].offer.usd_per_gpu_hour / list[i].previous_usd - 1.0) * 100.0);
-            else
-                snprintf(change, sizeof(change), "new");
-            note = change;
-        }
-        rc = gp_price_row_add(&table, &a->rows, &list[i].offer, note);
-    }
-    /* Say which GPUs have no price at all, unless the listing is narrowed to a provider, to
-     * one tier without naming a GPU, or to what changed. */
-    bool show_unpriced = !a->provider && !a->changed_since && (a->gpu || a->filter.tier == -1);
-    for (size_t i = 0; rc == 0 && show_unpriced && i < catalog->count; i++) {
-        const char *id = catalog->gpus[i].id;
-        if ((!a->gpu || strcmp(a->gpu, id) == 0) && !gpu_listed(list, n, id))
-            rc = gp_price_row_add_unpriced(&table, id);
+        if (list[i].previous_usd > 0)
+            snprintf(change, sizeof(change), "was %.2f (%+.1f%%)",
+                     list[i].previous_usd * a->rows.per_usd,
+                     (list[i].offer.usd_per_gpu_hour / list[i].previous_usd - 1.0) * 100.0);
+        else
+            snprintf(change, sizeof(change), "new");
+        rc = gp_price_row_add(&table, &a->rows, &list[i].offer, change);
     }
     rc = rc ? gp_cli_fail() : gp_cli_output(cli, &table, n ? 0 : SIZE_MAX);
     if (rc == 0 && n == 0) {
@@ -211,6 +223,43 @@ static int list_prices(struct gp_cli *cli, struct price_args *a)
     }
     gp_table_release(&table);
     free(list);
+    return rc;
+}
+
+static int list_prices(struct gp_cli *cli, struct price_args *a)
+{
+    const struct gp_catalog *catalog = NULL;
+    struct gp_store *store;
+    struct price_stream s;
+    struct gp_table table;
+    int rc = gp_cli_store_read(cli, &store);
+
+    if (!rc)
+        rc = gp_cli_catalog(cli, &catalog);
+    if (!rc)
+        rc = check_args(cli, a);
+    if (rc)
+        return rc;
+    if (a->changed_since)
+        return list_changes(cli, store, a);
+    rc = stream_open(&s, store, catalog, a);
+    if (rc) {
+        stream_close(&s);
+        return gp_cli_fail();
+    }
+    gp_table_init_source(&table, gp_price_columns, gp_price_column_count, s.offers + s.nunpriced,
+                         read_price, &s);
+    rc = gp_cli_output(cli, &table, s.offers ? 0 : SIZE_MAX);
+    if (rc == 0 && s.rc) {
+        gp_error_set(s.rc, "%s", gp_error_last());
+        rc = gp_cli_fail();
+    }
+    if (rc == 0 && s.offers == 0) {
+        gp_error_set(GP_ESTALE, "no offers match");
+        rc = gp_cli_fail();
+    }
+    gp_table_release(&table);
+    stream_close(&s);
     return rc;
 }
 
@@ -270,6 +319,10 @@ int gp_cmd_prices(struct gp_cli *cli, int argc, char **argv)
         {"since", 0, GP_OPT_STRING, &a.since, "DATE", "only prices observed on or after DATE"},
         {"changed-since", 0, GP_OPT_STRING, &a.changed_since, "DATE",
          "only offers whose price is new or changed since DATE"},
+        {"region", 0, GP_OPT_STRING, &a.region, "GLOB",
+         "only offers in regions matching the shell glob (eu-*, westeurope)"},
+        {"jurisdiction", 0, GP_OPT_STRING, &a.jurisdiction, "J",
+         "only offers in regions of this jurisdiction (eu, eea, us, ...; eea takes eu)"},
         GP_OPT_END,
     };
     int npos = 0, rc = gp_cli_parse(cli, gp_cli_find_command("prices"), opts, argc, argv, &npos);

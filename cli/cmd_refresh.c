@@ -213,6 +213,7 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
     struct gp_feed_configs cfg = {0};
     struct gp_refresh_report report = {0};
     struct gp_refresh_options ropts;
+    const struct gp_region_table *regions = NULL;
     const struct gp_catalog *catalog = NULL;
     const struct gp_fx_table *fx = NULL;
     struct gp_store *store = NULL;
@@ -264,6 +265,8 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
         rc = gp_cli_store(cli, &store);
     if (!rc)
         rc = gp_cli_fx(cli, &fx);
+    if (!rc)
+        rc = gp_cli_regions(cli, &regions);
     if (rc)
         goto done;
     if (gp_http_global_init() != 0) {
@@ -272,6 +275,7 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
     }
 
     refresh_options(&ropts, &a, timeout, lock_wait);
+    ropts.regions = regions;
     if (gp_refresh_run(&report, store, &cfg, catalog, fx, &ropts) != 0) {
         rc = gp_error_code() == GP_EINVALID ? gp_cli_usage_error(cli, "%s", gp_error_last())
                                             : gp_cli_fail();

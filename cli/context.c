@@ -162,6 +162,36 @@ int gp_cli_store_read(struct gp_cli *cli, struct gp_store **out)
     return open_store(cli, out, true);
 }
 
+int gp_cli_regions(struct gp_cli *cli, const struct gp_region_table **out)
+{
+    if (!cli->regions_loaded) {
+        if (gp_regions_load(&cli->regions))
+            return gp_cli_fail();
+        cli->regions_loaded = true;
+    }
+    *out = &cli->regions;
+    return GP_EXIT_OK;
+}
+
+int gp_cli_place_filter(struct gp_cli *cli, const char *region, const char *jurisdiction)
+{
+    const struct gp_region_table *regions = NULL;
+    int rc;
+
+    if (region && !region[0])
+        return gp_cli_usage_error(cli, "--region is empty; give a region code or a glob (eu-*)");
+    if (!jurisdiction)
+        return GP_EXIT_OK;
+    if ((rc = gp_cli_regions(cli, &regions)) != GP_EXIT_OK)
+        return rc;
+    if (!gp_regions_knows_jurisdiction(regions, jurisdiction))
+        return gp_cli_usage_error(cli,
+                                  "--jurisdiction '%s' is no jurisdiction of regions.json (eu, "
+                                  "eea, us, uk, ch, ...)",
+                                  jurisdiction);
+    return GP_EXIT_OK;
+}
+
 int gp_cli_fx(struct gp_cli *cli, const struct gp_fx_table **out)
 {
     if (!cli->fx_loaded) {

@@ -109,6 +109,7 @@ static int finish(struct gp_cli *cli, int rc)
 {
     gp_store_close(cli->store);
     gp_catalog_release(&cli->catalog);
+    gp_regions_release(&cli->regions);
     gp_fx_release(&cli->fx);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         gp_msg_error("cannot write to standard output");

@@ -10,13 +10,17 @@ const struct gp_column gp_price_columns[] = {
     {"gpu", GP_CELL_TEXT, 0},
     {"provider", GP_CELL_TEXT, 0},
     {"tier", GP_CELL_TEXT, 0},
+    {"term", GP_CELL_TEXT, 0},
     {"price_per_gpu_hour", GP_CELL_NUMBER, 2},
+    {"price_per_instance_hour", GP_CELL_NUMBER, 2},
     {"currency", GP_CELL_TEXT, 0},
     {"original_amount", GP_CELL_NUMBER, 4},
     {"original_currency", GP_CELL_TEXT, 0},
     {"original_unit", GP_CELL_TEXT, 0},
     {"gpus_per_instance", GP_CELL_INT, 0},
     {"region", GP_CELL_TEXT, 0},
+    {"country", GP_CELL_TEXT, 0},
+    {"jurisdiction", GP_CELL_TEXT, 0},
     {"instance_type", GP_CELL_TEXT, 0},
     {"observed", GP_CELL_TEXT, 0},
     {"age_days", GP_CELL_INT, 0},
@@ -49,6 +53,26 @@ int gp_price_row_set_terms(struct gp_table *t, const struct gp_offer *o, double 
     return rc;
 }
 
+/* The rentable unit's price, the commitment ("12mo" reserved, "7d" a capacity block) and the
+ * region's country and jurisdiction. */
+static int set_place_and_term(struct gp_table *t, const struct gp_offer *o, double per_usd)
+{
+    char term[32] = "";
+    int rc = gp_table_set_number(t, "price_per_instance_hour", o->usd_per_instance_hour * per_usd);
+
+    if (o->term_months)
+        snprintf(term, sizeof(term), "%dmo", o->term_months);
+    else if (o->term_days)
+        snprintf(term, sizeof(term), "%dd", o->term_days);
+    if (!rc)
+        rc = gp_table_set_text(t, "term", "%s", term);
+    if (!rc)
+        rc = gp_table_set_text(t, "country", "%s", o->country);
+    if (!rc)
+        rc = gp_table_set_text(t, "jurisdiction", "%s", o->jurisdiction);
+    return rc;
+}
+
 int gp_price_row_add(struct gp_table *t, const struct gp_price_row_context *ctx,
                      const struct gp_offer *o, const char *extra_note)
 {
@@ -66,6 +90,8 @@ int gp_price_row_add(struct gp_table *t, const struct gp_price_row_context *ctx,
         rc = gp_price_row_set_terms(t, o, ctx->per_usd, ctx->currency);
     if (!rc)
         rc = gp_table_set_text(t, "tier", "%s", gp_tier_name(o->tier));
+    if (!rc)
+        rc = set_place_and_term(t, o, ctx->per_usd);
     if (!rc)
         rc = gp_table_set_text(t, "instance_type", "%s", o->instance_type);
     if (!rc)

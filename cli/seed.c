@@ -7,6 +7,7 @@
 
 #include "catalog/data.h"
 #include "catalog/fx.h"
+#include "catalog/regions.h"
 #include "pricing/pricelist.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -48,6 +49,8 @@ static int data_hash(char *out, size_t size)
     if (!rc)
         rc = hash_file(&h, &scratch, "fx.json");
     if (!rc)
+        rc = hash_file(&h, &scratch, "regions.json");
+    if (!rc)
         rc = gp_data_list(&prices, &count, "prices", ".json");
     for (size_t i = 0; rc == 0 && i < count; i++)
         rc = hash_file(&h, &scratch, prices[i]);
@@ -78,6 +81,7 @@ int gp_cli_seed_current(struct gp_store *store, bool *current)
 int gp_cli_seed(struct gp_store *store, const struct gp_catalog *catalog)
 {
     struct gp_fx_table fx = {NULL, 0};
+    struct gp_region_table regions;
     struct gp_pricelist snapshot = {0};
     char want[32];
     bool current = false;
@@ -87,10 +91,15 @@ int gp_cli_seed(struct gp_store *store, const struct gp_catalog *catalog)
         return rc;
     rc = gp_fx_load(&fx);
     if (!rc)
-        rc = gp_pricelist_load_snapshot(&snapshot, catalog, &fx);
+        rc = gp_regions_load(&regions);
     if (!rc)
+        rc = gp_pricelist_load_snapshot(&snapshot, catalog, &fx);
+    if (!rc) {
+        gp_regions_apply(&regions, snapshot.offers, snapshot.count);
         rc = gp_store_seed(store, want, catalog, snapshot.offers, snapshot.count, &fx);
+    }
     gp_pricelist_release(&snapshot);
+    gp_regions_release(&regions);
     gp_fx_release(&fx);
     return rc;
 }

@@ -126,6 +126,7 @@ static void feed_complete(struct feed_run *fr)
         return;
     }
     gp_feed_dedupe(&fr->ctx);
+    gp_regions_apply(fr->r->opts->regions, fr->ctx.offers, fr->ctx.count);
     if (fr->ctx.count == 0) {
         snprintf(why, sizeof(why),
                  "no usable offers (%zu rows: %zu rejected, %zu unmapped, %zu out of scope); "

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog/regions.h"
 #include "pricing/feeds.h"
 #include "pricing/http.h"
 #include "store/refresh.h"
@@ -20,6 +21,8 @@ struct gp_refresh_options {
     long stream_timeout_s;       /* whole-transfer timeout of streamed documents (the AWS offer
                                     file, gigabytes), seconds; 0 = http.timeout_s */
     struct gp_http_options http; /* timeouts, retries, parallelism, insecure http */
+    const struct gp_region_table *regions; /* resolves each offer's country and jurisdiction
+                                              (borrowed); NULL: left unknown */
 };
 
 enum gp_refresh_status {

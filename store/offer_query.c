@@ -220,3 +220,111 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
     *count = r.count;
     return 0;
 }
+
+/* ---- the price list, row by row ------------------------------------------------------------- */
+
+/* ?7: include the quotes. Quotes have no jurisdiction: a jurisdiction filter leaves them out. */
+#define QUOTE_ROWS                                                                                 \
+    "SELECT 'quote', provider, region, '', '', '', gpu_id, gpus_per_instance, 'quote', 0, 0, 0, "  \
+    "min_term_hours, min_gpus, amount, currency, unit, usd_per_gpu_hour, "                         \
+    "usd_per_gpu_hour * gpus_per_instance, created_at, valid_until, 'quote #' || id "              \
+    "FROM quotes WHERE ?7 = 1 AND (?1 IS NULL OR gpu_id = ?1) AND (?2 IS NULL OR provider = ?2) "  \
+    "AND (?3 IS NULL OR ?3 = 'quote') AND (?5 IS NULL OR (region <> '' AND region GLOB ?5)) "      \
+    "AND ?6 IS NULL"
+
+static const char price_rows_sql[] =
+    "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers" FILTER_WHERE " UNION ALL " QUOTE_ROWS
+    " ORDER BY usd_per_gpu_hour, provider, region, instance_type";
+
+static const char price_counts_sql[] =
+    "SELECT gpu_id, count(*) FROM (SELECT gpu_id FROM offers" FILTER_WHERE
+    " UNION ALL SELECT gpu_id FROM (" QUOTE_ROWS ")) GROUP BY gpu_id ORDER BY gpu_id";
+
+struct gp_offer_cursor {
+    struct gp_store *store;
+    sqlite3_stmt *stmt;
+};
+
+static int prepare_price_rows(struct gp_store *store, const char *sql,
+                              const struct gp_offer_filter *filter, bool quotes,
+                              sqlite3_stmt **stmt)
+{
+    int rc = prepare_filtered(store, sql, filter, stmt);
+
+    if (!rc)
+        sqlite3_bind_int(*stmt, 7, quotes ? 1 : 0);
+    return rc;
+}
+
+int gp_store_offer_cursor_open(struct gp_store *store, const struct gp_offer_filter *filter,
+                               bool quotes, struct gp_offer_cursor **out)
+{
+    struct gp_offer_cursor *c = calloc(1, sizeof(*c));
+    int rc;
+
+    *out = NULL;
+    if (!c)
+        return gp_error_set(GP_ENOMEM, "out of memory listing offers");
+    c->store = store;
+    rc = prepare_price_rows(store, price_rows_sql, filter, quotes, &c->stmt);
+    if (rc) {
+        gp_store_offer_cursor_close(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+int gp_store_offer_cursor_next(struct gp_offer_cursor *c, struct gp_offer *out)
+{
+    int step = sqlite3_step(c->stmt);
+
+    if (step == SQLITE_ROW) {
+        gp_store__read_offer(c->stmt, out);
+        return 1;
+    }
+    return step == SQLITE_DONE ? 0 : gp_store__fail(c->store, "cannot read offers");
+}
+
+void gp_store_offer_cursor_rewind(struct gp_offer_cursor *c)
+{
+    sqlite3_reset(c->stmt);
+}
+
+void gp_store_offer_cursor_close(struct gp_offer_cursor *c)
+{
+    if (!c)
+        return;
+    sqlite3_finalize(c->stmt);
+    free(c);
+}
+
+int gp_store_offer_counts(struct gp_store *store, const struct gp_offer_filter *filter, bool quotes,
+                          struct gp_offer_count **out, size_t *count)
+{
+    sqlite3_stmt *stmt = NULL;
+    size_t cap = 0;
+    int rc = prepare_price_rows(store, price_counts_sql, filter, quotes, &stmt), step = 0;
+
+    *out = NULL;
+    *count = 0;
+    while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+        struct gp_offer_count *n = gp_store__grow((void **)out, &cap, *count, sizeof(**out));
+        if (!n) {
+            rc = gp_error_set(GP_ENOMEM, "out of memory counting offers");
+            break;
+        }
+        gp_store__column_text(stmt, 0, n->gpu_id, sizeof(n->gpu_id));
+        n->offers = (size_t)sqlite3_column_int64(stmt, 1);
+        (*count)++;
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = gp_store__fail(store, "cannot count offers");
+    sqlite3_finalize(stmt);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+        *count = 0;
+    }
+    return rc;
+}

@@ -3,6 +3,7 @@
 #ifndef GP_STORE_STORE_H
 #define GP_STORE_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -109,6 +110,30 @@ int gp_store_offers_each(struct gp_store *store, const struct gp_offer_filter *f
  */
 int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filter *filter,
                              size_t per_group, struct gp_offer **out, size_t *count);
+
+/*
+ * A walk over the price list row by row, holding one row at a time: the current offers matching
+ * `filter` and, with `quotes`, the quotes (as offers of feed "quote", tier quote, source
+ * "quote #ID"; a jurisdiction filter leaves quotes out, their place is not resolved), cheapest
+ * USD per GPU-hour first. *out is the caller's: gp_store_offer_cursor_close. GP_EDB, GP_ENOMEM.
+ */
+struct gp_offer_cursor;
+int gp_store_offer_cursor_open(struct gp_store *store, const struct gp_offer_filter *filter,
+                               bool quotes, struct gp_offer_cursor **out);
+/* The next row into *out: 1, or 0 at the end, or GP_EDB. */
+int gp_store_offer_cursor_next(struct gp_offer_cursor *cursor, struct gp_offer *out);
+/* Back to before the first row. */
+void gp_store_offer_cursor_rewind(struct gp_offer_cursor *cursor);
+void gp_store_offer_cursor_close(struct gp_offer_cursor *cursor);
+
+/* How many rows a cursor of the same arguments walks, per GPU. */
+struct gp_offer_count {
+    char gpu_id[GP_GPU_ID_MAX];
+    size_t offers;
+};
+/* The rows per GPU (GPUs with none are not listed), by GPU id. *out is malloc'd (free()). */
+int gp_store_offer_counts(struct gp_store *store, const struct gp_offer_filter *filter, bool quotes,
+                          struct gp_offer_count **out, size_t *count);
 
 /* Every observation matching `filter`, oldest first, grouped by offer key. */
 int gp_store_history_query(struct gp_store *store, const struct gp_offer_filter *filter,

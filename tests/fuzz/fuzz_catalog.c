@@ -1,5 +1,6 @@
-/* Fuzz target: the data-file parsers a --data folder feeds (gpus.json, fx.json, capex.json), the
- * --capex choice and the JSON path locator behind every located error. */
+/* Fuzz target: the data-file parsers a --data folder feeds (gpus.json, fx.json, capex.json,
+ * regions.json with a region lookup), the --capex choice and the JSON path locator behind every
+ * located error. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "catalog/capex.h"
 #include "catalog/catalog.h"
 #include "catalog/fx.h"
+#include "catalog/regions.h"
 #include "util/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -15,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gp_fx_table fx;
     struct gp_capex_table capex;
     struct gp_capex_choice choice;
+    struct gp_region_table regions;
     char flag[128];
     int line, col;
 
@@ -24,6 +27,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gp_fx_release(&fx);
     if (gp_capex_parse(&capex, (const char *)data, size, "fuzz.json") == 0)
         gp_capex_release(&capex);
+    if (gp_regions_parse(&regions, (const char *)data, size, "fuzz.json") == 0) {
+        struct gp_offer o;
+        memset(&o, 0, sizeof(o));
+        memcpy(o.provider, "vast", 5);
+        memcpy(o.region, "US", 3);
+        gp_regions_resolve(&regions, &o);
+        gp_regions_release(&regions);
+    }
     if (size < sizeof(flag)) {
         memcpy(flag, data, size);
         flag[size] = '\0';

@@ -127,6 +127,12 @@ class RefreshTest(unittest.TestCase):
             status, offers, changed, _unmapped, _rejected, error = self.last_run(feed)
             self.assertEqual((status, offers, changed, error), ("ok", count, count, None), feed)
         self.assertIn("azure", first.stderr)
+        # each offer's region is resolved to its country and jurisdiction as it is stored
+        places = dict(((r[0], r[1]), r[2:]) for r in self.query(
+            "SELECT feed, region, country, jurisdiction FROM offers WHERE region <> ''"))
+        self.assertEqual(places[("azure", "westeurope")], ("NL", "eu"))
+        self.assertEqual(places[("vultr", "fra")], ("DE", "eu"))
+        self.assertEqual(places[("vast", "US")], ("US", "us"))
         status = subprocess.run([GPUPLAN, "refresh", "--status", "--format", "csv"], env=self.env,
                                 capture_output=True, text=True, timeout=60)
         self.assertEqual(status.returncode, 0, status.stderr)
@@ -162,7 +168,7 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(changed.returncode, 0, changed.stderr)
         rows = changed.stdout.strip().splitlines()[1:]
         self.assertEqual(len(rows), 1, changed.stdout)
-        self.assertIn("h100-sxm,azure,on-demand,11.25", rows[0])
+        self.assertIn("h100-sxm,azure,on-demand,,11.25,90.00", rows[0])
         self.assertIn("was 12.29 (-8.5%)", rows[0])
         self.assertEqual(self.last_run("azure")[:3], ("ok", 2, 1))
         self.assertEqual(self.observations("azure"), 7)

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "catalog/catalog.h"
 #include "catalog/data.h"
 #include "catalog/fx.h"
+#include "catalog/regions.h"
 #include "util/error.h"
 
 static void embedded_catalog_is_complete(void **state)
@@ -202,6 +204,84 @@ static void capex_choice_parses(void **state)
     }
 }
 
+static struct gp_offer placed(const char *provider, const char *region)
+{
+    struct gp_offer o;
+
+    memset(&o, 0, sizeof(o));
+    snprintf(o.provider, sizeof(o.provider), "%s", provider);
+    snprintf(o.region, sizeof(o.region), "%s", region);
+    return o;
+}
+
+/* Region codes resolve to a country and jurisdiction: exact codes, globs, codes that are the
+ * country itself; an unknown provider or code stays unknown. */
+static void regions_resolve_places(void **state)
+{
+    static const struct {
+        const char *provider, *region, *country, *jurisdiction;
+    } cases[] = {
+        {"aws", "eu-central-1", "DE", "eu"},
+        {"azure", "norwayeast", "NO", "eea"},
+        {"azure", "westeurope", "NL", "eu"},
+        {"oci", "uk-london-1", "GB", "uk"},
+        {"lambda", "us-south-2", "US", "us"},
+        {"runpod", "EU-RO-1", "RO", "eu"},
+        {"vast", "SE", "SE", "eu"},
+        {"vast", "ZZ", "", ""},
+        {"vultr", "fra", "DE", "eu"},
+        {"digitalocean", "ams3", "NL", "eu"},
+        {"aws", "xx-nowhere-9", "", ""},
+        {"tensorwave", "us-east", "", ""},
+        {"aws", "", "", ""},
+    };
+    struct gp_region_table t;
+    (void)state;
+
+    assert_int_equal(gp_regions_load(&t), 0);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gp_offer o = placed(cases[i].provider, cases[i].region);
+        gp_regions_resolve(&t, &o);
+        if (strcmp(o.country, cases[i].country) || strcmp(o.jurisdiction, cases[i].jurisdiction))
+            fail_msg("%s %s: %s/%s, expected %s/%s", cases[i].provider, cases[i].region, o.country,
+                     o.jurisdiction, cases[i].country, cases[i].jurisdiction);
+    }
+    assert_true(gp_regions_knows_jurisdiction(&t, "eea"));
+    assert_true(gp_regions_knows_jurisdiction(&t, "us"));
+    assert_false(gp_regions_knows_jurisdiction(&t, "mars"));
+    gp_regions_release(&t);
+}
+
+/* A region naming a country the table does not list, a bad country code or jurisdiction, and a
+ * provider without its source are refused with the field named. */
+static void regions_reject_bad_entries(void **state)
+{
+    static const struct {
+        const char *text, *field;
+    } bad[] = {
+        {"{\"schema_version\": 1, \"countries\": {\"DE\": \"eu\"}, \"providers\": [{\"provider\": "
+         "\"x\", \"source\": \"s\", \"regions\": {\"r1\": \"FR\"}}]}",
+         "providers[0].regions.r1"},
+        {"{\"schema_version\": 1, \"countries\": {\"Deu\": \"eu\"}, \"providers\": []}",
+         "countries.Deu"},
+        {"{\"schema_version\": 1, \"countries\": {\"DE\": \"EU\"}, \"providers\": []}",
+         "countries.DE"},
+        {"{\"schema_version\": 1, \"countries\": {}, \"providers\": [{\"provider\": \"x\", "
+         "\"regions\": {}}]}",
+         "source"},
+    };
+    struct gp_region_table t;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(gp_regions_parse(&t, bad[i].text, strlen(bad[i].text), "r.json"),
+                         GP_EINVALID);
+        if (!strstr(gp_error_last(), bad[i].field))
+            fail_msg("case %zu: '%s' does not name %s", i, gp_error_last(), bad[i].field);
+        assert_null(t.rules);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +292,8 @@ int main(void)
         cmocka_unit_test(capex_covers_catalog),
         cmocka_unit_test(capex_rejects_bad_entries),
         cmocka_unit_test(capex_choice_parses),
+        cmocka_unit_test(regions_resolve_places),
+        cmocka_unit_test(regions_reject_bad_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
