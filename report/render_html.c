@@ -114,6 +114,11 @@ static void put_row(FILE *out, const struct gp_table *t, size_t r, const struct 
         size_t len;
         gp_table_value(t, r, c, &v, scratch, sizeof(scratch));
         fputs(numeric(&t->columns[c]) ? "<td class=\"n\">" : "<td>", out);
+        if (v.kind == GP_CELL_NUMBER && gp_table_look(t, c)->style == GP_STYLE_PERCENT) {
+            len = gp_number_format(number, sizeof(number), v.number * 100, 1, loc->decimal);
+            fprintf(out, "%s %%</td>", number);
+            continue;
+        }
         put_escaped(out, gp_value_text(&v, &t->columns[c], loc, number, sizeof(number), &len));
         fputs("</td>", out);
     }
