@@ -27,6 +27,12 @@ static const struct gp_column offer_columns[] = {
     {"observed", GP_CELL_TEXT, 0},
     {"age_days", GP_CELL_INT, 0},
     {"source", GP_CELL_TEXT, 0},
+    {"instances", GP_CELL_INT, 0},
+    {"gpus_bought", GP_CELL_INT, 0},
+    {"gpus_needed", GP_CELL_INT, 0},
+    {"headroom", GP_CELL_NUMBER, 3},
+    {"bought", GP_CELL_TEXT, 0},
+    {"alternatives", GP_CELL_TEXT, 0},
 };
 static const struct gp_column_look offer_looks[] = {
     {"Workload", NULL, GP_STYLE_TEXT, 0},
@@ -44,6 +50,12 @@ static const struct gp_column_look offer_looks[] = {
     {"Observed", NULL, GP_STYLE_DATE, 0},
     {"Age (days)", "days", GP_STYLE_COUNT, 0},
     {"Source", NULL, GP_STYLE_TEXT, 0},
+    {"Instances", NULL, GP_STYLE_COUNT, 0},
+    {"GPUs bought", NULL, GP_STYLE_COUNT, 0},
+    {"GPUs needed", NULL, GP_STYLE_COUNT, 0},
+    {"Headroom", "fraction", GP_STYLE_PERCENT, 0},
+    {"Bought as", NULL, GP_STYLE_TEXT, 0},
+    {"Alternatives", NULL, GP_STYLE_TEXT, 0},
 };
 
 /* The offer among run's offers that priced GPU `g`, or NULL (owned, quotes, no price). */
@@ -72,15 +84,13 @@ static const struct gp_offer *priced_from(const struct gp_cli_plan_run *run, siz
     return best;
 }
 
-static int offer_row(struct gp_table *t, const char *workload, const struct gp_offer *o, double fx,
-                     int64_t now)
+/* The offer's own figures. */
+static int offer_cells(struct gp_table *t, const struct gp_offer *o, double fx, int64_t now)
 {
     char observed[16];
-    int rc = gp_table_add_row(t);
+    int rc = 0;
 
     gp_time_format_date(o->observed_at, observed, sizeof(observed));
-    rc = rc ? rc : gp_table_set_text(t, "workload", "%s", workload);
-    rc = rc ? rc : gp_table_set_text(t, "gpu", "%s", o->gpu_id);
     rc = rc ? rc : gp_table_set_text(t, "provider", "%s", o->provider);
     rc = rc ? rc : gp_table_set_text(t, "instance_type", "%s", o->instance_type);
     rc = rc ? rc : gp_table_set_text(t, "region", "%s", o->region);
@@ -93,8 +103,65 @@ static int offer_row(struct gp_table *t, const char *workload, const struct gp_o
     rc = rc ? rc : gp_table_set_text(t, "original_unit", "%s", gp_price_unit_name(o->unit));
     rc = rc ? rc : gp_table_set_text(t, "observed", "%s", observed);
     rc = rc ? rc : gp_table_set_int(t, "age_days", gp_time_age_days(o->observed_at, now));
-    rc = rc ? rc : gp_table_set_text(t, "source", "%s", o->source_url);
-    return rc;
+    return rc ? rc : gp_table_set_text(t, "source", "%s", o->source_url);
+}
+
+/* How the row's fleet was bought: whole instances, against the GPUs the target needs, and the
+ * next cheapest fleets. Nothing when the row was not bought in instances. */
+static int purchase_cells(struct gp_table *t, const struct gp_plan_row *row, const char *currency)
+{
+    char alternatives[512] = "";
+    size_t used = 0;
+    int rc = 0;
+
+    if (row->instances <= 0)
+        return 0;
+    for (size_t i = 0; i < row->nalternatives && used < sizeof(alternatives); i++) {
+        const struct gp_plan_alternative *a = &row->alternatives[i];
+        int n = snprintf(alternatives + used, sizeof(alternatives) - used,
+                         "%s%d x %s %s (%d GPUs, %.0f %s/month)", used ? "; " : "", a->instances,
+                         a->provider, a->instance_type, a->gpus, a->cost_per_month, currency);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    rc = rc ? rc : gp_table_set_int(t, "instances", row->instances);
+    rc = rc ? rc : gp_table_set_int(t, "gpus_bought", row->gpus);
+    rc = rc ? rc : gp_table_set_int(t, "gpus_needed", row->gpus_needed);
+    rc = rc ? rc : gp_table_set_number(t, "headroom", row->headroom);
+    rc = rc ? rc
+            : gp_table_set_text(t, "bought", "%s",
+                                row->price_mix[0] ? row->price_mix : row->instance_type);
+    return rc ? rc : gp_table_set_text(t, "alternatives", "%s", alternatives);
+}
+
+/* The first row (the base point) of GPU type `id`, or NULL. */
+static const struct gp_plan_row *row_of(const struct gp_cli_plan_run *run, const char *id)
+{
+    for (size_t i = 0; i < run->res.per_point && i < run->res.count; i++)
+        if (strcmp(run->res.rows[i].gpu, id) == 0)
+            return &run->res.rows[i];
+    return NULL;
+}
+
+static int offer_row(struct gp_table *t, const char *workload, const struct gp_cli_plan_run *run,
+                     size_t g, int64_t now)
+{
+    const struct gp_offer *o = priced_from(run, g);
+    const struct gp_plan_row *row = row_of(run, run->res.gpus[g].gpu->id);
+    int rc;
+
+    if (!row || !row->price_known || (!o && row->instances <= 0))
+        return 0;
+    rc = gp_table_add_row(t);
+    rc = rc ? rc : gp_table_set_text(t, "workload", "%s", workload);
+    rc = rc ? rc : gp_table_set_text(t, "gpu", "%s", row->gpu);
+    if (o)
+        rc = rc ? rc : offer_cells(t, o, run->res.fx_per_usd, now);
+    else {
+        rc = rc ? rc : gp_table_set_text(t, "provider", "%s", row->provider);
+        rc = rc ? rc : gp_table_set_text(t, "region", "%s", row->region);
+        rc = rc ? rc : gp_table_set_text(t, "tier", "%s", row->price_tier);
+    }
+    return rc ? rc : purchase_cells(t, row, run->res.currency);
 }
 
 int gp_cli_report_offers(struct gp_report *r, const struct gp_cli_plan_run *runs, size_t nruns)
@@ -105,14 +172,11 @@ int gp_cli_report_offers(struct gp_report *r, const struct gp_cli_plan_run *runs
         return GP_EINVALID;
     gp_table_init(&s->table, offer_columns, sizeof(offer_columns) / sizeof(offer_columns[0]));
     s->table.looks = offer_looks;
-    s->note = "The offer each GPU type of each plan is priced from.";
+    s->note = "The offer each GPU type of each plan is priced from, and the instances bought.";
     for (size_t i = 0; i < nruns; i++)
-        for (size_t g = 0; g < runs[i].res.per_point; g++) {
-            const struct gp_offer *o = priced_from(&runs[i], g);
-            if (o && offer_row(&s->table, r->plans[i].workload, o, runs[i].res.fx_per_usd,
-                               r->generated_at))
+        for (size_t g = 0; g < runs[i].res.per_point; g++)
+            if (offer_row(&s->table, r->plans[i].workload, &runs[i], g, r->generated_at))
                 return gp_error_set(GP_ENOMEM, "out of memory listing offers");
-        }
     return 0;
 }
 

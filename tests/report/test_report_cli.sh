@@ -24,6 +24,14 @@ assert d["schema_version"] == 2, d["schema_version"]
 assert [p["workload"]["name"] for p in d["plans"]] == ["chat-llama-3.1-70b", "stream-fp32"]
 assert set(d["sections"]) == {"summary", "offers", "quotes", "price-history", "assumptions"}
 assert len(d["sections"]["summary"]) == 2 and d["plans"][0]["rows"][0]["notes"].startswith("best")
+offers = d["sections"]["offers"]
+priced = {(p["workload"]["name"], r["gpu"]) for p in d["plans"] for r in p["rows"]
+          if r["price_per_gpu_hour"] is not None}
+assert {(o["workload"], o["gpu"]) for o in offers} == priced, "an offer row per priced row"
+for o in offers:
+    assert o["source"].startswith("https://") and o["observed"], o
+    if o["instances"] is not None:
+        assert o["gpus_bought"] >= o["gpus_needed"] > 0, o
 PY
 
 "$gpuplan" report -w chat-llama-3.1-70b --locale da_DK --out "$tmp/csv/" 2>/dev/null
