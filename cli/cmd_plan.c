@@ -10,6 +10,7 @@
 #include "cli/plan_input.h"
 #include "cli/plan_meta.h"
 #include "cli/plan_run.h"
+#include "cli/plan_summary.h"
 #include "planner/plan.h"
 #include "report/plan_table.h"
 #include "util/error.h"
@@ -82,6 +83,7 @@ static int render(struct gp_cli *cli, const struct plan_run *run)
     if (rc)
         return rc;
     gp_plan_view_table(&view, &table);
+    table.row_json = gp_cli_plan_row_json;
     table.meta = cJSON_CreateObject();
     if (!table.meta ||
         !cJSON_AddItemToObject(table.meta, "workload",
@@ -92,7 +94,13 @@ static int render(struct gp_cli *cli, const struct plan_run *run)
         gp_error_set(GP_ENOMEM, "out of memory describing the plan");
         return gp_cli_fail();
     }
+    char conclusion[1024];
+    if (gp_cli_plan_conclusion(conclusion, sizeof(conclusion), res))
+        cJSON_AddStringToObject(table.meta, "conclusion", conclusion);
+    gp_cli_plan_warn_stale(res);
     rc = gp_cli_output(cli, &table, res->best);
+    if (rc == 0 && cli->format == GP_FORMAT_TABLE)
+        gp_cli_plan_summary_print(stdout, res);
     if (rc == 0 && res->infeasible != GP_PLAN_FEASIBLE)
         rc = explain_infeasible(res);
     gp_table_release(&table);

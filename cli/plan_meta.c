@@ -2,6 +2,8 @@
  * command's JSON output. */
 #include "cli/plan_meta.h"
 
+#include "cli/plan_summary.h"
+
 cJSON *gp_cli_plan_workload_json(const struct gp_workload *w)
 {
     cJSON *o = cJSON_CreateObject();
@@ -67,7 +69,16 @@ cJSON *gp_cli_plan_assumptions_json(const struct gp_plan_result *res, const stru
     cJSON_AddNumberToObject(o, "max_gpus", a->max_gpus);
     cJSON_AddNumberToObject(o, "power_budget_kw", a->power_budget_kw);
     cJSON_AddNumberToObject(o, "hours_per_month", GP_HOURS_PER_MONTH);
+    cJSON_AddNumberToObject(o, "horizon_months", res->horizon_months);
+    if (res->region)
+        cJSON_AddStringToObject(o, "region", res->region);
+    if (res->jurisdiction)
+        cJSON_AddStringToObject(o, "jurisdiction", res->jurisdiction);
     if (sweep && sweep->count)
         cJSON_AddStringToObject(o, "sweep", sweep->key);
+    if (gp_cli_plan_prices_json(o, res)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
     return o;
 }

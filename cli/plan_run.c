@@ -26,9 +26,16 @@ void gp_cli_plan_options(struct gp_cli_plan_args *a, struct gp_opt *out)
         {"kwh-price", 0, GP_OPT_STRING, &a->kwh_price, "PRICE",
          "energy price per kWh in --currency (default 0.083 USD)"},
         {"pricing", 0, GP_OPT_STRING, &a->pricing, "MODE",
-         "cheapest (default; on-demand, reserved or quote), on-demand, spot, quote, owned"},
-        {"capex", 0, GP_OPT_STRING, &a->capex, "PRICE",
-         "purchase price per GPU in --currency, for --pricing owned"},
+         "cheapest (default; on-demand, reserved or quote), on-demand, spot, quote, owned, "
+         "reserved"},
+        {"horizon-months", 0, GP_OPT_STRING, &a->horizon, "N",
+         "planning horizon; committed terms must fit it (default 1)"},
+        {"region", 0, GP_OPT_STRING, &a->region, "GLOB",
+         "only offers in provider regions matching GLOB (e.g. 'eu-*')"},
+        {"jurisdiction", 0, GP_OPT_STRING, &a->jurisdiction, "AREA",
+         "only offers in this jurisdiction (eu, eea, us, ...)"},
+        {"capex", 0, GP_OPT_STRING, &a->capex, "PRICE|GPU=PRICE,...",
+         "purchase price per GPU in --currency, for --pricing owned (default: data/capex.json)"},
         {"years", 0, GP_OPT_STRING, &a->years, "N", "amortisation period for owned (default 3)"},
         {"max-age", 0, GP_OPT_STRING, &a->max_age, "DAYS",
          "offers older than this say stale-price (default 7)"},
@@ -98,6 +105,39 @@ static int select_gpus(struct gp_cli *cli, const struct gp_cli_plan_args *a,
     return GP_EXIT_OK;
 }
 
+/* --horizon-months, --region, --jurisdiction, and --capex (only with --pricing owned). */
+static int parse_buying(struct gp_cli *cli, struct gp_cli_plan_run *run)
+{
+    const struct gp_cli_plan_args *a = run->args;
+    long horizon = 1;
+
+    if (a->horizon && gp_text_to_int(a->horizon, 1, 1200, &horizon))
+        return gp_cli_usage_error(cli, "--horizon-months '%s' is not a number of months (1-1200)",
+                                  a->horizon);
+    run->req.horizon_months = (int)horizon;
+    if (a->region && !a->region[0])
+        return gp_cli_usage_error(cli, "--region is empty (give a glob such as 'eu-*')");
+    if (a->jurisdiction && !a->jurisdiction[0])
+        return gp_cli_usage_error(cli, "--jurisdiction is empty (eu, eea, us, ...)");
+    run->req.region = a->region;
+    run->req.jurisdiction = a->jurisdiction;
+    if (!a->capex)
+        return GP_EXIT_OK;
+    if (run->req.pricing != GP_PRICING_OWNED)
+        return gp_cli_usage_error(cli, "--capex prices owned GPUs: give it with --pricing owned");
+    if (!strchr(a->capex, '='))
+        return GP_EXIT_OK; /* one price for all: the "capex" assumption */
+    if (gp_capex_choice_parse(&run->capex_prices, a->capex))
+        return gp_cli_usage_error(cli, "--capex: %s", gp_error_last());
+    for (size_t i = 0; i < run->capex_prices.count; i++) {
+        const struct gp_gpu *gpu;
+        if (gp_catalog_require(run->catalog, run->capex_prices.prices[i].gpu_id, &gpu))
+            return gp_cli_usage_error(cli, "--capex: %s", gp_error_last());
+    }
+    run->req.capex_prices = &run->capex_prices;
+    return GP_EXIT_OK;
+}
+
 /* --pricing, --max-age, and the report currency with the defaults converted into it. */
 static int parse_request(struct gp_cli *cli, struct gp_cli_plan_run *run)
 {
@@ -122,7 +162,7 @@ static int parse_request(struct gp_cli *cli, struct gp_cli_plan_run *run)
         return gp_cli_usage_error(cli, "--currency: %s", gp_error_last());
     run->req.pricing = (enum gp_pricing)pricing;
     run->req.max_age_days = max_age;
-    return GP_EXIT_OK;
+    return parse_buying(cli, run);
 }
 
 /* The assumptions from the flags, then every --set, then a check of every sweep value, so a bad
@@ -135,7 +175,8 @@ static int build_base(struct gp_cli *cli, struct gp_cli_plan_run *run)
 
     if ((rc = apply_flag(cli, base, "--pue", "pue", a->pue)) ||
         (rc = apply_flag(cli, base, "--kwh-price", "kwh_price", a->kwh_price)) ||
-        (rc = apply_flag(cli, base, "--capex", "capex", a->capex)) ||
+        (rc = apply_flag(cli, base, "--capex", "capex",
+                         a->capex && !strchr(a->capex, '=') ? a->capex : NULL)) ||
         (rc = apply_flag(cli, base, "--years", "years", a->years)) ||
         (rc = apply_flag(cli, base, "--max-gpus", "max_gpus", a->max_gpus)) ||
         (rc = apply_flag(cli, base, "--power-budget-kw", "power_budget_kw", a->power_budget)))
@@ -153,27 +194,56 @@ static int build_base(struct gp_cli *cli, struct gp_cli_plan_run *run)
     return GP_EXIT_OK;
 }
 
-/* For each GPU type, the cheapest current offer of every provider, rentable unit, tier and
- * term, appended to run->offers. */
+/* Whether `o` is among offers[n] already (the same unit at the same price). */
+static bool held(const struct gp_offer *offers, size_t n, const struct gp_offer *o)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(offers[i].provider, o->provider) && !strcmp(offers[i].region, o->region) &&
+            !strcmp(offers[i].instance_type, o->instance_type) && offers[i].tier == o->tier &&
+            offers[i].term_months == o->term_months &&
+            offers[i].usd_per_instance_hour == o->usd_per_instance_hour)
+            return true;
+    return false;
+}
+
+/* Append the offers `filter` selects (the cheapest of every provider, rentable unit, tier and
+ * term) to run->offers, leaving out those held already. */
+static int append_offers(struct gp_store *store, const struct gp_offer_filter *filter,
+                         struct gp_cli_plan_run *run)
+{
+    struct gp_offer *offers = NULL, *grown;
+    size_t n = 0, have = run->req.offer_count;
+    int rc = gp_store_purchase_offers(store, filter, 1, &offers, &n);
+
+    if (rc)
+        return rc;
+    grown = n ? realloc(run->offers, (have + n) * sizeof(*grown)) : run->offers;
+    if (n && !grown) {
+        free(offers);
+        return gp_error_set(GP_ENOMEM, "out of memory reading offers");
+    }
+    run->offers = grown;
+    for (size_t i = 0; i < n; i++)
+        if (!held(run->offers, run->req.offer_count, &offers[i]))
+            run->offers[run->req.offer_count++] = offers[i];
+    free(offers);
+    return 0;
+}
+
+/* For each GPU type its offers; with --region or --jurisdiction also the cheapest inside them,
+ * so that the purchase can use those and name the ones it could not. */
 static int load_offers(struct gp_store *store, struct gp_cli_plan_run *run)
 {
     for (size_t g = 0; g < run->req.gpu_count; g++) {
         struct gp_offer_filter filter = {.gpu_id = run->gpus[g]->id, .tier = -1};
-        struct gp_offer *offers = NULL, *grown;
-        size_t n = 0, have = run->req.offer_count;
-        int rc = gp_store_purchase_offers(store, &filter, 1, &offers, &n);
+        int rc = append_offers(store, &filter, run);
+        if (!rc && (run->req.region || run->req.jurisdiction)) {
+            filter.region = run->req.region;
+            filter.jurisdiction = run->req.jurisdiction;
+            rc = append_offers(store, &filter, run);
+        }
         if (rc)
             return rc;
-        grown = n ? realloc(run->offers, (have + n) * sizeof(*grown)) : run->offers;
-        if (n && !grown) {
-            free(offers);
-            return gp_error_set(GP_ENOMEM, "out of memory reading offers");
-        }
-        if (n)
-            memcpy(grown + have, offers, n * sizeof(*offers));
-        run->offers = grown;
-        run->req.offer_count = have + n;
-        free(offers);
     }
     return 0;
 }
@@ -201,6 +271,11 @@ static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
     req->quotes = run->quotes;
     req->fits = run->fits;
     req->efficiencies = &run->effs;
+    if (req->pricing == GP_PRICING_OWNED) {
+        if (gp_capex_load(&run->capex))
+            return gp_cli_fail();
+        req->capex = &run->capex;
+    }
     return GP_EXIT_OK;
 }
 
@@ -214,6 +289,7 @@ void gp_cli_plan_run_release(struct gp_cli_plan_run *run)
     free(run->quotes);
     free(run->fits);
     free(run->gpus);
+    gp_capex_release(&run->capex);
 }
 
 int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
@@ -222,9 +298,9 @@ int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
     int rc;
 
     run->args = args;
-    rc = parse_request(cli, run);
+    rc = gp_cli_catalog(cli, &run->catalog);
     if (!rc)
-        rc = gp_cli_catalog(cli, &run->catalog);
+        rc = parse_request(cli, run);
     if (!rc)
         rc = gp_cli_plan_inputs(cli, &run->effs, &run->models);
     if (!rc)
@@ -239,7 +315,7 @@ int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
         return gp_cli_fail();
     for (size_t g = 0; g < run->res.per_point; g++)
         if (run->res.gpus[g].no_capex)
-            gp_msg_warn("%s: no purchase price in the catalog; give --capex for owned pricing",
+            gp_msg_warn("%s: no purchase price in data/capex.json; give --capex for owned pricing",
                         run->res.gpus[g].gpu->id);
     return GP_EXIT_OK;
 }

@@ -6,17 +6,18 @@
 
 #include <stdbool.h>
 
+#include "catalog/capex.h"
 #include "cli/cli.h"
 #include "planner/plan.h"
 
 /* What the user asked for, as typed. */
 struct gp_cli_plan_args {
     const char *gpus, *vendor, *max_gpus, *power_budget, *pue, *kwh_price, *pricing;
-    const char *capex, *years, *max_age, *sweep;
+    const char *capex, *years, *max_age, *sweep, *horizon, *region, *jurisdiction;
     struct gp_strlist set;
 };
 
-#define GP_CLI_PLAN_OPTION_COUNT 11
+#define GP_CLI_PLAN_OPTION_COUNT 14
 
 /* The options every planning command takes (--gpus ... --set), bound to `a`, into
  * out[GP_CLI_PLAN_OPTION_COUNT]. */
@@ -34,6 +35,8 @@ struct gp_cli_plan_run {
     struct gp_offer *offers;
     struct gp_quote *quotes;
     struct gp_calibration_curve *fits;
+    struct gp_capex_table capex;         /* data/capex.json, for owned pricing */
+    struct gp_capex_choice capex_prices; /* --capex GPU=PRICE,... */
     struct gp_plan_result res;
 };
 

@@ -55,6 +55,8 @@ static void convert(struct gp_purchase_offer *out, const struct gp_offer *o, con
     gp_text_copy(out->instance_type, sizeof(out->instance_type), o->instance_type);
     gp_text_copy(out->source, sizeof(out->source), source);
     out->gpus_per_instance = o->gpus_per_instance > 0 ? o->gpus_per_instance : 1;
+    /* Priced per GPU with no larger unit: rented by the GPU, as many as a TP group needs. */
+    out->per_gpu = o->unit == GP_UNIT_GPU_HOUR && out->gpus_per_instance == 1;
     out->tier = purchase_tier(o->tier);
     out->usd_per_instance_hour = o->usd_per_instance_hour > 0
                                      ? o->usd_per_instance_hour
@@ -177,11 +179,12 @@ static void describe_fleet(struct gp_plan_row *row, const struct gp_purchase_fle
                            const struct gp_purchase_offer *offers)
 {
     const struct gp_purchase_offer *first = &offers[f->lines[0].offer];
-    bool one = f->nlines == 1, roles = false, same_tier = true;
+    bool one = true, roles = false, same_tier = true; /* one: a single offer, whatever role */
 
     for (size_t i = 1; i < f->nlines; i++) {
         roles |= f->lines[i].role != f->lines[0].role;
         same_tier &= offers[f->lines[i].offer].tier == first->tier;
+        one &= f->lines[i].offer == f->lines[0].offer;
     }
     gp_text_copy(row->provider, sizeof(row->provider),
                  f->mixed_providers ? "mixed" : first->provider);
@@ -192,12 +195,12 @@ static void describe_fleet(struct gp_plan_row *row, const struct gp_purchase_fle
                  roles       ? "blended"
                  : same_tier ? gp_purchase_tier_name(first->tier)
                              : "mixed");
-    row->gpus_per_instance = one ? first->gpus_per_instance : 0;
+    row->gpus_per_instance = one ? f->lines[0].gpus / f->lines[0].instances : 0;
     if (one)
         gp_text_copy(row->instance_type, sizeof(row->instance_type), first->instance_type);
     else
         describe_lines(row->instance_type, sizeof(row->instance_type), f, offers, false);
-    if (roles || !one)
+    if (f->nlines > 1)
         describe_lines(row->price_mix, sizeof(row->price_mix), f, offers, roles);
     gp_time_format_date(f->oldest, row->price_date, sizeof(row->price_date));
     row->price_observed_at = f->oldest;
@@ -298,13 +301,14 @@ static void keep_excluded(struct gp_plan_row *row, const struct gp_purchase_resu
 
     row->excluded_offers = (int)res->excluded_total;
     row->excluded[0] = '\0';
-    for (size_t i = 0; i < res->nexcluded && used < sizeof(row->excluded); i++) {
+    for (size_t i = 0; i < res->nexcluded; i++) {
         const struct gp_purchase_offer *o = &offers[res->excluded[i]];
-        int n = snprintf(row->excluded + used, sizeof(row->excluded) - used, "%s%s %s (%s)",
-                         i ? "; " : "", o->provider, o->instance_type,
-                         o->region[0] ? o->region : "region unknown");
-        if (n < 0)
-            break;
+        char entry[192];
+        int n = snprintf(entry, sizeof(entry), "%s%s %s (%s)", i ? "; " : "", o->provider,
+                         o->instance_type, o->region[0] ? o->region : "region unknown");
+        if (n < 0 || used + (size_t)n >= sizeof(row->excluded))
+            break; /* whole entries only; the count says how many there are */
+        memcpy(row->excluded + used, entry, (size_t)n + 1);
         used += (size_t)n;
     }
 }

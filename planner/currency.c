@@ -40,6 +40,7 @@ int gp_plan_request_init(struct gp_plan_request *req, const struct gp_fx_table *
     req->now = now;
     req->pricing = GP_PRICING_CHEAPEST;
     req->max_age_days = GP_PLAN_DEFAULT_MAX_AGE_DAYS;
+    req->horizon_months = 1;
     defaults_in_currency(&req->base.assumptions, per_usd);
     return 0;
 }
@@ -54,4 +55,9 @@ void gp_plan_row_convert(struct gp_plan_row *row, double price_per_usd, double e
     row->total_cost *= price_per_usd;
     row->cost_low *= price_per_usd;
     row->cost_high *= price_per_usd;
+    row->upfront *= price_per_usd;
+    for (size_t i = 0; i < row->nalternatives; i++) {
+        row->alternatives[i].cost_per_hour *= price_per_usd;
+        row->alternatives[i].cost_per_month *= price_per_usd;
+    }
 }

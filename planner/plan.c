@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/text.h"
 
 static const char *const pricing_names[GP_PRICING_COUNT] = {"cheapest", "on-demand", "spot",
-                                                            "quote", "owned"};
+                                                            "quote",    "owned",     "reserved"};
 
 const char *gp_pricing_name(enum gp_pricing p)
 {
@@ -42,38 +43,111 @@ int gp_plan_sweep_check(const struct gp_plan_input *base, const struct gp_sweep 
     return 0;
 }
 
-/* Each GPU type's efficiencies (calibrated where measured) and price. */
-static void prepare_gpu(struct gp_plan_gpu *out, const struct gp_plan_request *req,
-                        const struct gp_gpu *gpu)
+/* The purchase price per GPU for owned pricing, USD: the user's single price (in the report
+ * currency), else the user's price for this type, else the estimate, else the catalog's. */
+static double owned_capex(const struct gp_plan_request *req, const struct gp_assumptions *a,
+                          const struct gp_gpu *gpu, bool *estimate)
+{
+    const struct gp_capex_estimate *e = req->capex ? gp_capex_find(req->capex, gpu->id) : NULL;
+    double mine = req->capex_prices ? gp_capex_choice_price(req->capex_prices, gpu->id) : 0.0;
+
+    *estimate = false;
+    if (a->capex > 0)
+        return a->capex / a->fx_per_usd;
+    if (mine > 0)
+        return mine / a->fx_per_usd;
+    if (e) {
+        *estimate = true;
+        return e->per_gpu.typical;
+    }
+    return gpu->capex_usd;
+}
+
+/* Each GPU type's efficiencies (calibrated where measured), its offers for the purchase, and
+ * for owned pricing its purchase price. */
+static int prepare_gpu(struct gp_plan_gpu *out, const struct gp_plan_request *req,
+                       const struct gp_gpu *gpu)
 {
     out->gpu = gpu;
     gp_efficiency_resolve(&out->eff, req->efficiencies, gpu->id);
     gp_plan_calibration_choose(&out->eff, req->fits, req->fit_count, gpu->id);
-    gp_plan_price_choose(&out->price, req->pricing, gpu->id, req->offers, req->offer_count,
-                         req->quotes, req->quote_count, req->now, req->max_age_days);
-    out->no_capex = req->pricing == GP_PRICING_OWNED && !(req->base.assumptions.capex > 0) &&
-                    !(gpu->capex_usd > 0);
+    memset(&out->price, 0, sizeof(out->price));
+    out->price.owned = true;
+    gp_text_copy(out->price.tier, sizeof(out->price.tier), "owned");
+    gp_text_copy(out->price.source, sizeof(out->price.source), "capex");
+    out->capex_usd = owned_capex(req, &req->base.assumptions, gpu, &out->capex_estimate);
+    out->no_capex = req->pricing == GP_PRICING_OWNED && !(out->capex_usd > 0);
+    int rc = gp_buy_offers_collect(&out->offers, gpu->id, req->offers, req->offer_count,
+                                   req->quote_count);
+    for (size_t i = 0; !rc && i < req->quote_count; i++)
+        if (strcmp(req->quotes[i].offer.gpu_id, gpu->id) == 0)
+            gp_buy_offers_add_quote(&out->offers, &req->quotes[i].offer, req->quotes[i].id);
+    return rc;
 }
 
-/* What a GPU type used, by the row's GPU id (rows are ranked, so no longer in GPU order). */
-static const struct gp_plan_gpu *gpu_of(const struct gp_plan_result *res,
-                                        const struct gp_plan_row *row)
+static enum gp_purchase_mode purchase_mode(enum gp_pricing p)
 {
-    for (size_t g = 0; g < res->per_point; g++)
-        if (strcmp(res->gpus[g].gpu->id, row->gpu) == 0)
-            return &res->gpus[g];
-    return NULL;
+    switch (p) {
+    case GP_PRICING_ON_DEMAND:
+        return GP_PURCHASE_MODE_ON_DEMAND;
+    case GP_PRICING_SPOT:
+        return GP_PURCHASE_MODE_SPOT;
+    case GP_PRICING_QUOTE:
+        return GP_PURCHASE_MODE_QUOTE;
+    case GP_PRICING_RESERVED:
+        return GP_PURCHASE_MODE_RESERVED;
+    default:
+        return GP_PURCHASE_CHEAPEST;
+    }
 }
 
-/* Rented prices convert at the rate of the day they were observed, the rest at today's. */
+/* One row: rented fleets are sized at a unit price and then bought from the type's offers;
+ * owned fleets are priced from capex and say when owning breaks even against renting. */
+static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
+                     const struct gp_plan_input *in, const struct gp_plan_gpu *g)
+{
+    struct gp_buy_context ctx = {purchase_mode(req->pricing),
+                                 req->horizon_months,
+                                 req->region,
+                                 req->jurisdiction,
+                                 req->now,
+                                 req->max_age_days};
+    struct gp_price unit;
+    struct gp_plan_row rented;
+
+    gp_plan_buy_unit_price(&unit);
+    gp_plan_evaluate(&rented, &in->workload, &in->assumptions, g->gpu, &g->eff, &unit);
+    gp_plan_buy(&rented, &in->workload, &in->assumptions, g->gpu, &g->eff, &g->offers, &ctx);
+    if (req->pricing != GP_PRICING_OWNED) {
+        *row = rented;
+        return;
+    }
+    bool estimate;
+    struct gp_assumptions owned = in->assumptions;
+    double capex = owned_capex(req, &in->assumptions, g->gpu, &estimate);
+    owned.capex = capex * owned.fx_per_usd;
+    gp_plan_evaluate(row, &in->workload, &owned, g->gpu, &g->eff, &g->price);
+    if (estimate && row->price_known)
+        row->notes |= GP_NOTE_CAPEX_ESTIMATE;
+    row->gpus_needed = row->gpus;
+    gp_plan_buy_break_even(row, &rented, &owned, capex);
+}
+
+/* Rented prices convert at the rate of the day they were observed, the rest at today's; the
+ * age range of the prices the rows use. */
 static void convert_rows(struct gp_plan_result *res, const struct gp_plan_request *req)
 {
     for (size_t i = 0; i < res->count; i++) {
-        const struct gp_plan_gpu *g = gpu_of(res, &res->rows[i]);
+        const struct gp_plan_row *r = &res->rows[i];
         double price_rate = res->fx_per_usd;
-        if (g && !g->price.owned && g->price.observed_at > 0 &&
-            gp_plan_rate_at(req->fx, req->currency, g->price.observed_at, &price_rate))
+        bool rented = req->pricing != GP_PRICING_OWNED && r->price_known;
+        if (rented && r->price_observed_at > 0 &&
+            gp_plan_rate_at(req->fx, req->currency, r->price_observed_at, &price_rate))
             price_rate = res->fx_per_usd;
+        if (rented && (!res->oldest_price || r->price_observed_at < res->oldest_price))
+            res->oldest_price = r->price_observed_at;
+        if (rented && r->price_newest_at > res->newest_price)
+            res->newest_price = r->price_newest_at;
         gp_plan_row_convert(&res->rows[i], price_rate, res->fx_per_usd);
     }
 }
@@ -108,6 +182,23 @@ static void explain(struct gp_plan_result *res)
         res->infeasible = GP_PLAN_DOES_NOT_FIT;
 }
 
+/* The day the rate for `currency` in force at `at` dates from (as gp_fx_per_usd picks it). */
+static int64_t rate_date(const struct gp_fx_table *fx, const char *currency, int64_t at)
+{
+    int64_t best = 0, earliest = 0;
+
+    for (size_t i = 0; fx && strcmp(currency, "USD") != 0 && i < fx->count; i++) {
+        const struct gp_fx_rate *r = &fx->rates[i];
+        if (strcmp(r->currency, currency) != 0)
+            continue;
+        if (!earliest || r->date < earliest)
+            earliest = r->date;
+        if (r->date <= at && r->date > best)
+            best = r->date;
+    }
+    return best ? best : earliest;
+}
+
 int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
 {
     const struct gp_sweep *sweep = req->sweep && req->sweep->count ? req->sweep : NULL;
@@ -125,19 +216,25 @@ int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
     out->used = req->base;
     memcpy(out->currency, req->currency, sizeof(out->currency));
     out->fx_per_usd = req->base.assumptions.fx_per_usd;
+    out->fx_date = rate_date(req->fx, req->currency, req->now);
+    out->horizon_months = req->horizon_months;
+    out->region = req->region;
+    out->jurisdiction = req->jurisdiction;
     out->pricing = req->pricing;
     out->max_age_days = req->max_age_days;
-    for (size_t g = 0; g < ngpus; g++)
-        prepare_gpu(&out->gpus[g], req, req->gpus[g]);
+    for (size_t g = 0; g < ngpus && !rc; g++)
+        rc = prepare_gpu(&out->gpus[g], req, req->gpus[g]);
+    if (rc)
+        goto done;
     for (size_t v = 0; v < points; v++) {
         struct gp_plan_input in = req->base;
         if (sweep && (rc = gp_plan_apply(&in, sweep->key, sweep->values[v])))
             goto done;
         for (size_t g = 0; g < ngpus; g++)
-            gp_plan_evaluate(&out->rows[out->count++], &in.workload, &in.assumptions,
-                             out->gpus[g].gpu, &out->gpus[g].eff, &out->gpus[g].price);
+            plan_row(&out->rows[out->count++], req, &in, &out->gpus[g]);
     }
     gp_plan_rank(out->rows, out->count, ngpus);
+    gp_plan_mark_uncertain(out->rows, out->count, ngpus);
     convert_rows(out, req);
     explain(out);
 done:
@@ -151,6 +248,8 @@ void gp_plan_result_release(struct gp_plan_result *res)
     if (!res)
         return;
     free(res->rows);
+    for (size_t g = 0; res->gpus && g < res->per_point; g++)
+        gp_buy_offers_release(&res->gpus[g].offers);
     free(res->gpus);
     memset(res, 0, sizeof(*res));
 }

@@ -7,10 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog/capex.h"
 #include "catalog/fx.h"
 #include "gpuplan/calibration.h"
 #include "gpuplan/gpu.h"
 #include "gpuplan/offer.h"
+#include "planner/buy.h"
 #include "planner/efficiency.h"
 #include "planner/fleet.h"
 #include "planner/sweep.h"
@@ -22,6 +24,7 @@ enum gp_pricing {
     GP_PRICING_SPOT,      /* lowest current spot offer */
     GP_PRICING_QUOTE,     /* cheapest valid quote only */
     GP_PRICING_OWNED,     /* bought: amortised capex, energy and hosting */
+    GP_PRICING_RESERVED,  /* reserved terms and capacity blocks that fit the horizon */
     GP_PRICING_COUNT
 };
 
@@ -53,8 +56,13 @@ struct gp_plan_request {
     const struct gp_fx_table *fx; /* exchange rates; NULL: USD only */
     char currency[4];             /* report currency, ISO 4217 */
     enum gp_pricing pricing;
-    long max_age_days; /* offers older than this are stale, days */
-    int64_t now;       /* Unix seconds UTC */
+    long max_age_days;        /* offers older than this are stale, days */
+    int64_t now;              /* Unix seconds UTC */
+    int horizon_months;       /* planning horizon: committed terms must fit it; >= 1 */
+    const char *region;       /* only offers in regions matching this glob; NULL = any */
+    const char *jurisdiction; /* only offers in this jurisdiction ("eu", ...); NULL = any */
+    const struct gp_capex_table *capex;         /* purchase-price estimates; NULL = none */
+    const struct gp_capex_choice *capex_prices; /* --capex per GPU id; NULL = none */
 };
 
 /*
@@ -78,10 +86,13 @@ int gp_plan_sweep_check(const struct gp_plan_input *base, const struct gp_sweep 
 
 /* What the plan used for one GPU type. */
 struct gp_plan_gpu {
-    const struct gp_gpu *gpu; /* borrowed from the request */
-    struct gp_efficiency eff; /* defaults with the chosen calibration applied */
-    struct gp_price price;    /* the price chosen under the request's pricing */
-    bool no_capex;            /* owned pricing without a capex for this type */
+    const struct gp_gpu *gpu;    /* borrowed from the request */
+    struct gp_efficiency eff;    /* defaults with the chosen calibration applied */
+    struct gp_price price;       /* owned: the capex price; rented rows are bought per row */
+    bool no_capex;               /* owned pricing without a capex for this type */
+    struct gp_buy_offers offers; /* owned: this type's offers and quotes, for the purchase */
+    double capex_usd;            /* owned: purchase price per GPU used, USD; 0 = none */
+    bool capex_estimate;         /* capex_usd is data/capex.json's typical estimate */
 };
 
 /* Why no row is feasible, for the message the command prints. */
@@ -106,7 +117,13 @@ struct gp_plan_result {
     double fx_per_usd;         /* units of `currency` per USD at the request's `now` */
     enum gp_pricing pricing;
     long max_age_days;
-    size_t best;                        /* index of the row marked best, or SIZE_MAX */
+    int horizon_months;       /* as requested */
+    const char *region;       /* as requested (borrowed), NULL = any */
+    const char *jurisdiction; /* as requested (borrowed), NULL = any */
+    int64_t fx_date;          /* day the rate used came into force, Unix seconds UTC; 0 for USD */
+    int64_t oldest_price;     /* oldest observation of a price a row uses, Unix seconds UTC; 0 */
+    int64_t newest_price;     /* newest observation of a price a row uses, Unix seconds UTC; 0 */
+    size_t best;              /* index of the row marked best, or SIZE_MAX */
     enum gp_plan_infeasible infeasible; /* GP_PLAN_FEASIBLE when some row is feasible */
     const struct gp_plan_row *smallest; /* the smallest sized fleet, or NULL; into rows */
 };
@@ -128,17 +145,6 @@ void gp_plan_result_release(struct gp_plan_result *res);
  */
 void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calibration_curve *fits,
                                 size_t count, const char *gpu_id);
-
-/*
- * The price of `gpu_id` under `pricing`: "cheapest" is the lowest current non-preemptible
- * price (on-demand, reserved or a valid quote), spot only when asked for; "quote" the cheapest
- * quote still valid at `now`. Equal prices go to the offer first in provider, region and
- * instance order. An offer older than `max_age_days` is stale; a quote is not.
- */
-void gp_plan_price_choose(struct gp_price *out, enum gp_pricing pricing, const char *gpu_id,
-                          const struct gp_offer *offers, size_t offer_count,
-                          const struct gp_quote *quotes, size_t quote_count, int64_t now,
-                          long max_age_days);
 
 /*
  * Units of `currency` per USD in force at `at`: the latest rate dated at or before it, else

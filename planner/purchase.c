@@ -22,6 +22,7 @@ enum stage { STAGE_TIER, STAGE_REGION, STAGE_TERM, STAGE_SHAPE, STAGE_USABLE };
 /* One offer as a component can buy it. */
 struct item {
     size_t offer;
+    int gpus;       /* GPUs of one instance as bought */
     int groups;     /* TP groups one instance holds (0: multi-node, pooled) */
     double cost;    /* USD per instance-hour, horizon factor and duty included */
     double upfront; /* USD per instance over the horizon */
@@ -142,7 +143,9 @@ static enum stage offer_stage(const struct gp_purchase_offer *o, enum gp_purchas
         return STAGE_REGION;
     if (o->min_term_months > opt->horizon_months)
         return STAGE_TERM;
-    if (!o->multi_node && o->gpus_per_instance < need->group_gpus)
+    if (!o->multi_node && !o->per_gpu && o->gpus_per_instance < need->group_gpus)
+        return STAGE_SHAPE;
+    if (o->per_gpu && need->group_gpus > need->gpus_per_node)
         return STAGE_SHAPE;
     return STAGE_USABLE;
 }
@@ -162,34 +165,34 @@ static struct item make_item(const struct gp_purchase_offer *offers, size_t i,
 {
     const struct gp_purchase_offer *o = &offers[i];
     double factor = horizon_factor(o, opt->horizon_months);
-    struct item it = {i, 0, 0, 0, 1};
+    struct item it = {i, 0, 0, 0, 0, 1};
+    /* Rented by the GPU: one instance per TP group, of just its GPUs. */
+    double price = o->usd_per_instance_hour * (o->per_gpu ? need->group_gpus : 1);
 
+    it.gpus = o->per_gpu ? need->group_gpus : o->gpus_per_instance;
     /* A commitment is paid around the clock, whatever share of hours it is used. */
     if (committed(o->tier) || o->min_term_months > 0)
         duty = 1.0;
-    it.cost = o->usd_per_instance_hour * factor * duty;
-    it.upfront = o->upfront_share * o->usd_per_instance_hour * HOURS_PER_MONTH * factor *
-                 opt->horizon_months;
-    bool pooled = o->multi_node && o->gpus_per_instance % need->group_gpus != 0;
-    it.groups = pooled ? 0 : o->gpus_per_instance / need->group_gpus;
-    if (o->min_gpus > o->gpus_per_instance)
-        it.min_instances = (o->min_gpus + o->gpus_per_instance - 1) / o->gpus_per_instance;
+    it.cost = price * factor * duty;
+    it.upfront = o->upfront_share * price * HOURS_PER_MONTH * factor * opt->horizon_months;
+    bool pooled = o->multi_node && it.gpus % need->group_gpus != 0;
+    it.groups = pooled ? 0 : it.gpus / need->group_gpus;
+    if (o->min_gpus > it.gpus)
+        it.min_instances = (o->min_gpus + it.gpus - 1) / it.gpus;
     return it;
 }
 
 /* ---- fleets ------------------------------------------------------------------------------ */
 
 /* Instances of `it` that hold at least `groups` TP groups. */
-static int instances_for(const struct item *it, const struct gp_purchase_offer *o,
-                         const struct gp_purchase_need *need, int groups)
+static int instances_for(const struct item *it, const struct gp_purchase_need *need, int groups)
 {
     long long n;
 
     if (it->groups > 0)
         n = (groups + it->groups - 1) / it->groups;
     else
-        n = ((long long)groups * need->group_gpus + o->gpus_per_instance - 1) /
-            o->gpus_per_instance;
+        n = ((long long)groups * need->group_gpus + it->gpus - 1) / it->gpus;
     if (n < it->min_instances)
         n = it->min_instances;
     return n > 0 ? (int)n : 1;
@@ -216,7 +219,11 @@ static void add_line(struct gp_purchase_fleet *f, const struct item *it,
         l->duty = committed(o->tier) || o->min_term_months > 0 ? 1.0 : c->duty;
     }
     l->instances += instances;
-    l->gpus = l->instances * o->gpus_per_instance;
+    l->gpus = l->instances * it->gpus;
+    /* Per-GPU rentals pack into nodes; an instance fills whole nodes. */
+    l->nodes = o->per_gpu
+                   ? (l->gpus + need->gpus_per_node - 1) / need->gpus_per_node
+                   : l->instances * ((it->gpus + need->gpus_per_node - 1) / need->gpus_per_node);
     l->groups = it->groups > 0 ? l->instances * it->groups : l->gpus / need->group_gpus;
     l->usd_per_hour = l->instances * it->cost;
     l->upfront_usd = l->instances * it->upfront;
@@ -299,7 +306,7 @@ static bool buy_component(struct gp_purchase_fleet *f, struct item *items, size_
 /* Totals of a fleet from its lines; `needed` groups for the headroom, `spot_factor` for the
  * groups of spot lines that count. */
 static void finish(struct gp_purchase_fleet *f, const struct gp_purchase_offer *offers,
-                   const struct gp_purchase_need *need, double needed, double spot_factor)
+                   double needed, double spot_factor)
 {
     double groups = 0;
 
@@ -310,10 +317,9 @@ static void finish(struct gp_purchase_fleet *f, const struct gp_purchase_offer *
     for (size_t i = 0; i < f->nlines; i++) {
         const struct gp_purchase_line *l = &f->lines[i];
         const struct gp_purchase_offer *o = &offers[l->offer];
-        int per = (o->gpus_per_instance + need->gpus_per_node - 1) / need->gpus_per_node;
         f->instances += l->instances;
         f->gpus += l->gpus;
-        f->nodes += l->instances * per;
+        f->nodes += l->nodes;
         f->usd_per_hour += l->usd_per_hour;
         f->upfront_usd += l->upfront_usd;
         groups +=
@@ -434,7 +440,7 @@ static void single_tier(struct purchase *p, const char *provider)
     if (all.groups < 1)
         all.groups = 1;
     if ((provider || p->opt->allow_mixed_providers) && pool_component(p, &f, provider, &all)) {
-        finish(&f, p->offers, p->need, p->need->groups, 1.0);
+        finish(&f, p->offers, p->need->groups, 1.0);
         consider(&p->ranking, &f);
     }
     if (provider)
@@ -444,9 +450,8 @@ static void single_tier(struct purchase *p, const char *provider)
             continue;
         struct item it = make_item(p->offers, i, p->need, p->opt, 1.0);
         memset(&f, 0, sizeof(f));
-        add_line(&f, &it, p->offers, p->need, &all,
-                 instances_for(&it, &p->offers[i], p->need, all.groups));
-        finish(&f, p->offers, p->need, p->need->groups, 1.0);
+        add_line(&f, &it, p->offers, p->need, &all, instances_for(&it, p->need, all.groups));
+        finish(&f, p->offers, p->need->groups, 1.0);
         consider(&p->ranking, &f);
     }
 }
@@ -477,7 +482,7 @@ static void blended(struct purchase *p, const char *provider)
     struct component peak = {GP_PURCHASE_ROLE_PEAK, above - spot_net, duty};
     if (!pool_component(p, &f, provider, &peak))
         return;
-    finish(&f, p->offers, p->need, pr->peak_groups, factor);
+    finish(&f, p->offers, pr->peak_groups, factor);
     consider(&p->ranking, &f);
 }
 

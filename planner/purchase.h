@@ -23,13 +23,15 @@ enum gp_purchase_tier {
 
 /* One rentable unit as a provider sells it, in USD. */
 struct gp_purchase_offer {
-    char provider[32];            /* "runpod", "oci", "quote", ... */
-    char region[48];              /* provider's region code, "" when not known */
-    char jurisdiction[8];         /* "eu", "eea", "us", ...; "" when not known */
-    char instance_type[96];       /* provider's SKU verbatim */
-    char source[64];              /* what rows name as the price source: provider or "quote:<id>" */
-    int gpus_per_instance;        /* GPUs one instance holds (the real rentable unit), >= 1 */
-    bool multi_node;              /* instances form one cluster: a TP group may span them */
+    char provider[32];      /* "runpod", "oci", "quote", ... */
+    char region[48];        /* provider's region code, "" when not known */
+    char jurisdiction[8];   /* "eu", "eea", "us", ...; "" when not known */
+    char instance_type[96]; /* provider's SKU verbatim */
+    char source[64];        /* what rows name as the price source: provider or "quote:<id>" */
+    int gpus_per_instance;  /* GPUs one instance holds (the real rentable unit), >= 1 */
+    bool multi_node;        /* instances form one cluster: a TP group may span them */
+    bool per_gpu; /* rented by the GPU: an instance holds the GPUs asked for, up to a node, at
+                     gpus x usd_per_instance_hour (which is then the price of one GPU) */
     enum gp_purchase_tier tier;   /* how it is bought */
     double usd_per_instance_hour; /* price of one instance for one hour, USD */
     int min_term_months;          /* shortest commitment, months; 0 = none */
@@ -103,6 +105,7 @@ struct gp_purchase_line {
     int instances;       /* whole instances bought */
     int gpus;            /* instances * gpus_per_instance */
     int groups;          /* TP groups they hold */
+    int nodes;           /* nodes of gpus_per_node GPUs they fill */
     double duty;         /* share of the month's hours it is rented, (0, 1] */
     double usd_per_hour; /* instances * instance price * horizon factor * duty, USD/h */
     double upfront_usd;  /* paid at the start of the term, USD; 0 without one */

@@ -34,8 +34,22 @@ const struct gp_plan_column gp_plan_columns[] = {
         INT, AT(replicas), ALL, ALL, SIZED),
     COL("gpus", INT, 0, "GPUs", "GPUs", COUNT, 1,
         INT, AT(gpus), ALL, ALL, SIZED),
+    COL("gpus_needed", INT, 0, "GPUs needed", "GPUs", COUNT, -1,
+        INT, AT(gpus_needed), ALL, ALL, SIZED),
     COL("nodes", INT, 0, "nodes", NULL, COUNT, -1,
         INT, AT(nodes), ALL, ALL, SIZED),
+    COL("instances", INT, 0, "inst", "whole instances", COUNT, -1,
+        INT, AT(instances), ALL, ALL, BOUGHT),
+    COL("instance_type", TEXT, 0, "instance", NULL, TEXT, 6,
+        TEXT, AT(instance_type), ALL, ALL, TEXT),
+    COL("gpus_per_instance", INT, 0, "GPUs/inst", "GPUs per instance", COUNT, -1,
+        INT, AT(gpus_per_instance), ALL, ALL, NONZERO),
+    COL("provider", TEXT, 0, "provider", NULL, TEXT, 5,
+        TEXT, AT(provider), ALL, ALL, TEXT),
+    COL("region", TEXT, 0, "region", NULL, TEXT, -1,
+        TEXT, AT(region), ALL, ALL, TEXT),
+    COL("headroom", NUMBER, 3, "headroom", "capacity / target - 1", PERCENT, -1,
+        NUMBER, AT(headroom), ALL, ALL, BOUGHT),
     COL("batch", INT, 0, "batch", "sequences", COUNT, -1,
         INT, AT(batch), MODELLED, ALL, SIZED),
     COL("tokens_per_s", NUMBER, 1, "tok/s", "tokens/s", PLAIN, -1,
@@ -60,10 +74,16 @@ const struct gp_plan_column gp_plan_columns[] = {
         TEXT, AT(price_source), ALL, ALL, TEXT),
     COL("price_date", TEXT, 0, "price date", NULL, DATE, -1,
         TEXT, AT(price_date), ALL, ALL, TEXT),
+    COL("price_mix", TEXT, 0, "bought as", NULL, TEXT, -1,
+        TEXT, AT(price_mix), ALL, ALL, TEXT),
     COL("cost_per_hour", NUMBER, 2, "{c}/h", "per hour", CURRENCY, 6,
         MONEY, AT(cost_per_hour), ALL, ALL, PRICE),
     COL("cost_per_month", NUMBER, 0, "{c}/month", "per month of 730 h", CURRENCY, 4,
         MONEY, AT(cost_per_month), ALL, ALL, PRICE),
+    COL("upfront", NUMBER, 0, "upfront {c}", "paid at the start of terms", CURRENCY, -1,
+        MONEY, AT(upfront), ALL, ALL, NONZERO),
+    COL("break_even_months", NUMBER, 1, "break-even mo", "months owning beats renting", PLAIN, -1,
+        NUMBER, AT(break_even_months), ALL, ALL, NONZERO),
     COL("cost_per_mtok", NUMBER, 4, "{c}/Mtok", "per million tokens", CURRENCY, 2,
         MONEY, AT(cost_per_mtok), MODELLED, ALL, PRICE),
     COL("energy_cost_per_month", NUMBER, 0, "energy {c}/month", "per month of 730 h", CURRENCY, -1,
@@ -100,6 +120,21 @@ const struct gp_plan_column gp_plan_columns[] = {
 /* clang-format on */
 const size_t gp_plan_column_count = sizeof(gp_plan_columns) / sizeof(gp_plan_columns[0]);
 
+/* Whether the int or double the column reads is not 0 (0 means "does not apply"). */
+static bool nonzero(const struct gp_plan_column *d, const struct gp_plan_row *r)
+{
+    const char *field = (const char *)r + d->offset;
+    double number;
+    int whole;
+
+    if (d->read == GP_PLAN_READ_INT) {
+        memcpy(&whole, field, sizeof(whole));
+        return whole != 0;
+    }
+    memcpy(&number, field, sizeof(number));
+    return number != 0;
+}
+
 static bool has_value(const struct gp_plan_column *d, const struct gp_plan_row *r)
 {
     if (!(d->kinds & GP_PLAN_KIND(r->kind)))
@@ -111,6 +146,10 @@ static bool has_value(const struct gp_plan_column *d, const struct gp_plan_row *
         return r->gpus > 0 && r->price_known;
     case GP_PLAN_NEED_TEXT:
         return ((const char *)r + d->offset)[0] != '\0';
+    case GP_PLAN_NEED_BOUGHT:
+        return r->gpus > 0 && r->price_known && r->instances > 0;
+    case GP_PLAN_NEED_NONZERO:
+        return r->gpus > 0 && nonzero(d, r);
     default:
         return true;
     }

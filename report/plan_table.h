@@ -25,10 +25,12 @@ enum gp_plan_read {
 
 /* What else a row must have for the column to hold a value. */
 enum gp_plan_need {
-    GP_PLAN_NEED_NONE,  /* always a value (text may be "") */
-    GP_PLAN_NEED_SIZED, /* a fleet was sized (gpus > 0) */
-    GP_PLAN_NEED_PRICE, /* sized and priced */
-    GP_PLAN_NEED_TEXT,  /* text that is not empty */
+    GP_PLAN_NEED_NONE,    /* always a value (text may be "") */
+    GP_PLAN_NEED_SIZED,   /* a fleet was sized (gpus > 0) */
+    GP_PLAN_NEED_PRICE,   /* sized and priced */
+    GP_PLAN_NEED_TEXT,    /* text that is not empty */
+    GP_PLAN_NEED_NONZERO, /* sized, and a number that is not 0 (0: does not apply) */
+    GP_PLAN_NEED_BOUGHT,  /* priced, and bought in instances (not owned) */
 };
 
 /* Bits for gp_plan_column.kinds and .listed. */

@@ -43,6 +43,10 @@ cJSON *gp_table_json_rows(const struct gp_table *t)
                 return NULL;
             }
         }
+        if (t->row_json && t->row_json(t->source, r, row)) {
+            cJSON_Delete(rows);
+            return NULL;
+        }
     }
     return rows;
 }

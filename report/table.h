@@ -61,6 +61,10 @@ typedef void gp_table_read_fn(const void *source, size_t row, size_t col, struct
  * A table holds its rows either as cells (gp_table_add_row and gp_table_set_*), or, when `read`
  * is set, as `nrows` rows read on demand from `source` with no copy.
  */
+/* Add members that are no column (nested lists) to JSON row `row` of `source`; 0, or
+ * GP_ENOMEM. */
+typedef int gp_table_row_json_fn(const void *source, size_t row, cJSON *out);
+
 struct gp_table {
     const struct gp_column *columns; /* borrowed, `ncols` entries */
     size_t ncols;
@@ -74,6 +78,7 @@ struct gp_table {
     const void *source;                 /* borrowed, passed to `read` */
     const struct gp_column_look *looks; /* borrowed, `ncols` entries beside `columns`;
                                            NULL = every column plain, headed by its name */
+    gp_table_row_json_fn *row_json;     /* NULL, or adds members to each JSON row */
 };
 
 enum gp_format { GP_FORMAT_TABLE, GP_FORMAT_CSV, GP_FORMAT_JSON };

@@ -137,60 +137,11 @@ static struct gp_offer offer(const char *gpu_id, const char *provider, enum gp_t
     snprintf(o.gpu_id, sizeof(o.gpu_id), "%s", gpu_id);
     snprintf(o.provider, sizeof(o.provider), "%s", provider);
     o.tier = tier;
+    o.gpus_per_instance = 8; /* an 8-GPU machine at `usd` per GPU-hour */
     o.usd_per_gpu_hour = usd;
+    o.usd_per_instance_hour = usd * 8;
     o.observed_at = at;
     return o;
-}
-
-static void test_price_choice(void **state)
-{
-    const int64_t now = 1790000000;
-    const struct gp_offer offers[] = {
-        offer("h100-sxm", "zeta", GP_TIER_ON_DEMAND, 2.00, now),
-        offer("h100-sxm", "alpha", GP_TIER_ON_DEMAND, 2.00, now), /* tie: alpha first */
-        offer("h100-sxm", "beta", GP_TIER_RESERVED, 2.10, now),
-        offer("h100-sxm", "gamma", GP_TIER_SPOT, 1.00, now - 30 * DAY),
-        offer("h200-sxm", "alpha", GP_TIER_ON_DEMAND, 0.50, now),
-    };
-    struct gp_quote quotes[2];
-    /* Table: pricing, then the tier, source and staleness chosen for h100-sxm. */
-    static const struct {
-        enum gp_pricing pricing;
-        bool known;
-        const char *tier, *source;
-        bool stale;
-    } cases[] = {
-        {GP_PRICING_CHEAPEST, true, "quote", "quote:7", false},
-        {GP_PRICING_ON_DEMAND, true, "on-demand", "alpha", false},
-        {GP_PRICING_SPOT, true, "spot", "gamma", true},
-        {GP_PRICING_QUOTE, true, "quote", "quote:7", false},
-        {GP_PRICING_OWNED, false, "owned", "capex", false},
-    };
-    (void)state;
-
-    memset(quotes, 0, sizeof(quotes));
-    quotes[0].id = 6; /* cheaper but expired */
-    quotes[0].offer = offer("h100-sxm", "acme", GP_TIER_QUOTE, 1.0, now - 90 * DAY);
-    quotes[0].offer.valid_until = now - DAY;
-    quotes[1].id = 7; /* old but open-ended: never stale */
-    quotes[1].offer = offer("h100-sxm", "acme", GP_TIER_QUOTE, 1.90, now - 90 * DAY);
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        struct gp_price p;
-        gp_plan_price_choose(&p, cases[i].pricing, "h100-sxm", offers, 5, quotes, 2, now, 7);
-        assert_int_equal(p.known, cases[i].known);
-        assert_string_equal(p.tier, cases[i].tier);
-        assert_string_equal(p.source, cases[i].source);
-        assert_int_equal(p.stale, cases[i].stale);
-    }
-    /* Without the quotes, cheapest is the lowest non-preemptible offer. */
-    struct gp_price p;
-    gp_plan_price_choose(&p, GP_PRICING_CHEAPEST, "h100-sxm", offers, 5, NULL, 0, now, 7);
-    assert_string_equal(p.source, "alpha");
-    assert_float_equal(p.usd_per_gpu_hour, 2.00, 1e-12);
-    assert_int_equal(p.observed_at, now);
-    /* No offer at all. */
-    gp_plan_price_choose(&p, GP_PRICING_CHEAPEST, "b200", offers, 5, quotes, 2, now, 7);
-    assert_false(p.known);
 }
 
 /* ---- currency ------------------------------------------------------------------------------- */
@@ -308,7 +259,8 @@ static void test_plan_run(void **state)
     assert_int_equal(a.per_point, 2);
     assert_int_equal(a.infeasible, GP_PLAN_FEASIBLE);
     assert_true(a.best < a.count && (a.rows[a.best].notes & GP_NOTE_BEST));
-    assert_string_equal(a.gpus[0].price.source, "a");
+    for (size_t i = 0; i < a.count; i++) /* bought from each type's own offer, per GPU */
+        assert_string_equal(a.rows[i].provider, strcmp(a.rows[i].gpu, "h100-sxm") ? "b" : "a");
     /* Each point is ranked on its own: the first row of each is the best. */
     for (size_t p = 0; p < 3; p++) {
         const struct gp_plan_row *r = &a.rows[p * 2];
@@ -391,7 +343,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibration_newest_per_curve),
-        cmocka_unit_test(test_price_choice),
         cmocka_unit_test(test_currency),
         cmocka_unit_test(test_plan_run),
         cmocka_unit_test(test_shared_formulas),

@@ -19,19 +19,19 @@
 /* Offer shorthands: provider, instance, GPUs per instance, tier, USD per instance-hour. */
 #define OD(p, i, g, usd)                                                                           \
     {                                                                                              \
-        p, "", "", i, p, g, false, GP_PURCHASE_ON_DEMAND, usd, 0, 0, 0, NOW, 0                     \
+        p, "", "", i, p, g, false, false, GP_PURCHASE_ON_DEMAND, usd, 0, 0, 0, NOW, 0              \
     }
 #define SPOT(p, i, g, usd)                                                                         \
     {                                                                                              \
-        p, "", "", i, p, g, false, GP_PURCHASE_SPOT, usd, 0, 0, 0, NOW, 0                          \
+        p, "", "", i, p, g, false, false, GP_PURCHASE_SPOT, usd, 0, 0, 0, NOW, 0                   \
     }
 #define RES(p, i, g, usd, m, up)                                                                   \
     {                                                                                              \
-        p, "", "", i, p, g, false, GP_PURCHASE_RESERVED, usd, m, up, 0, NOW, 0                     \
+        p, "", "", i, p, g, false, false, GP_PURCHASE_RESERVED, usd, m, up, 0, NOW, 0              \
     }
 #define IN(p, r, j, i, g, usd)                                                                     \
     {                                                                                              \
-        p, r, j, i, p, g, false, GP_PURCHASE_ON_DEMAND, usd, 0, 0, 0, NOW, 0                       \
+        p, r, j, i, p, g, false, false, GP_PURCHASE_ON_DEMAND, usd, 0, 0, 0, NOW, 0                \
     }
 
 /* The snapshot's B200 and MI355X offers, each in its real rentable unit. */
@@ -386,7 +386,7 @@ static void test_region_rules(void **state)
 static void test_quotes_and_clusters(void **state)
 {
     struct gp_purchase_offer offers[] = {
-        {"quote", "", "", "q1", "quote:1", 1, false, GP_PURCHASE_QUOTE, 2.0, 0, 0, NOW - DAY,
+        {"quote", "", "", "q1", "quote:1", 1, false, false, GP_PURCHASE_QUOTE, 2.0, 0, 0, NOW - DAY,
          NOW - 30 * DAY, 16},
         OD("runpod", "B200 (secure cloud)", 1, 6.79),
     };
@@ -411,6 +411,17 @@ static void test_quotes_and_clusters(void **state)
     gp_purchase_buy(&r, offers, 2, &need, &opt);
     assert_true(fabs(r.best.usd_per_hour - 3 * 6.79) < 1e-9);
     assert_true(fabs(r.alternatives[0].usd_per_hour - 32.0) < 1e-9);
+
+    /* Rented by the GPU: each TP group of 4 is one 4-GPU instance, two groups fill a node. */
+    need.group_gpus = 4;
+    offers[1].per_gpu = true;
+    gp_purchase_buy(&r, offers + 1, 1, &need, &opt);
+    assert_int_equal(r.label, GP_PURCHASE_OK);
+    assert_int_equal(r.best.instances, 3);
+    assert_int_equal(r.best.gpus, 12);
+    assert_int_equal(r.best.nodes, 2);
+    assert_true(fabs(r.best.usd_per_hour - 12 * 6.79) < 1e-9);
+    offers[1].per_gpu = false;
 
     /* TP 4 over 1-GPU instances: only as a multi-node cluster. */
     need.group_gpus = 4;

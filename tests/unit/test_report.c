@@ -287,16 +287,18 @@ static void plan_view_compact_sweep_and_pick(void **state)
     gp_plan_view_compact(&view);
     gp_plan_view_table(&view, &t);
     char *text = render(&t, GP_FORMAT_TABLE);
-    assert_string_equal(text, "gpus  GPU   GPUs  tok/s/GPU  EUR/h  EUR/month  EUR/Mtok  train h  "
-                              "EUR/run    MFU  notes\n"
-                              "512   gpu0     8        0.0   2.00          0    0.0000      0.0"
-                              "        0  0.000  best\n"
-                              "512   gpu1                                                      "
-                              "                  does-not-fit\n"
-                              "1024  gpu0     8        0.0   2.00          0    0.0000      0.0"
-                              "        0  0.000  best\n"
-                              "1024  gpu1                                                      "
-                              "                  does-not-fit\n");
+    /* The purchase columns (instance, provider) are empty: these rows were not bought. */
+    assert_string_equal(
+        text, "gpus  GPU   GPUs  instance  provider  tok/s/GPU  EUR/h  EUR/month  EUR/Mtok  tra"
+              "in h  EUR/run    MFU  notes\n"
+              "512   gpu0     8                            0.0   2.00          0    0.0000     "
+              " 0.0        0  0.000  best\n"
+              "512   gpu1                                                                      "
+              "                      does-not-fit\n"
+              "1024  gpu0     8                            0.0   2.00          0    0.0000     "
+              " 0.0        0  0.000  best\n"
+              "1024  gpu1                                                                      "
+              "                      does-not-fit\n");
     free(text);
     assert_string_equal(t.columns[0].name, "sweep_gpus");
     assert_int_equal(gp_plan_view_pick(&view, "gpu,total_cost"), 0);

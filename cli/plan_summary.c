@@ -1,0 +1,203 @@
+/* The plan's conclusion and summary lines, the stale-price warning, the exchange-rate and
+ * price-age facts of the JSON assumptions, and each JSON row's alternatives. */
+#include "cli/plan_summary.h"
+
+#include <string.h>
+
+#include "report/plan_table.h"
+#include "util/msg.h"
+#include "util/timeutil.h"
+
+/* The best row, and the next feasible priced row of the same sweep point (NULL when none). */
+static const struct gp_plan_row *best_and_next(const struct gp_plan_result *res,
+                                               const struct gp_plan_row **next)
+{
+    const struct gp_plan_row *best;
+    size_t group, end;
+
+    *next = NULL;
+    if (res->best >= res->count)
+        return NULL;
+    best = &res->rows[res->best];
+    group = res->per_point ? res->per_point : res->count;
+    end = (res->best / group + 1) * group;
+    for (size_t i = res->best + 1; i < end && i < res->count; i++)
+        if (res->rows[i].feasible && res->rows[i].price_known) {
+            *next = &res->rows[i];
+            break;
+        }
+    return best;
+}
+
+/* "3 x B200 (secure cloud) at runpod" (or the combination) into out[size]. */
+static void fleet_text(char *out, size_t size, const struct gp_plan_row *r)
+{
+    if (r->price_mix[0])
+        snprintf(out, size, "%s at %s", r->price_mix, r->provider);
+    else
+        snprintf(out, size, "%d x %s at %s", r->instances, r->instance_type, r->provider);
+}
+
+/* The cost per unit of work with its unit: per million output tokens, per run, per job. */
+static void unit_text(char *out, size_t size, const struct gp_plan_row *r, const char *currency)
+{
+    switch (r->kind) {
+    case GP_WORKLOAD_INFERENCE:
+        snprintf(out, size, "%s %.4f per million output tokens", currency, r->cost_per_mtok);
+        break;
+    case GP_WORKLOAD_TRAINING:
+        snprintf(out, size, "%s %.0f per run", currency, r->total_cost);
+        break;
+    case GP_WORKLOAD_GENERIC:
+        snprintf(out, size, "%s %.6f per job", currency, r->total_cost);
+        break;
+    }
+}
+
+bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res)
+{
+    const struct gp_plan_row *next, *best = best_and_next(res, &next);
+    char fleet[256], unit[96], runner[320] = "; no runner-up";
+    int n;
+
+    out[0] = '\0';
+    if (!best)
+        return false;
+    fleet_text(fleet, sizeof(fleet), best);
+    unit_text(unit, sizeof(unit), best, res->currency);
+    if (next) {
+        char other[256];
+        fleet_text(other, sizeof(other), next);
+        snprintf(runner, sizeof(runner), "; runner-up: %s, %s (%d GPUs), %s %.0f/month", next->gpu,
+                 other, next->gpus, res->currency, next->cost_per_month);
+    }
+    n = snprintf(out, size, "cheapest purchasable fleet: %s, %s (%d GPUs), %s %.0f/month, %s%s",
+                 best->gpu, fleet, best->gpus, res->currency, best->cost_per_month, unit, runner);
+    return n > 0;
+}
+
+/* "prices observed 2026-09-15 to 2026-09-30" and the exchange rate, into out[size]. */
+static void prices_text(char *out, size_t size, const struct gp_plan_result *res)
+{
+    char oldest[11] = "", newest[11] = "", rate[224] = "", fx_date[11] = "";
+
+    if (strcmp(res->currency, "USD") != 0) {
+        gp_time_format_date(res->fx_date, fx_date, sizeof(fx_date));
+        snprintf(rate, sizeof(rate),
+                 "; %s at %.4f per USD (rate of %s; prices convert at the rate "
+                 "of the day they were observed)",
+                 res->currency, res->fx_per_usd, fx_date);
+    }
+    if (!res->oldest_price) {
+        snprintf(out, size, "prices: none used%s", rate);
+        return;
+    }
+    gp_time_format_date(res->oldest_price, oldest, sizeof(oldest));
+    gp_time_format_date(res->newest_price, newest, sizeof(newest));
+    snprintf(out, size, "prices observed %s to %s%s", oldest, newest, rate);
+}
+
+void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res)
+{
+    const struct gp_plan_row *next, *best = best_and_next(res, &next);
+    char line[1024];
+
+    prices_text(line, sizeof(line), res);
+    fprintf(out, "%s\n", line);
+    if (best && next && (best->notes & GP_NOTE_WITHIN_UNCERTAINTY))
+        fprintf(out,
+                "within uncertainty: the cost bands of %s and %s overlap, so the order of the two "
+                "may flip\n",
+                best->gpu, next->gpu);
+    if (gp_cli_plan_conclusion(line, sizeof(line), res))
+        fprintf(out, "%s\n", line);
+}
+
+void gp_cli_plan_warn_stale(const struct gp_plan_result *res)
+{
+    size_t stale = 0;
+    int64_t oldest = 0;
+
+    for (size_t i = 0; i < res->count; i++) {
+        const struct gp_plan_row *r = &res->rows[i];
+        if (!(r->notes & GP_NOTE_STALE_PRICE))
+            continue;
+        stale++;
+        if (!oldest || r->price_observed_at < oldest)
+            oldest = r->price_observed_at;
+    }
+    if (stale) {
+        char date[11];
+        gp_time_format_date(oldest, date, sizeof(date));
+        gp_msg_warn("%zu of %zu rows use prices older than %ld days (oldest %s); 'gpuplan "
+                    "refresh' updates them",
+                    stale, res->count, res->max_age_days, date);
+    }
+}
+
+int gp_cli_plan_row_json(const void *view, size_t row, cJSON *out)
+{
+    const struct gp_plan_view *v = view;
+    const struct gp_plan_row *r = &v->rows[row];
+    cJSON *list = cJSON_AddArrayToObject(out, "alternatives");
+
+    if (!list)
+        return -1;
+    for (size_t i = 0; i < r->nalternatives; i++) {
+        const struct gp_plan_alternative *a = &r->alternatives[i];
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !cJSON_AddItemToArray(list, o))
+            return -1;
+        if (!cJSON_AddStringToObject(o, "provider", a->provider) ||
+            !cJSON_AddStringToObject(o, "instance_type", a->instance_type) ||
+            !cJSON_AddNumberToObject(o, "instances", a->instances) ||
+            !cJSON_AddNumberToObject(o, "gpus", a->gpus) ||
+            !cJSON_AddNumberToObject(o, "cost_per_hour", a->cost_per_hour) ||
+            !cJSON_AddNumberToObject(o, "cost_per_month", a->cost_per_month))
+            return -1;
+    }
+    return 0;
+}
+
+/* The offers a region rule ruled out, per GPU type of the first sweep point. */
+static int excluded_json(cJSON *o, const struct gp_plan_result *res)
+{
+    cJSON *list = cJSON_AddArrayToObject(o, "excluded_offers");
+
+    for (size_t i = 0; list && i < res->count && i < res->per_point; i++) {
+        const struct gp_plan_row *r = &res->rows[i];
+        cJSON *e;
+        if (!r->excluded_offers)
+            continue;
+        e = cJSON_CreateObject();
+        if (!e || !cJSON_AddItemToArray(list, e) || !cJSON_AddStringToObject(e, "gpu", r->gpu) ||
+            !cJSON_AddNumberToObject(e, "count", r->excluded_offers) ||
+            !cJSON_AddStringToObject(e, "first", r->excluded))
+            return -1;
+    }
+    return list ? 0 : -1;
+}
+
+int gp_cli_plan_prices_json(cJSON *o, const struct gp_plan_result *res)
+{
+    char fx_date[11] = "", oldest[11] = "", newest[11] = "";
+    int64_t now = gp_time_now();
+
+    gp_time_format_date(res->fx_date, fx_date, sizeof(fx_date));
+    gp_time_format_date(res->oldest_price, oldest, sizeof(oldest));
+    gp_time_format_date(res->newest_price, newest, sizeof(newest));
+    if (!cJSON_AddNumberToObject(o, "fx_rate", res->fx_per_usd) ||
+        !(res->fx_date ? cJSON_AddStringToObject(o, "fx_date", fx_date)
+                       : cJSON_AddNullToObject(o, "fx_date")))
+        return -1;
+    if (res->oldest_price) {
+        if (!cJSON_AddStringToObject(o, "prices_oldest", oldest) ||
+            !cJSON_AddStringToObject(o, "prices_newest", newest) ||
+            !cJSON_AddNumberToObject(o, "price_age_days_max",
+                                     (double)gp_time_age_days(res->oldest_price, now)) ||
+            !cJSON_AddNumberToObject(o, "price_age_days_min",
+                                     (double)gp_time_age_days(res->newest_price, now)))
+            return -1;
+    }
+    return excluded_json(o, res);
+}

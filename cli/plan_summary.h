@@ -1,0 +1,32 @@
+/* What a plan says beside its rows: the one-line conclusion, the summary lines under the table
+ * (uncertainty, exchange rate and price ages), the stale-price warning, and each JSON row's
+ * alternatives. */
+#ifndef GP_CLI_PLAN_SUMMARY_H
+#define GP_CLI_PLAN_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "planner/plan.h"
+
+/* "cheapest purchasable fleet: ...; runner-up: ..." into out[size]; false (out "") when no row
+ * is feasible and priced. Money in the result's currency. */
+bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res);
+
+/* The lines printed under the table: the conclusion, the uncertainty note, the exchange rate
+ * and the age of the prices. */
+void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res);
+
+/* One warning line (stderr) when some row uses a price older than the allowed age. */
+void gp_cli_plan_warn_stale(const struct gp_plan_result *res);
+
+/* gp_table_row_json_fn over a struct gp_plan_view: the row's "alternatives" list. */
+int gp_cli_plan_row_json(const void *view, size_t row, cJSON *out);
+
+/* The price and exchange-rate facts of `res` added to the assumptions object `o`. Returns 0
+ * or GP_ENOMEM. */
+int gp_cli_plan_prices_json(cJSON *o, const struct gp_plan_result *res);
+
+#endif

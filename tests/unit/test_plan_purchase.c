@@ -1,0 +1,379 @@
+/* Plans bought from offers: every row of every preset costs whole instances of real snapshot
+ * offers, the issue's two fleets, and the reserved, spot, blended, region and owned modes on
+ * fixture offers. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "catalog/capex.h"
+#include "catalog/catalog.h"
+#include "catalog/data.h"
+#include "catalog/fx.h"
+#include "planner/plan.h"
+#include "pricing/pricelist.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/timeutil.h"
+
+#define DAY 86400
+
+static struct gp_catalog cat;
+static struct gp_efficiency_table effs;
+static struct gp_model_table models;
+static struct gp_fx_table fx;
+static struct gp_pricelist snapshot;
+static struct gp_capex_table capex;
+static const struct gp_gpu *all_gpus[16];
+static int64_t now; /* a week after the snapshot's newest price */
+
+static int read_data(const char *rel, struct gp_buf *text, char *origin, size_t size)
+{
+    gp_buf_init(text, 1 << 20);
+    return gp_data_read(text, rel, origin, size);
+}
+
+static int setup(void **state)
+{
+    struct gp_buf text;
+    char origin[256];
+    (void)state;
+
+    if (gp_catalog_load(&cat) || gp_fx_load(&fx) || gp_capex_load(&capex) ||
+        gp_pricelist_load_snapshot(&snapshot, &cat, &fx))
+        return -1;
+    if (read_data("efficiency.json", &text, origin, sizeof(origin)) ||
+        gp_efficiency_table_parse(&effs, gp_buf_str(&text), text.len, origin))
+        return -1;
+    gp_buf_release(&text);
+    if (read_data("models.json", &text, origin, sizeof(origin)) ||
+        gp_model_table_parse(&models, gp_buf_str(&text), text.len, origin))
+        return -1;
+    gp_buf_release(&text);
+    for (size_t i = 0; i < cat.count && i < 16; i++)
+        all_gpus[i] = &cat.gpus[i];
+    return gp_time_parse("2026-10-07", &now);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gp_catalog_release(&cat);
+    gp_efficiency_table_release(&effs);
+    gp_model_table_release(&models);
+    gp_fx_release(&fx);
+    gp_capex_release(&capex);
+    gp_pricelist_release(&snapshot);
+    return 0;
+}
+
+static void load_workload(struct gp_workload *w, const char *rel)
+{
+    struct gp_buf text;
+    char origin[256];
+
+    assert_int_equal(read_data(rel, &text, origin, sizeof(origin)), 0);
+    assert_int_equal(gp_workload_parse(w, gp_buf_str(&text), text.len, origin, &models), 0);
+    gp_buf_release(&text);
+}
+
+static void request(struct gp_plan_request *req, const char *workload)
+{
+    assert_int_equal(gp_plan_request_init(req, &fx, "USD", now), 0);
+    load_workload(&req->base.workload, workload);
+    req->gpus = all_gpus;
+    req->gpu_count = cat.count;
+    req->efficiencies = &effs;
+    req->offers = snapshot.offers;
+    req->offer_count = snapshot.count;
+    req->capex = &capex;
+}
+
+/* The snapshot offer of `gpu` at `provider` named `instance_type`, or NULL. */
+static const struct gp_offer *snapshot_offer(const char *gpu, const char *provider,
+                                             const char *instance_type, enum gp_tier tier)
+{
+    for (size_t i = 0; i < snapshot.count; i++) {
+        const struct gp_offer *o = &snapshot.offers[i];
+        if (!strcmp(o->gpu_id, gpu) && !strcmp(o->provider, provider) &&
+            !strcmp(o->instance_type, instance_type) && o->tier == tier)
+            return o;
+    }
+    return NULL;
+}
+
+/* A row's cost is its instances times real offers' instance prices: "N x TYPE + M x TYPE". */
+static void check_row_is_bought(const struct gp_plan_row *r)
+{
+    char lines[256];
+    double sum = 0;
+    int gpus = 0, instances = 0;
+    enum gp_tier tier = (enum gp_tier)gp_tier_parse(r->price_tier);
+
+    if (r->price_mix[0])
+        snprintf(lines, sizeof(lines), "%s", r->price_mix);
+    else
+        snprintf(lines, sizeof(lines), "%d x %s", r->instances, r->instance_type);
+    for (char *part = lines; part && *part;) {
+        char *next = strstr(part, " + ");
+        char *x = strstr(part, " x ");
+        if (next)
+            *next = '\0';
+        assert_non_null(x);
+        *x = '\0';
+        const struct gp_offer *o = snapshot_offer(r->gpu, r->provider, x + 3, tier);
+        if (!o)
+            fail_msg("%s: no %s offer '%s' at %s", r->gpu, r->price_tier, x + 3, r->provider);
+        int n = (int)strtol(part, NULL, 10);
+        /* Rented by the GPU: an instance is one TP group's GPUs at the GPU price. */
+        bool per_gpu = o->unit == GP_UNIT_GPU_HOUR && o->gpus_per_instance == 1;
+        int unit = per_gpu ? (r->kind == GP_WORKLOAD_GENERIC ? 1 : r->tp) : o->gpus_per_instance;
+        sum += n * (per_gpu ? o->usd_per_gpu_hour * unit : o->usd_per_instance_hour);
+        gpus += n * unit;
+        instances += n;
+        part = next ? next + 3 : NULL;
+    }
+    assert_float_equal(r->cost_per_hour, sum, 1e-9);
+    assert_int_equal(r->gpus, gpus);
+    assert_int_equal(r->instances, instances);
+    assert_true(r->gpus >= r->gpus_needed);
+    assert_true(r->headroom >= -1e-9);
+}
+
+static void test_every_preset_row_is_bought(void **state)
+{
+    char **files = NULL;
+    size_t n = 0, checked = 0;
+    (void)state;
+
+    assert_int_equal(gp_data_list(&files, &n, "workloads", ".json"), 0);
+    assert_true(n >= 5);
+    for (size_t f = 0; f < n; f++) {
+        struct gp_plan_request req;
+        struct gp_plan_result res;
+        request(&req, files[f]);
+        assert_int_equal(gp_plan_run(&res, &req), 0);
+        for (size_t i = 0; i < res.count; i++) {
+            const struct gp_plan_row *r = &res.rows[i];
+            if (!r->price_known || r->gpus <= 0)
+                continue;
+            print_message("%s %s: %d x %s = %.2f/h\n", files[f], r->gpu, r->instances,
+                          r->instance_type, r->cost_per_hour);
+            check_row_is_bought(r);
+            checked++;
+        }
+        gp_plan_result_release(&res);
+    }
+    assert_true(checked >= 20);
+    gp_data_list_free(files, n);
+}
+
+/* The row of `gpu` in `res`. */
+static const struct gp_plan_row *row_of(const struct gp_plan_result *res, const char *gpu)
+{
+    for (size_t i = 0; i < res->count; i++)
+        if (strcmp(res->rows[i].gpu, gpu) == 0)
+            return &res->rows[i];
+    fail_msg("no row for %s", gpu);
+    return NULL;
+}
+
+/* The issue's B200 case: 3 x RunPod at $6.79, not 3/8 of a Lambda machine. */
+static void test_issue_fleets(void **state)
+{
+    struct gp_plan_request req;
+    struct gp_plan_result res;
+    (void)state;
+
+    request(&req, "workloads/chat-llama-3.1-70b.json");
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    const struct gp_plan_row *b200 = row_of(&res, "b200");
+    assert_int_equal(b200->gpus, 3);
+    assert_int_equal(b200->instances, 3);
+    assert_string_equal(b200->provider, "runpod");
+    assert_float_equal(b200->cost_per_hour, 20.37, 1e-9);
+    assert_true(b200->nalternatives >= 1);
+    assert_string_equal(b200->alternatives[0].instance_type, "gpu_1x_b200_sxm6");
+    assert_float_equal(b200->alternatives[0].cost_per_hour, 3 * 6.99, 1e-9);
+    const struct gp_plan_row *mi355x = row_of(&res, "mi355x");
+    const struct gp_offer *oci =
+        snapshot_offer("mi355x", "oci", "BM.GPU.MI355X.8", GP_TIER_ON_DEMAND);
+    assert_non_null(oci);
+    assert_int_equal(mi355x->instances,
+                     (mi355x->gpus_needed + oci->gpus_per_instance - 1) / oci->gpus_per_instance);
+    assert_float_equal(mi355x->cost_per_hour, mi355x->instances * oci->usd_per_instance_hour, 1e-9);
+    gp_plan_result_release(&res);
+}
+
+/* Fixture offers for H200 in 2-GPU instances (the chat preset runs TP 2 on it): on-demand,
+ * spot, a 12-month reservation, an EU offer. */
+static struct gp_offer fixture_offer(const char *provider, const char *type, int gpus,
+                                     enum gp_tier tier, double usd, int term)
+{
+    struct gp_offer o;
+
+    memset(&o, 0, sizeof(o));
+    snprintf(o.provider, sizeof(o.provider), "%s", provider);
+    snprintf(o.instance_type, sizeof(o.instance_type), "%s", type);
+    snprintf(o.gpu_id, sizeof(o.gpu_id), "h200-sxm");
+    snprintf(o.region, sizeof(o.region), "us-east");
+    snprintf(o.jurisdiction, sizeof(o.jurisdiction), "us");
+    o.gpus_per_instance = gpus;
+    o.tier = tier;
+    o.term_months = term;
+    o.usd_per_instance_hour = usd;
+    o.usd_per_gpu_hour = usd / gpus;
+    o.observed_at = now - DAY;
+    return o;
+}
+
+static void fixture(struct gp_plan_request *req, struct gp_offer *offers,
+                    const struct gp_gpu **gpus)
+{
+    request(req, "workloads/chat-llama-3.1-70b.json");
+    offers[0] = fixture_offer("a", "od2", 2, GP_TIER_ON_DEMAND, 8.0, 0);
+    offers[1] = fixture_offer("a", "sp2", 2, GP_TIER_SPOT, 2.0, 0);
+    offers[2] = fixture_offer("a", "r2", 2, GP_TIER_RESERVED, 5.0, 12);
+    offers[3] = fixture_offer("b", "eu2", 2, GP_TIER_ON_DEMAND, 10.0, 0);
+    snprintf(offers[3].region, sizeof(offers[3].region), "eu-north");
+    snprintf(offers[3].jurisdiction, sizeof(offers[3].jurisdiction), "eu");
+    gpus[0] = gp_catalog_find(&cat, "h200-sxm");
+    req->gpus = gpus;
+    req->gpu_count = 1;
+    req->offers = offers;
+    req->offer_count = 4;
+}
+
+/* Spot, reserved within and beyond the horizon, region rules. */
+static void test_tiers_on_fixtures(void **state)
+{
+    struct gp_offer offers[4];
+    const struct gp_gpu *gpus[1];
+    struct gp_plan_request req;
+    struct gp_plan_result res;
+    (void)state;
+
+    fixture(&req, offers, gpus);
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    const struct gp_plan_row *r = &res.rows[0];
+    int need = r->gpus_needed;
+    assert_string_equal(r->instance_type, "od2"); /* the reservation needs 12 months */
+    assert_float_equal(r->cost_per_hour, need * 4.0, 1e-9);
+    gp_plan_result_release(&res);
+
+    req.horizon_months = 12;
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    r = &res.rows[0];
+    assert_string_equal(r->price_tier, "reserved");
+    assert_int_equal(r->instances, need / 2); /* TP 2 on 2-GPU instances */
+    assert_float_equal(r->cost_per_hour, need * 2.5, 1e-9);
+    assert_true(r->headroom >= 0 && r->headroom < 1);
+    gp_plan_result_release(&res);
+
+    req.horizon_months = 1;
+    req.pricing = GP_PRICING_SPOT;
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    assert_string_equal(res.rows[0].instance_type, "sp2");
+    assert_float_equal(res.rows[0].cost_per_hour, need * 1.0, 1e-9);
+    gp_plan_result_release(&res);
+
+    req.pricing = GP_PRICING_RESERVED;
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    assert_false(res.rows[0].price_known);
+    assert_true(res.rows[0].notes & GP_NOTE_NO_TERM_IN_HORIZON);
+    gp_plan_result_release(&res);
+
+    req.pricing = GP_PRICING_CHEAPEST;
+    req.jurisdiction = "eu";
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    assert_string_equal(res.rows[0].provider, "b");
+    assert_int_equal(res.rows[0].excluded_offers, 2); /* on-demand and reserved; not spot */
+    assert_non_null(strstr(res.rows[0].excluded, "a od2 (us-east)"));
+    gp_plan_result_release(&res);
+
+    req.jurisdiction = NULL;
+    req.region = "ap-*";
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    assert_true(res.rows[0].notes & GP_NOTE_NO_OFFER_IN_REGION);
+    assert_false(res.rows[0].price_known);
+    gp_plan_result_release(&res);
+}
+
+/* A demand profile buys the baseline reserved, the peak on demand for its hours, half of it on
+ * spot. */
+static void test_blended_on_fixtures(void **state)
+{
+    struct gp_offer offers[4];
+    const struct gp_gpu *gpus[1];
+    struct gp_plan_request req;
+    struct gp_plan_result res;
+    (void)state;
+
+    fixture(&req, offers, gpus);
+    req.horizon_months = 12;
+    struct gp_buying *b = &req.base.workload.buying;
+    b->profile = true;
+    b->baseline_rate = 5;
+    b->peak_rate = 20;
+    b->peak_hours_per_day = 6;
+    b->spot_share = 0.5;
+    b->spot_factor = 1.5;
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    const struct gp_plan_row *r = &res.rows[0];
+    assert_true(r->price_known);
+    assert_string_equal(r->price_tier, "blended");
+    assert_non_null(strstr(r->price_mix, "baseline"));
+    assert_non_null(strstr(r->price_mix, "x r2"));
+    assert_non_null(strstr(r->price_mix, "peak"));
+    assert_non_null(strstr(r->price_mix, "spot"));
+    /* Cheaper than buying the peak around the clock on demand. */
+    assert_true(r->cost_per_hour < r->gpus_needed * 4.0);
+    gp_plan_result_release(&res);
+}
+
+/* Owned: the estimate says so, the user's map wins, and the break-even month is stated. */
+static void test_owned(void **state)
+{
+    struct gp_plan_request req;
+    struct gp_plan_result res;
+    struct gp_capex_choice choice;
+    (void)state;
+
+    request(&req, "workloads/chat-llama-3.1-70b.json");
+    req.pricing = GP_PRICING_OWNED;
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    const struct gp_plan_row *b200 = row_of(&res, "b200");
+    assert_true(b200->price_known);
+    assert_true(b200->notes & GP_NOTE_CAPEX_ESTIMATE);
+    assert_true(b200->break_even_months > 0);
+    double estimate = b200->cost_per_hour, months = b200->break_even_months;
+    gp_plan_result_release(&res);
+
+    assert_int_equal(gp_capex_choice_parse(&choice, "b200=70000"), 0);
+    req.capex_prices = &choice;
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    b200 = row_of(&res, "b200");
+    assert_false(b200->notes & GP_NOTE_CAPEX_ESTIMATE);
+    assert_true(b200->cost_per_hour > estimate);
+    assert_true(b200->break_even_months > months);
+    assert_true(row_of(&res, "mi355x")->notes & GP_NOTE_CAPEX_ESTIMATE);
+    gp_plan_result_release(&res);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_preset_row_is_bought),
+        cmocka_unit_test(test_issue_fleets),
+        cmocka_unit_test(test_tiers_on_fixtures),
+        cmocka_unit_test(test_blended_on_fixtures),
+        cmocka_unit_test(test_owned),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
