@@ -18,18 +18,12 @@
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 
 #define CSV_BYTES    ((size_t)1000 << 20)
 #define JSON_BYTES   ((size_t)200 << 20)
 #define STORE_OFFERS 200000
 #define CHUNK        ((size_t)64 << 10) /* what a transfer hands the parser at a time */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static long peak_rss_mib(void)
 {
@@ -141,7 +135,7 @@ static void bench_csv(const char *dir, const struct gp_catalog *cat, const struc
     }
     gp_feed_ctx_init(&ctx, "aws", "aws", 1790000000, fx, cat);
     ctx.url = path;
-    t0 = now_s();
+    t0 = gp_time_monotonic();
     if (a->stream_open(&s, &ctx))
         die("stream_open");
     while ((n = read(fd, chunk, CHUNK)) > 0) {
@@ -151,7 +145,7 @@ static void bench_csv(const char *dir, const struct gp_catalog *cat, const struc
     }
     if (a->stream_end(s))
         die("stream_end");
-    elapsed = now_s() - t0;
+    elapsed = gp_time_monotonic() - t0;
     a->stream_free(s);
     close(fd);
     unlink(path);
@@ -235,10 +229,10 @@ static void bench_json(const char *dir, const struct gp_catalog *cat, const stru
             die(path);
         unlink(path);
         ctx.url = path;
-        double t0 = now_s();
+        double t0 = gp_time_monotonic();
         if (a->parse(&ctx, body.data, body.len))
             die("azure parse");
-        parsing += now_s() - t0;
+        parsing += gp_time_monotonic() - t0;
         total += body.len;
         offers += ctx.count;
         ctx.count = 0; /* a real feed is a few thousand items: do not hold 200 MB of offers */
@@ -296,10 +290,10 @@ static void bench_store(const char *dir, const struct gp_catalog *cat, const str
             snprintf(o->source_url, sizeof(o->source_url), "https://bench.invalid/page");
         }
         qsort(offers, STORE_OFFERS, sizeof(*offers), by_key);
-        t0 = now_s();
+        t0 = gp_time_monotonic();
         if (gp_store_feed_replace(store, "bench", offers, STORE_OFFERS, &stats))
             die("feed_replace");
-        elapsed = now_s() - t0;
+        elapsed = gp_time_monotonic() - t0;
         printf("SQLite feed write, %s: %d offers, %zu new observations in %.2f s = %.0f "
                "observations/s\n",
                round ? "every price changed" : "first sighting", STORE_OFFERS, stats.new_prices,

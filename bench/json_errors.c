@@ -7,21 +7,14 @@
  * with the machine and date. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "catalog/catalog.h"
 #include "catalog/fx.h"
 #include "pricing/pricelist.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 #include "util/json.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void die(const char *what)
 {
@@ -47,24 +40,24 @@ static void make_list(struct gp_buf *doc, size_t rows)
 static double time_parse(const struct gp_buf *doc)
 {
     cJSON *root = NULL;
-    double t0 = now_s();
+    double t0 = gp_time_monotonic();
 
     if (gp_json_parse(&root, doc->data, doc->len, "bench.json"))
         die("parse");
     cJSON_Delete(root);
-    return now_s() - t0;
+    return gp_time_monotonic() - t0;
 }
 
 static double time_reject(const struct gp_buf *doc, size_t rows, const struct gp_catalog *cat,
                           const struct gp_fx_table *fx)
 {
     struct gp_pricelist list = {0};
-    double t0 = now_s();
+    double t0 = gp_time_monotonic();
 
     if (gp_pricelist_parse(&list, doc->data, doc->len, "bench.json", "bench", cat, fx,
                            GP_PRICELIST_LENIENT))
         die("pricelist");
-    double t = now_s() - t0;
+    double t = gp_time_monotonic() - t0;
     if (list.count != 0 || list.rejected != rows)
         die("not every row was rejected");
     gp_pricelist_release(&list);
@@ -74,7 +67,7 @@ static double time_reject(const struct gp_buf *doc, size_t rows, const struct gp
 /* The locator before it remembered its place: a fresh scan from the start for every row. */
 static double time_rescan(const struct gp_buf *doc, size_t rows)
 {
-    double t0 = now_s();
+    double t0 = gp_time_monotonic();
     int line = 0, col = 0;
 
     for (size_t i = 0; i < rows; i++) {
@@ -84,7 +77,7 @@ static double time_rescan(const struct gp_buf *doc, size_t rows)
     }
     if (line < 2)
         die("rescan");
-    return now_s() - t0;
+    return gp_time_monotonic() - t0;
 }
 
 int main(void)

@@ -19,17 +19,11 @@
 #include "report/plan_table.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 
 extern char **environ;
 
 enum { POINTS = 1000, PROCESS_RUNS = 21, MAX_GPUS = 64 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void die(void)
 {
@@ -85,7 +79,7 @@ static double model_rows(const struct inputs *in, struct gp_plan_row *rows,
                          char (*values)[GP_SWEEP_VALUE_MAX])
 {
     struct gp_price price = {true, false, false, 2.5, "on-demand", "bench", "2026-09-01", 0};
-    double start = now_s();
+    double start = gp_time_monotonic();
     size_t n = 0;
 
     for (int v = 0; v < POINTS; v++) {
@@ -98,7 +92,7 @@ static double model_rows(const struct inputs *in, struct gp_plan_row *rows,
                              &in->eff[g], &price);
     }
     gp_plan_rank(rows, n, in->cat.count);
-    return now_s() - start;
+    return gp_time_monotonic() - start;
 }
 
 /* Render the rows as `format` into a memory buffer `repeat` times; returns seconds per pass. */
@@ -109,7 +103,7 @@ static double render_rows(const struct gp_plan_row *rows, size_t nrows, size_t g
     static struct gp_plan_view view;
     struct gp_render_options options = {false, 1, SIZE_MAX, NULL, 0, false};
     struct gp_table table;
-    double start = now_s();
+    double start = gp_time_monotonic();
 
     for (int i = 0; i < repeat; i++) {
         char *text = NULL;
@@ -123,14 +117,14 @@ static double render_rows(const struct gp_plan_row *rows, size_t nrows, size_t g
         free(text);
         gp_table_release(&table);
     }
-    return (now_s() - start) / repeat;
+    return (gp_time_monotonic() - start) / repeat;
 }
 
 /* Wall seconds of one run of `argv` with stdout to /dev/null. */
 static double run_once(char *const *argv)
 {
     posix_spawn_file_actions_t actions;
-    double start = now_s();
+    double start = gp_time_monotonic();
     pid_t pid;
     int status;
 
@@ -142,7 +136,7 @@ static double run_once(char *const *argv)
         exit(1);
     }
     posix_spawn_file_actions_destroy(&actions);
-    return now_s() - start;
+    return gp_time_monotonic() - start;
 }
 
 /* `gpuplan report` of three workloads in each format: median wall time, and against a plain

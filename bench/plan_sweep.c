@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "catalog/catalog.h"
 #include "catalog/data.h"
@@ -16,15 +15,9 @@
 #include "planner/workload.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 
 #define POINTS 1000
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int load(struct gp_buf *buf, const char *rel)
 {
@@ -41,7 +34,7 @@ static double run_bare(const struct gp_plan_input *base, const char *key, double
                        const struct gp_price *price, double min_seconds, double *checksum)
 {
     long evaluations = 0;
-    double start = now_s(), elapsed;
+    double start = gp_time_monotonic(), elapsed;
 
     do {
         for (int v = 0; v < POINTS; v++) {
@@ -60,7 +53,7 @@ static double run_bare(const struct gp_plan_input *base, const char *key, double
                 evaluations++;
             }
         }
-        elapsed = now_s() - start;
+        elapsed = gp_time_monotonic() - start;
     } while (elapsed < min_seconds);
     return evaluations / elapsed;
 }
@@ -70,7 +63,7 @@ static double run_bare(const struct gp_plan_input *base, const char *key, double
 static double run_entry(const struct gp_plan_request *req, double min_seconds, double *checksum)
 {
     long evaluations = 0;
-    double start = now_s(), elapsed;
+    double start = gp_time_monotonic(), elapsed;
 
     do {
         struct gp_plan_result res;
@@ -83,7 +76,7 @@ static double run_entry(const struct gp_plan_request *req, double min_seconds, d
                          res.rows[i].jobs_per_hour;
         evaluations += (long)res.count;
         gp_plan_result_release(&res);
-        elapsed = now_s() - start;
+        elapsed = gp_time_monotonic() - start;
     } while (elapsed < min_seconds);
     return evaluations / elapsed;
 }

@@ -359,16 +359,15 @@ int gp_registry_pick(const struct gp_registry *reg, const char *name,
         *out = &reg->items[i];
         return 0;
     }
-    const char *names[16];
+    struct gp_nearest nearest;
     char known[256] = "auto";
-    size_t n = 0;
-    for (size_t i = 0; i < reg->count && n < 15; i++) {
+    gp_nearest_init(&nearest, name);
+    for (size_t i = 0; i < reg->count; i++) {
         size_t used = strlen(known);
-        names[n++] = reg->items[i].name;
+        gp_nearest_offer(&nearest, reg->items[i].name);
         snprintf(known + used, sizeof(known) - used, ", %s", reg->items[i].name);
     }
-    names[n] = NULL;
-    const char *near = gp_text_nearest(name, names);
+    const char *near = gp_nearest_result(&nearest);
     return gp_error_set(GP_ENOTFOUND, "unknown backend \"%s\"%s%s%s (%s)", name,
                         near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "",
                         known);

@@ -8,6 +8,7 @@
 #include "catalog/data.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/text.h"
 #include "util/timeutil.h"
 
 static int parse_rate(struct gp_json_reader *r, const cJSON *item, const char *source,
@@ -126,4 +127,19 @@ int gp_fx_per_usd(const struct gp_fx_table *fx, const char *currency, int64_t at
         return gp_error_set(GP_ENOTFOUND, "no exchange rate for %s", currency);
     *out = best->per_usd;
     return 0;
+}
+
+const char *const gp_fx_report_currencies[] = {"USD", "EUR", "DKK", NULL};
+
+bool gp_fx_is_report_currency(const char *code)
+{
+    for (size_t i = 0; gp_fx_report_currencies[i]; i++)
+        if (strcmp(gp_fx_report_currencies[i], code) == 0)
+            return true;
+    return false;
+}
+
+void gp_fx_report_currencies_text(char *out, size_t size, const char *sep, const char *last)
+{
+    gp_text_join(out, size, gp_fx_report_currencies, sep, last);
 }

@@ -2,6 +2,7 @@
 #ifndef GP_CATALOG_FX_H
 #define GP_CATALOG_FX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,16 @@ struct gp_fx_table {
     struct gp_fx_rate *rates; /* owned; `count` entries */
     size_t count;
 };
+
+/* The currencies a report may be in (--currency), NULL-terminated: USD and those fx.json has
+ * rates for. Static storage. */
+extern const char *const gp_fx_report_currencies[];
+
+/* Whether `code` is one of gp_fx_report_currencies. */
+bool gp_fx_is_report_currency(const char *code);
+
+/* gp_fx_report_currencies joined as gp_text_join does ("USD, EUR or DKK"). */
+void gp_fx_report_currencies_text(char *out, size_t size, const char *sep, const char *last);
 
 /* Load fx.json through gp_data_read; errors name file, path, line and column. */
 int gp_fx_load(struct gp_fx_table *out);

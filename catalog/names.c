@@ -80,3 +80,63 @@ bool gp_offer_in_place(const struct gp_offer *offer, const char *region_glob,
         return true;
     return strcmp(jurisdiction, "eea") == 0 && strcmp(offer->jurisdiction, "eu") == 0;
 }
+
+/* <0, 0, >0 for numbers. */
+static int compare_number(double a, double b)
+{
+    return (a > b) - (a < b);
+}
+
+int gp_offer_key_compare(const struct gp_offer *a, const struct gp_offer *b)
+{
+    int c;
+
+    if ((c = strcmp(a->provider, b->provider)) || (c = strcmp(a->region, b->region)) ||
+        (c = strcmp(a->instance_type, b->instance_type)) || (c = strcmp(a->gpu_id, b->gpu_id)))
+        return c;
+    if ((c = compare_number(a->tier, b->tier)) ||
+        (c = compare_number(a->term_months, b->term_months)))
+        return c;
+    return compare_number(a->term_days, b->term_days);
+}
+
+enum { TIE_NUMBERS = 10, TIE_TEXTS = 5 };
+
+/* The fields that decide between two offers of one key, in the order they decide: the price,
+ * the newer observation, then every other field. */
+static void tie_fields(const struct gp_offer *o, double num[TIE_NUMBERS],
+                       const char *text[TIE_TEXTS])
+{
+    const double n[TIE_NUMBERS] = {o->usd_per_gpu_hour,
+                                   (double)-o->observed_at,
+                                   o->amount,
+                                   o->usd_per_instance_hour,
+                                   o->gpus_per_instance,
+                                   o->upfront_share,
+                                   (double)o->min_term_hours,
+                                   o->min_gpus,
+                                   (double)o->valid_until,
+                                   o->unit};
+    const char *const t[TIE_TEXTS] = {o->currency, o->feed, o->country, o->jurisdiction,
+                                      o->source_url};
+
+    memcpy(num, n, sizeof(n));
+    memcpy(text, t, sizeof(t));
+}
+
+bool gp_offer_kept_over(const struct gp_offer *a, const struct gp_offer *b)
+{
+    double an[TIE_NUMBERS], bn[TIE_NUMBERS];
+    const char *as[TIE_TEXTS], *bs[TIE_TEXTS];
+    int c;
+
+    tie_fields(a, an, as);
+    tie_fields(b, bn, bs);
+    for (size_t i = 0; i < TIE_NUMBERS; i++)
+        if ((c = compare_number(an[i], bn[i])))
+            return c < 0;
+    for (size_t i = 0; i < TIE_TEXTS; i++)
+        if ((c = strcmp(as[i], bs[i])))
+            return c < 0;
+    return false;
+}

@@ -173,9 +173,12 @@ static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_q
     if (gp_text_copy(q->note, sizeof(q->note), a->note ? a->note : ""))
         return gp_cli_usage_error(cli, "--note is longer than %zu characters", sizeof(q->note) - 1);
     if (gp_text_copy(o->currency, sizeof(o->currency), a->currency ? a->currency : "USD") ||
-        gp_fx_per_usd(fx, o->currency, gp_time_now(), &(double){0}))
-        return gp_cli_usage_error(cli, "--currency '%s' has no exchange rate (USD, EUR, DKK)",
-                                  a->currency);
+        gp_fx_per_usd(fx, o->currency, gp_time_now(), &(double){0})) {
+        char list[64];
+        gp_fx_report_currencies_text(list, sizeof(list), ", ", ", ");
+        return gp_cli_usage_error(cli, "--currency '%s' has no exchange rate (%s)", a->currency,
+                                  list);
+    }
     snprintf(o->feed, sizeof(o->feed), "quote");
     snprintf(o->gpu_id, sizeof(o->gpu_id), "%s", gpu->id);
     o->tier = GP_TIER_QUOTE;

@@ -211,9 +211,12 @@ int gp_cli_currency_rate(struct gp_cli *cli, double *per_usd)
 
     if (rc)
         return rc;
-    if (gp_fx_per_usd(fx, cli->currency, gp_time_now(), per_usd))
-        return gp_cli_usage_error(cli, "--currency %s: no exchange rate known (USD, EUR, DKK)",
-                                  cli->currency);
+    if (gp_fx_per_usd(fx, cli->currency, gp_time_now(), per_usd)) {
+        char list[64];
+        gp_fx_report_currencies_text(list, sizeof(list), ", ", ", ");
+        return gp_cli_usage_error(cli, "--currency %s: no exchange rate known (%s)", cli->currency,
+                                  list);
+    }
     return GP_EXIT_OK;
 }
 

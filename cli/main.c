@@ -85,13 +85,12 @@ int gp_cmd_help(struct gp_cli *cli, int argc, char **argv)
 
 static int unknown_command(const char *name)
 {
-    const char *names[32];
-    size_t n = 0;
+    struct gp_nearest near;
 
-    for (; n < sizeof(commands) / sizeof(commands[0]) && n < 31; n++)
-        names[n] = commands[n].name;
-    names[n] = NULL;
-    const char *hint = gp_text_nearest(name, names);
+    gp_nearest_init(&near, name);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        gp_nearest_offer(&near, commands[i].name);
+    const char *hint = gp_nearest_result(&near);
     if (hint)
         gp_msg_error("unknown command '%s' (did you mean '%s'?); see 'gpuplan --help'", name, hint);
     else

@@ -16,12 +16,18 @@ enum { GLOBAL_OPTION_COUNT = 10 };
 /* Fill `out` with the options every command accepts (DESIGN §2), bound to `cli`. */
 static void global_options(struct gp_cli *cli, struct gp_opt out[GLOBAL_OPTION_COUNT])
 {
+    static char currency_help[96];
+    if (!currency_help[0]) {
+        char list[64];
+        gp_fx_report_currencies_text(list, sizeof(list), ", ", " or ");
+        snprintf(currency_help, sizeof(currency_help), "output currency: %s", list);
+    }
     const struct gp_opt table[GLOBAL_OPTION_COUNT] = {
         {"db", 0, GP_OPT_STRING, &cli->db_flag, "PATH",
          "database file (else GPUPLAN_DB, else the XDG data folder)"},
         {"data", 0, GP_OPT_STRING, &cli->data_dir, "DIR",
          "read data files from DIR before the embedded ones"},
-        {"currency", 0, GP_OPT_STRING, &cli->currency, "CUR", "output currency: USD, EUR or DKK"},
+        {"currency", 0, GP_OPT_STRING, &cli->currency, "CUR", currency_help},
         {"format", 0, GP_OPT_STRING, &cli->format_name, "FMT", "output format: table, csv or json"},
         {"locale", 0, GP_OPT_STRING, &cli->locale_name, "NAME",
          "C (default) or da_DK: decimal comma; CSV with ';' and a BOM"},
@@ -53,15 +59,14 @@ static const struct gp_opt *find_short(const struct gp_opt *opts, char c)
 /* Suggest the nearest long option among both tables. */
 static const char *nearest_option(const struct gp_opt *a, const struct gp_opt *b, const char *word)
 {
-    const char *names[128];
-    size_t n = 0;
+    struct gp_nearest near;
 
-    for (; a && a->long_name && n < 63; a++)
-        names[n++] = a->long_name;
-    for (; b && b->long_name && n < 126; b++)
-        names[n++] = b->long_name;
-    names[n] = NULL;
-    return gp_text_nearest(word, names);
+    gp_nearest_init(&near, word);
+    for (; a && a->long_name; a++)
+        gp_nearest_offer(&near, a->long_name);
+    for (; b && b->long_name; b++)
+        gp_nearest_offer(&near, b->long_name);
+    return gp_nearest_result(&near);
 }
 
 static int store_value(struct gp_cli *cli, const struct gp_opt *opt, const char *value)
@@ -180,10 +185,11 @@ static int resolve_globals(struct gp_cli *cli)
     cli->locale = gp_locale_find(cli->locale_name ? cli->locale_name : "C");
     if (!cli->locale)
         return gp_cli_usage_error(cli, "--locale '%s' is not one of C, da_DK", cli->locale_name);
-    if (strcmp(cli->currency, "USD") && strcmp(cli->currency, "EUR") &&
-        strcmp(cli->currency, "DKK"))
-        return gp_cli_usage_error(cli, "--currency '%s' is not one of USD, EUR, DKK",
-                                  cli->currency);
+    if (!gp_fx_is_report_currency(cli->currency)) {
+        char list[64];
+        gp_fx_report_currencies_text(list, sizeof(list), ", ", ", ");
+        return gp_cli_usage_error(cli, "--currency '%s' is not one of %s", cli->currency, list);
+    }
     cli->color = !cli->no_color && !(no_color && *no_color) && isatty(STDOUT_FILENO);
     gp_msg_set_level(cli->quiet ? GP_MSG_QUIET : cli->verbose ? GP_MSG_VERBOSE : GP_MSG_NORMAL);
     gp_data_set_dir(cli->data_dir);

@@ -49,25 +49,25 @@ int gp_cli_plan_inputs(struct gp_cli *cli, struct gp_efficiency_table *effs,
 static int unknown_preset(struct gp_cli *cli, const char *name)
 {
     char **list = NULL, names_text[1024] = "";
-    const char *names[65];
-    size_t count = 0, n = 0, used = 0;
+    struct gp_nearest near;
+    size_t count = 0, used = 0;
 
+    gp_nearest_init(&near, name);
     if (gp_data_list(&list, &count, "workloads", ".json") == 0) {
-        for (size_t i = 0; i < count && n < 64; i++) {
+        for (size_t i = 0; i < count; i++) {
             char *base = strrchr(list[i], '/');
             base = base ? base + 1 : list[i];
             char *dot = strstr(base, ".json");
             if (dot)
                 *dot = '\0';
-            names[n++] = base;
+            gp_nearest_offer(&near, base);
             int w = snprintf(names_text + used, sizeof(names_text) - used, "%s%s", used ? ", " : "",
                              base);
             if (w > 0 && (size_t)w < sizeof(names_text) - used)
                 used += (size_t)w;
         }
     }
-    names[n] = NULL;
-    const char *hint = gp_text_nearest(name, names);
+    const char *hint = gp_nearest_result(&near);
     int rc = hint
                  ? gp_cli_usage_error(cli, "unknown workload '%s' (did you mean '%s'?)", name, hint)
                  : gp_cli_usage_error(cli, "unknown workload '%s'; presets: %s", name, names_text);

@@ -151,7 +151,7 @@ static int parse_request(struct gp_cli *cli, struct gp_cli_plan_run *run)
         char list[128];
         for (int p = 0; p < GP_PRICING_COUNT; p++)
             names[p] = gp_pricing_name((enum gp_pricing)p);
-        gp_text_join(list, sizeof(list), names, ", ");
+        gp_text_join(list, sizeof(list), names, ", ", ", ");
         return gp_cli_usage_error(cli, "--pricing '%s' is not one of %s", a->pricing, list);
     }
     if (a->max_age && gp_text_to_int(a->max_age, 0, 36500, &max_age))

@@ -394,12 +394,11 @@ static int read_model(struct gp_json_reader *r, const cJSON *root,
             *m = *preset;
             return 0;
         }
-        const char *names[64];
-        size_t n = 0;
-        for (size_t i = 0; models && i < models->count && n + 1 < 64; i++)
-            names[n++] = models->models[i].name;
-        names[n] = NULL;
-        const char *hint = gp_text_nearest(item->valuestring, names);
+        struct gp_nearest near;
+        gp_nearest_init(&near, item->valuestring);
+        for (size_t i = 0; models && i < models->count; i++)
+            gp_nearest_offer(&near, models->models[i].name);
+        const char *hint = gp_nearest_result(&near);
         if (hint)
             return gp_json_fail(r, "model", "unknown model '%s' (did you mean '%s'?)",
                                 item->valuestring, hint);

@@ -244,30 +244,15 @@ int gp_feed_add_regions(struct gp_feed_ctx *ctx, struct gp_feed_row *row, const 
     return added ? 0 : gp_feed_add(ctx, row);
 }
 
-/* Order of the store's offer key: provider, region, instance type, GPU, tier, term. */
-static int compare_keys(const struct gp_offer *x, const struct gp_offer *y)
-{
-    int c;
-
-    if ((c = strcmp(x->provider, y->provider)) || (c = strcmp(x->region, y->region)) ||
-        (c = strcmp(x->instance_type, y->instance_type)) || (c = strcmp(x->gpu_id, y->gpu_id)))
-        return c;
-    if (x->tier != y->tier)
-        return x->tier < y->tier ? -1 : 1;
-    if (x->term_months != y->term_months)
-        return x->term_months < y->term_months ? -1 : 1;
-    return (x->term_days > y->term_days) - (x->term_days < y->term_days);
-}
-
+/* Key order, and within a key the offer kept first. */
 static int by_offer_key(const void *a, const void *b)
 {
     const struct gp_offer *x = a, *y = b;
-    int c = compare_keys(x, y);
+    int c = gp_offer_key_compare(x, y);
 
     if (c)
         return c;
-    return (x->usd_per_gpu_hour > y->usd_per_gpu_hour) -
-           (x->usd_per_gpu_hour < y->usd_per_gpu_hour);
+    return gp_offer_kept_over(x, y) ? -1 : gp_offer_kept_over(y, x) ? 1 : 0;
 }
 
 void gp_feed_dedupe(struct gp_feed_ctx *ctx)
@@ -278,7 +263,7 @@ void gp_feed_dedupe(struct gp_feed_ctx *ctx)
         return;
     qsort(ctx->offers, ctx->count, sizeof(*ctx->offers), by_offer_key);
     for (size_t i = 0; i < ctx->count; i++) {
-        if (out > 0 && compare_keys(&ctx->offers[i], &ctx->offers[out - 1]) == 0)
+        if (out > 0 && gp_offer_key_compare(&ctx->offers[i], &ctx->offers[out - 1]) == 0)
             continue;
         ctx->offers[out++] = ctx->offers[i];
     }

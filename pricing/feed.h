@@ -135,8 +135,9 @@ int gp_feed_add_regions(struct gp_feed_ctx *ctx, struct gp_feed_row *row, const 
 /* Add an offer already mapped and normalised (a parsed generic price list). GP_ENOMEM. */
 int gp_feed_add_offer(struct gp_feed_ctx *ctx, const struct gp_offer *offer);
 
-/* Keep one offer per store key (provider, region, instance type, GPU, tier, term), the cheapest,
- * and leave them sorted by that key: the order the store's history index wants. */
+/* Keep one offer per store key (provider, region, instance type, GPU, tier, term), the one
+ * gp_offer_kept_over chooses, and leave them sorted by that key: the order the store's history
+ * index wants. */
 void gp_feed_dedupe(struct gp_feed_ctx *ctx);
 
 /* Count a row whose GPU name matched nothing, and list the name (adapters that map names

@@ -255,6 +255,16 @@ struct gp_feed_config *gp_feed_configs_find(struct gp_feed_configs *cfg, const c
     return NULL;
 }
 
+const char *gp_feed_configs_nearest(const struct gp_feed_configs *cfg, const char *name)
+{
+    struct gp_nearest near;
+
+    gp_nearest_init(&near, name);
+    for (size_t i = 0; i < cfg->count; i++)
+        gp_nearest_offer(&near, cfg->feeds[i].name);
+    return gp_nearest_result(&near);
+}
+
 int gp_feed_configs_override(struct gp_feed_configs *cfg, const char *spec)
 {
     const char *eq = strchr(spec, '=');
@@ -269,12 +279,7 @@ int gp_feed_configs_override(struct gp_feed_configs *cfg, const char *spec)
     name[eq - spec] = '\0';
     f = gp_feed_configs_find(cfg, name);
     if (!f) {
-        const char *names[65];
-        size_t n = 0;
-        for (; n < cfg->count && n < 64; n++)
-            names[n] = cfg->feeds[n].name;
-        names[n] = NULL;
-        const char *near = gp_text_nearest(name, names);
+        const char *near = gp_feed_configs_nearest(cfg, name);
         return gp_error_set(GP_EINVALID, "--url: no feed named '%s'%s%s%s", name,
                             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     }

@@ -51,6 +51,9 @@ void gp_feed_configs_release(struct gp_feed_configs *cfg);
 /* The feed named `name`, or NULL. */
 struct gp_feed_config *gp_feed_configs_find(struct gp_feed_configs *cfg, const char *name);
 
+/* The configured feed name nearest to `name` (gp_text_nearest), or NULL. Borrowed from cfg. */
+const char *gp_feed_configs_nearest(const struct gp_feed_configs *cfg, const char *name);
+
 /* Apply "NAME=URL" (from --url) to the base URL of both sources of feed NAME. GP_EINVALID for a
  * malformed spec or an unknown feed, with the nearest name suggested. */
 int gp_feed_configs_override(struct gp_feed_configs *cfg, const char *spec);

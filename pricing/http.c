@@ -18,6 +18,7 @@
 #include "util/error.h"
 #include "util/sanitize.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 void gp_http_options_init(struct gp_http_options *opts, const char *user_agent)
 {
@@ -183,13 +184,6 @@ struct gp_http_client {
     int running;
     uint64_t rng;
 };
-
-static double monotonic_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Uniform in [0, 1): xorshift64*, seeded per client; jitter needs no more. */
 static double next_random(struct gp_http_client *c)
@@ -629,7 +623,7 @@ int gp_http_submit(struct gp_http_client *client, const struct gp_http_request *
     x->resp = resp;
     x->done = done;
     x->ctx = ctx;
-    x->submitted = monotonic_now();
+    x->submitted = gp_time_monotonic();
     x->not_before = x->submitted;
     x->state = XFER_WAITING;
     shorten_url(x->shown_url, sizeof(x->shown_url), req->url);
@@ -663,9 +657,16 @@ static bool retryable_curl(CURLcode rc)
     }
 }
 
-static bool retryable_status(long status)
+bool gp_http_retryable_status(long status)
 {
-    return status == 429 || (status >= 500 && status <= 599);
+    /* curl's --retry set: a request timeout, too many requests, and the server errors that
+     * pass; 501 (not implemented) and 505 (version not supported) will not. */
+    static const long transient[] = {408, 429, 500, 502, 503, 504};
+
+    for (size_t i = 0; i < sizeof(transient) / sizeof(transient[0]); i++)
+        if (status == transient[i])
+            return true;
+    return false;
 }
 
 static void fail(struct xfer *x, int code, const char *fmt, const char *what)
@@ -710,7 +711,7 @@ static void xfer_finished(struct xfer *x, CURLcode rc)
         goto out;
     } else {
         snprintf(why, sizeof(why), "HTTP %ld", status);
-        retry = retryable_status(status);
+        retry = gp_http_retryable_status(status);
     }
 
     if (retry && x->streamed_data && !x->req->on_restart)
@@ -732,7 +733,7 @@ static void xfer_finished(struct xfer *x, CURLcode rc)
             goto out;
         }
         x->state = XFER_WAITING;
-        x->not_before = monotonic_now() + delay;
+        x->not_before = gp_time_monotonic() + delay;
         goto out;
     }
     if (resp->attempts > 1) {
@@ -757,7 +758,7 @@ static void report_done(struct gp_http_client *c)
             continue;
         }
         *link = x->next;
-        x->resp->seconds = monotonic_now() - x->submitted;
+        x->resp->seconds = gp_time_monotonic() - x->submitted;
         if (x->done)
             x->done(x->ctx, x->req, x->resp);
         free(x);
@@ -776,7 +777,7 @@ int gp_http_run(struct gp_http_client *c)
         if (!c->xfers)
             return 0;
 
-        now = monotonic_now();
+        now = gp_time_monotonic();
         for (struct xfer *x = c->xfers; x; x = x->next) {
             if (x->state != XFER_WAITING)
                 continue;
@@ -809,7 +810,7 @@ int gp_http_run(struct gp_http_client *c)
 
         int timeout_ms = 1000;
         if (wake > 0.0) {
-            double ms = (wake - monotonic_now()) * 1000.0;
+            double ms = (wake - gp_time_monotonic()) * 1000.0;
             timeout_ms = ms < 0 ? 0 : ms < timeout_ms ? (int)ms + 1 : timeout_ms;
         }
         if (c->running == 0 && wake == 0.0)

@@ -119,6 +119,10 @@ int gp_http_fetch(const struct gp_http_options *opts, const struct gp_http_reque
 /* Whether `url` names a loopback host (localhost, 127.0.0.0/8, ::1). */
 bool gp_http_is_loopback(const char *url);
 
+/* Whether a response status is worth another attempt: 408, 429, 500, 502, 503 and 504, the set
+ * curl's --retry uses. */
+bool gp_http_retryable_status(long status);
+
 /* Whether `url` carries a user name or password ("https://user:secret@host/"). */
 bool gp_http_has_credentials(const char *url);
 

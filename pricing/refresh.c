@@ -63,13 +63,6 @@ struct refresh {
     int fatal; /* a store error: stop writing, report it */
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static size_t source_paths(const struct gp_feed_source *src)
 {
     return src->path_count ? src->path_count : 1;
@@ -87,7 +80,7 @@ static void copy_counts(struct feed_run *fr)
     res->unmapped_name_count = fr->ctx.unmapped_name_count;
     memcpy(res->unmapped_names, fr->ctx.unmapped_names, sizeof(res->unmapped_names));
     gp_text_copy(res->first_rejection, sizeof(res->first_rejection), fr->ctx.first_rejection);
-    res->seconds = now_s() - fr->started;
+    res->seconds = gp_time_monotonic() - fr->started;
 }
 
 static void release_run(struct feed_run *fr)
@@ -328,7 +321,9 @@ static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http
 
     if (fr->ctx.next_url[0] || fr->ctx.next_token[0]) {
         if (fr->result->pages >= MAX_PAGES) {
-            feed_failed(fr, "more than 10000 pages: the next-page links loop");
+            char why[96];
+            snprintf(why, sizeof(why), "more than %d pages: the next-page links loop", MAX_PAGES);
+            feed_failed(fr, why);
             return;
         }
         if (fr->ctx.next_url[0]) {
@@ -359,12 +354,7 @@ static int select_feeds(struct gp_feed_configs *cfg, const struct gp_refresh_opt
     for (size_t k = 0; k < opts->only_count; k++) {
         struct gp_feed_config *f = gp_feed_configs_find(cfg, opts->only[k]);
         if (!f) {
-            const char *names[65];
-            size_t n = 0;
-            for (; n < cfg->count && n < 64; n++)
-                names[n] = cfg->feeds[n].name;
-            names[n] = NULL;
-            const char *near = gp_text_nearest(opts->only[k], names);
+            const char *near = gp_feed_configs_nearest(cfg, opts->only[k]);
             return gp_error_set(GP_EINVALID, "--feed: no feed named '%s'%s%s%s", opts->only[k],
                                 near ? " (did you mean '" : "", near ? near : "",
                                 near ? "'?)" : "");
@@ -384,7 +374,7 @@ static int start_feed(struct refresh *r, struct feed_run *fr, const struct gp_ca
 
     gp_text_copy(res->feed, sizeof(res->feed), f->name);
     fr->r = r;
-    fr->started = now_s();
+    fr->started = gp_time_monotonic();
     gp_buf_init(&fr->post, (size_t)64 << 10);
     gp_http_response_init(&fr->resp);
     gp_feed_ctx_init(&fr->ctx, f->name, f->provider, gp_time_now(), fx, catalog);

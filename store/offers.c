@@ -716,12 +716,13 @@ int gp_store__feed_write(struct gp_store *store, const char *feed, const struct 
     rc = key_map_index(&w.keys, count);
     if (!rc && count && !(key_of = malloc(count * sizeof(*key_of))))
         rc = gp_error_set(GP_ENOMEM, "out of memory writing a feed's offers");
-    /* Two offers of one feed with the same key: the cheaper one stands, the first on a tie. */
+    /* Two offers of one feed with the same key: gp_offer_kept_over chooses, as the feed's
+     * de-duplication does. */
     for (size_t i = 0; rc == 0 && i < count; i++) {
         struct key *k;
         key_of[i] = (uint32_t)key_find_or_add(&w.keys, &offers[i]);
         k = &w.keys.keys[key_of[i]];
-        if (!k->chosen || offers[i].usd_per_gpu_hour < offers[k->chosen - 1].usd_per_gpu_hour)
+        if (!k->chosen || gp_offer_kept_over(&offers[i], &offers[k->chosen - 1]))
             k->chosen = i + 1;
     }
     /* Written in the caller's order, which for a refresh is the key order of the indexes. */

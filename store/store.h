@@ -81,9 +81,10 @@ struct gp_feed_write_stats {
  * In one transaction: replace the feed's current offers with `offers`, and append to the
  * history each one whose price (amount, currency, unit, GPUs per instance) differs from the
  * last one recorded for the same key (feed, provider, region, instance_type, gpu, tier), even
- * when the key had dropped out of the feed in between. Offers sharing a key keep the cheapest
- * USD per GPU-hour (the first of equals). Offers sorted by key write fastest. On any error
- * nothing is written: GP_EDB (an unknown GPU id, a value the schema rejects) or GP_ENOMEM.
+ * when the key had dropped out of the feed in between. Of offers sharing a key the one
+ * gp_offer_kept_over chooses stands, whatever their order. Offers sorted by key write fastest. On
+ * any error nothing is written: GP_EDB (an unknown GPU id, a value the schema rejects) or
+ * GP_ENOMEM.
  */
 int gp_store_feed_replace(struct gp_store *store, const char *feed, const struct gp_offer *offers,
                           size_t count, struct gp_feed_write_stats *stats);

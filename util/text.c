@@ -65,23 +65,46 @@ int gp_text_distance(const char *a, const char *b)
     return row[lb];
 }
 
+void gp_nearest_init(struct gp_nearest *n, const char *word)
+{
+    n->word = word;
+    n->prefix = NULL;
+    n->best = NULL;
+    n->best_distance = 0;
+    n->limit = (int)strlen(word) / 3;
+    if (n->limit < 2)
+        n->limit = 2;
+}
+
+void gp_nearest_offer(struct gp_nearest *n, const char *candidate)
+{
+    /* A word that starts a candidate ("h100" of "h100-sxm") is the likelier slip. */
+    if (!candidate || n->prefix)
+        return;
+    if (*n->word && gp_text_starts_with(candidate, n->word)) {
+        n->prefix = candidate;
+        return;
+    }
+    int d = gp_text_distance(n->word, candidate);
+    if (d <= n->limit && (!n->best || d < n->best_distance)) {
+        n->best = candidate;
+        n->best_distance = d;
+    }
+}
+
+const char *gp_nearest_result(const struct gp_nearest *n)
+{
+    return n->prefix ? n->prefix : n->best;
+}
+
 const char *gp_text_nearest(const char *word, const char *const *words)
 {
-    const char *best = NULL;
-    int best_distance = (int)strlen(word) / 3;
+    struct gp_nearest n;
 
-    /* A word that starts a candidate ("h100" of "h100-sxm") is the likelier slip. */
-    for (const char *const *w = words; *word && *w; w++)
-        if (gp_text_starts_with(*w, word))
-            return *w;
-    if (best_distance < 2)
-        best_distance = 2;
-    for (; *words; words++) {
-        int d = gp_text_distance(word, *words);
-        if (d <= best_distance && (!best || d < gp_text_distance(word, best)))
-            best = *words;
-    }
-    return best;
+    gp_nearest_init(&n, word);
+    for (; *words; words++)
+        gp_nearest_offer(&n, *words);
+    return gp_nearest_result(&n);
 }
 
 /* Whether `s` is written in decimal: an optional sign, then a digit or a point, and no 'x'. */
@@ -122,7 +145,8 @@ int gp_text_to_int(const char *s, long min, long max, long *out)
     return 0;
 }
 
-void gp_text_join(char *out, size_t size, const char *const *words, const char *sep)
+void gp_text_join(char *out, size_t size, const char *const *words, const char *sep,
+                  const char *last)
 {
     size_t used = 0;
 
@@ -130,7 +154,11 @@ void gp_text_join(char *out, size_t size, const char *const *words, const char *
         return;
     out[0] = '\0';
     for (size_t i = 0; words[i]; i++) {
-        int n = snprintf(out + used, size - used, "%s%s", i ? sep : "", words[i]);
+        int n = snprintf(out + used, size - used, "%s%s",
+                         i == 0         ? ""
+                         : words[i + 1] ? sep
+                                        : last,
+                         words[i]);
         if (n < 0 || (size_t)n >= size - used) {
             out[used] = '\0';
             return;

@@ -100,3 +100,11 @@ long gp_time_age_days(int64_t then, int64_t now)
     int64_t diff = now - then;
     return (long)(diff >= 0 ? diff / 86400 : -((-diff + 86399) / 86400));
 }
+
+double gp_time_monotonic(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

@@ -9,6 +9,10 @@
  * that instant is returned instead, so golden tests and what-if runs are reproducible. */
 int64_t gp_time_now(void);
 
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC): for durations and timeouts only; never
+ * pinned by GPUPLAN_NOW. */
+double gp_time_monotonic(void);
+
 /* Parse "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]Z" or with a space instead of T, as UTC.
  * Returns 0 or GP_EINVALID (no message set; the caller names the field). */
 int gp_time_parse(const char *text, int64_t *out);

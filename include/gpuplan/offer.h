@@ -68,6 +68,17 @@ int gp_tier_parse(const char *name);
 const char *gp_price_unit_name(enum gp_price_unit u);
 int gp_price_unit_parse(const char *name);
 
+/* Order of the store's offer key: provider, region, instance type, GPU, tier, term. <0, 0, >0. */
+int gp_offer_key_compare(const struct gp_offer *a, const struct gp_offer *b);
+
+/*
+ * Of two offers under one key, whether `a` is the one kept rather than `b`: the cheaper USD per
+ * GPU-hour; between equal prices the newer observation, then a fixed order of every other
+ * field. The order is total, so which one is kept never depends on the order they come in or on
+ * a sort's stability (the feed's de-duplication and the store's write keep the same one).
+ */
+bool gp_offer_kept_over(const struct gp_offer *a, const struct gp_offer *b);
+
 /*
  * Whether the offer's place matches: `region_glob` (a shell glob over the provider's region
  * code, NULL = any) and `jurisdiction` (NULL = any; "eea" also takes "eu" regions, since the EU

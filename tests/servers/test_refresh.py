@@ -210,6 +210,14 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(sorted(statuses), sorted([429, 200, 503, 200]))
         self.assertEqual(len(self.offers("azure")), 6)
 
+    def test_a_status_that_will_not_pass_is_not_retried(self):
+        # 501 is outside curl's --retry set (408, 429, 500, 502, 503, 504): one attempt
+        before = len(self.server.requests())
+        proc = self.refresh("--feed", "azure", scenarios={"azure": "notimpl"}, expect=4)
+        statuses = [r["status"] for r in self.server.requests()[before:]]
+        self.assertEqual(statuses, [501])
+        self.assertIn("501", proc.stderr)
+
     def test_streamed_file_restarts_cleanly_after_a_cut(self):
         # 500, then a body cut after 3000 bytes, then the whole file: the parser starts over
         # and nothing from the cut attempt is counted twice

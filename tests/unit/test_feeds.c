@@ -675,6 +675,23 @@ static void bad_configs_are_rejected_with_a_location(void **state)
     }
 }
 
+/* The statuses retried are curl's --retry set, and only those. */
+static void retried_statuses_are_curls(void **state)
+{
+    static const struct {
+        long status;
+        bool retried;
+    } statuses[] = {
+        {200, false}, {304, false}, {400, false}, {404, false}, {408, true},
+        {429, true},  {500, true},  {501, false}, {502, true},  {503, true},
+        {504, true},  {505, false}, {599, false}, {0, false},
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
+        if (gp_http_retryable_status(statuses[i].status) != statuses[i].retried)
+            fail_msg("status %ld: retried %d", statuses[i].status, !statuses[i].retried);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -688,6 +705,7 @@ int main(void)
         cmocka_unit_test(json_prices_accept_numbers_and_numeric_strings),
         cmocka_unit_test(urls_are_classified_and_redacted),
         cmocka_unit_test(plain_http_to_remote_hosts_is_refused),
+        cmocka_unit_test(retried_statuses_are_curls),
         cmocka_unit_test(user_config_merges_by_name),
         cmocka_unit_test(bad_configs_are_rejected_with_a_location),
     };

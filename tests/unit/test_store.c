@@ -14,6 +14,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/fx.h"
+#include "pricing/feed.h"
 #include "store/store.h"
 #include "tests/unit/store_fixture.h"
 #include "util/buf.h"
@@ -93,6 +94,42 @@ static void unchanged_prices_are_recorded_once(void **state)
     assert_int_equal(gp_store_offers_query(f->store, &all, &rows, &n), 0);
     assert_int_equal(n, 1);
     free(rows);
+}
+
+/* Duplicates of one key keep the same offer whatever order they come in, in the feed's
+ * de-duplication and in the store's write alike: the cheapest, then the newest. */
+static void duplicates_keep_one_offer_in_any_order(void **state)
+{
+    struct store_fixture *f = *state;
+    struct gp_offer dup[3] = {offer("b200", "us", 2.0, 100), offer("b200", "us", 2.0, 200),
+                              offer("b200", "us", 2.5, 300)};
+    static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                     {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    struct gp_offer_filter all = {.tier = -1};
+
+    for (int k = 0; k < 3; k++)
+        snprintf(dup[k].source_url, sizeof(dup[k].source_url), "https://acme.example/%d", k);
+    for (size_t o = 0; o < 6; o++) {
+        struct gp_offer in[3], *rows = NULL;
+        struct gp_feed_write_stats stats;
+        struct gp_feed_ctx ctx;
+        size_t n = 0;
+        for (int k = 0; k < 3; k++)
+            in[k] = dup[orders[o][k]];
+        assert_int_equal(gp_store_feed_replace(f->store, "acme", in, 3, &stats), 0);
+        assert_int_equal(stats.offers, 1);
+        assert_int_equal(gp_store_offers_query(f->store, &all, &rows, &n), 0);
+        assert_int_equal(n, 1);
+        assert_string_equal(rows[0].source_url, "https://acme.example/1");
+        free(rows);
+        gp_feed_ctx_init(&ctx, "acme", "acme", 0, NULL, &f->catalog);
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(gp_feed_add_offer(&ctx, &in[k]), 0);
+        gp_feed_dedupe(&ctx);
+        assert_int_equal(ctx.count, 1);
+        assert_string_equal(ctx.offers[0].source_url, "https://acme.example/1");
+        gp_feed_ctx_release(&ctx);
+    }
 }
 
 static void failed_write_changes_nothing(void **state)
@@ -588,6 +625,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(schema_is_current, setup, teardown),
         cmocka_unit_test_setup_teardown(unchanged_prices_are_recorded_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(duplicates_keep_one_offer_in_any_order, setup, teardown),
         cmocka_unit_test_setup_teardown(failed_write_changes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(filters_apply, setup, teardown),
         cmocka_unit_test_setup_teardown(duplicate_keys_keep_the_cheaper_price, setup, teardown),

@@ -63,14 +63,29 @@ static void text_nearest_and_numbers(void **state)
     assert_int_equal(gp_text_to_int("72", 1, 72, &l), 0);
     assert_int_equal(gp_text_to_int("73", 1, 72, &l), GP_EINVALID);
     assert_int_equal(gp_text_to_int("7.0", 1, 72, &l), GP_EINVALID);
+    /* Offered one at a time there is no limit: the match is the 150th of 200 names. */
+    static char many[200][16];
+    struct gp_nearest near;
+    gp_nearest_init(&near, "feed-149x");
+    for (int i = 0; i < 200; i++) {
+        snprintf(many[i], sizeof(many[i]), "feed-%d", i);
+        gp_nearest_offer(&near, many[i]);
+    }
+    assert_string_equal(gp_nearest_result(&near), "feed-149");
+    gp_nearest_init(&near, "zzzzzzzz");
+    gp_nearest_offer(&near, "feed-1");
+    assert_null(gp_nearest_result(&near));
+    /* The monotonic clock does not go back. */
+    double t0 = gp_time_monotonic();
+    assert_true(gp_time_monotonic() >= t0 && t0 > 0);
     char joined[16];
-    gp_text_join(joined, sizeof(joined), words, ", ");
+    gp_text_join(joined, sizeof(joined), words, ", ", " or ");
     assert_string_equal(joined, "h100-pcie"); /* cut before the word that does not fit */
     char all[64];
-    gp_text_join(all, sizeof(all), words, ", ");
-    assert_string_equal(all, "h100-pcie, h100-sxm, b200, mi300x");
+    gp_text_join(all, sizeof(all), words, ", ", " or ");
+    assert_string_equal(all, "h100-pcie, h100-sxm, b200 or mi300x");
     const char *const none[] = {NULL};
-    gp_text_join(joined, sizeof(joined), none, ", ");
+    gp_text_join(joined, sizeof(joined), none, ", ", " or ");
     assert_string_equal(joined, "");
     char small[4];
     assert_int_equal(gp_text_copy(small, sizeof(small), "abc"), 0);
