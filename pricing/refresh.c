@@ -109,6 +109,21 @@ static void feed_failed(struct feed_run *fr, const char *why)
     release_run(fr);
 }
 
+/* The feed's write failed (the database stops the refresh): keep the reason, and close the run
+ * record as failed in a transaction of its own, so it does not stay 'running' (should that fail
+ * too, the next refresh marks it failed: gp_store_refresh_recover). */
+static void write_failed(struct feed_run *fr)
+{
+    struct gp_refresh_result *res = fr->result;
+
+    fr->r->fatal = gp_error_code();
+    res->status = GP_REFRESH_FAILED;
+    gp_text_copy(res->reason, sizeof(res->reason), gp_error_last());
+    if (gp_store_refresh_finish(fr->r->store, fr->run_id, fr->cfg->name, "failed", gp_time_now(),
+                                &res->counts, res->reason) != 0)
+        gp_error_set(fr->r->fatal, "%s", res->reason);
+}
+
 static void feed_complete(struct feed_run *fr)
 {
     struct gp_refresh_result *res = fr->result;
@@ -138,11 +153,8 @@ static void feed_complete(struct feed_run *fr)
                         : 0;
         if (gp_store_refresh_commit(fr->r->store, fr->run_id, fr->cfg->name, fr->ctx.offers,
                                     fr->ctx.count, &fr->validator, nv, gp_time_now(),
-                                    &res->counts) != 0) {
-            fr->r->fatal = gp_error_code();
-            res->status = GP_REFRESH_FAILED;
-            gp_text_copy(res->reason, sizeof(res->reason), gp_error_last());
-        }
+                                    &res->counts) != 0)
+            write_failed(fr);
     }
     release_run(fr);
 }
@@ -155,11 +167,8 @@ static void feed_unchanged(struct feed_run *fr)
     res->status = GP_REFRESH_UNCHANGED;
     if (fr->run_id && !fr->r->fatal &&
         gp_store_refresh_finish(fr->r->store, fr->run_id, fr->cfg->name, "unchanged", gp_time_now(),
-                                &res->counts, NULL) != 0) {
-        fr->r->fatal = gp_error_code();
-        res->status = GP_REFRESH_FAILED;
-        gp_text_copy(res->reason, sizeof(res->reason), gp_error_last());
-    }
+                                &res->counts, NULL) != 0)
+        write_failed(fr);
     release_run(fr);
 }
 
