@@ -107,6 +107,27 @@ static int render(struct gp_cli *cli, const struct plan_run *run)
     return rc;
 }
 
+/* The columns for --columns, after the keys in `help plan`. */
+static void print_columns(FILE *out)
+{
+    static const char *const kinds[] = {"inference", "training", "generic"};
+
+    fputs("\ncolumns for --columns (name, header, unit, workload kinds; * in the compact table):\n",
+          out);
+    for (size_t i = 0; i < gp_plan_column_count; i++) {
+        const struct gp_plan_column *d = &gp_plan_columns[i];
+        char applies[40] = "", header[32];
+        for (unsigned k = 0; k < 3 && d->kinds != GP_PLAN_ALL; k++)
+            if (d->kinds & (1u << k))
+                snprintf(applies + strlen(applies), sizeof(applies) - strlen(applies), "%s%s",
+                         applies[0] ? "," : "", kinds[k]);
+        gp_plan_column_header(header, sizeof(header), d, "CUR");
+        fprintf(out, "  %-22s %-16s %-20s %s%s\n", d->column.name, header,
+                d->look.unit ? d->look.unit : "", applies[0] ? applies : "any",
+                d->look.fit_rank >= 0 ? " *" : "");
+    }
+}
+
 int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
 {
     struct plan_run run = {0};
@@ -129,8 +150,10 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
     memcpy(&opts[1 + GP_CLI_PLAN_OPTION_COUNT], tail, sizeof(tail));
     rc = gp_cli_parse_options(cli, "plan", opts, argc, argv);
     if (rc) {
-        if (rc < 0)
+        if (rc < 0) {
             gp_cli_plan_keys_print(stdout);
+            print_columns(stdout);
+        }
         return rc < 0 ? GP_EXIT_OK : rc;
     }
     if (!run.workload)

@@ -58,15 +58,37 @@ static const struct gp_column_look offer_looks[] = {
     {"Alternatives", NULL, GP_STYLE_TEXT, 0},
 };
 
-/* The offer among run's offers that priced GPU `g`, or NULL (owned, quotes, no price). */
-static const struct gp_offer *priced_from(const struct gp_cli_plan_run *run, size_t g)
+/* The offer among run's offers that the row's fleet was bought from: same GPU, provider,
+ * instance type, region (when the row names one) and tier; the cheapest of those. NULL for a
+ * fleet bought from several offers, owned, or not priced. */
+static const struct gp_offer *bought_from(const struct gp_cli_plan_run *run,
+                                          const struct gp_plan_row *row)
+{
+    const struct gp_offer *best = NULL;
+
+    for (size_t i = 0; i < run->req.offer_count; i++) {
+        const struct gp_offer *o = &run->offers[i];
+        if (strcmp(o->gpu_id, row->gpu) || strcmp(o->provider, row->provider) ||
+            strcmp(o->instance_type, row->instance_type) ||
+            (row->region[0] && strcmp(o->region, row->region)) ||
+            strcmp(gp_tier_name(o->tier), row->price_tier))
+            continue;
+        if (!best || o->usd_per_gpu_hour < best->usd_per_gpu_hour)
+            best = o;
+    }
+    return best;
+}
+
+/* The offer or quote that priced GPU `g` when the row was not bought in instances. */
+static const struct gp_offer *priced_from(const struct gp_cli_plan_run *run, size_t g,
+                                          const struct gp_plan_row *row)
 {
     const struct gp_plan_gpu *pg = &run->res.gpus[g];
-    const struct gp_offer *best = NULL;
+    const struct gp_offer *best = row->instances > 0 ? bought_from(run, row) : NULL;
     double want = pg->price.usd_per_gpu_hour;
 
-    if (!pg->price.known || pg->price.owned)
-        return NULL;
+    if (best || !pg->price.known || pg->price.owned)
+        return best;
     for (size_t i = 0; i < run->req.offer_count; i++) {
         const struct gp_offer *o = &run->offers[i];
         if (strcmp(o->gpu_id, pg->gpu->id) || strcmp(o->provider, pg->price.source) ||
@@ -145,8 +167,8 @@ static const struct gp_plan_row *row_of(const struct gp_cli_plan_run *run, const
 static int offer_row(struct gp_table *t, const char *workload, const struct gp_cli_plan_run *run,
                      size_t g, int64_t now)
 {
-    const struct gp_offer *o = priced_from(run, g);
     const struct gp_plan_row *row = row_of(run, run->res.gpus[g].gpu->id);
+    const struct gp_offer *o = row ? priced_from(run, g, row) : NULL;
     int rc;
 
     if (!row || !row->price_known || (!o && row->instances <= 0))

@@ -352,6 +352,14 @@ int gp_plan_view_pick(struct gp_plan_view *v, const char *list)
     return 0;
 }
 
+static void header_for(char *out, size_t size, const char *header, const char *currency);
+
+void gp_plan_column_header(char *out, size_t size, const struct gp_plan_column *d,
+                           const char *currency)
+{
+    header_for(out, size, d->look.header, currency);
+}
+
 /* `header` with "{c}" replaced by the currency code, into out[size]. */
 static void header_for(char *out, size_t size, const char *header, const char *currency)
 {

@@ -107,6 +107,10 @@ int gp_plan_view_pick(struct gp_plan_view *v, const char *list);
  * to the view's columns needs a new call). */
 void gp_plan_view_table(struct gp_plan_view *v, struct gp_table *t);
 
+/* Column `d`'s header with `currency` for "{c}", into out[size]. */
+void gp_plan_column_header(char *out, size_t size, const struct gp_plan_column *d,
+                           const char *currency);
+
 /* The plan column named `name`, or NULL. */
 const struct gp_plan_column *gp_plan_column_find(const char *name);
 
