@@ -31,7 +31,7 @@ static const char style[] =
     "tr.total td{border-top:2px solid #57606a;font-weight:600}"
     "figure{margin:1rem 0}figcaption{font-weight:600;margin-bottom:.3rem}"
     "svg{max-width:100%;height:auto}svg text{font:12px system-ui,sans-serif;fill:#1b1f24}"
-    ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(30rem,1fr));gap:1rem}"
+    ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(30rem,100%),1fr));gap:1rem}"
     "@media (max-width:40rem){body{font-size:14px;padding:.5rem}th,td{padding:.2rem .3rem}}"
     "@media print{nav{display:none}body{max-width:none;font-size:10pt}"
     ".scroll{overflow:visible}table{font-size:7.5pt}th{position:static}"
