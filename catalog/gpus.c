@@ -11,8 +11,8 @@
 
 static const char *const entry_keys[] = {
     "id",        "name",   "vendor",      "arch",          "peak_tflops",     "hbm_gb",
-    "hbm_tbs",   "tdp_w",  "scaleup_gbs", "gpus_per_node", "node_overhead_w", "llc_mb",
-    "capex_usd", "source", NULL,
+    "hbm_tbs",   "tdp_w",  "scaleup_gbs", "scaleout_gbps", "gpus_per_node", "node_overhead_w",
+    "llc_mb",    "capex_usd", "source", NULL,
 };
 
 static int parse_peaks(struct gp_json_reader *r, const cJSON *entry, struct gp_gpu *gpu)
@@ -81,6 +81,8 @@ static int parse_entry(struct gp_json_reader *r, const cJSON *entry, struct gp_g
         rc = positive(r, entry, "tdp_w", &gpu->tdp_w);
     if (!rc)
         rc = positive(r, entry, "scaleup_gbs", &gpu->scaleup_gbs);
+    if (!rc)
+        rc = positive(r, entry, "scaleout_gbps", &gpu->scaleout_gbps);
     if (!rc)
         rc = gp_json_int(r, entry, "gpus_per_node", &gpu->gpus_per_node, GP_JSON_REQUIRED);
     if (!rc && (gpu->gpus_per_node < 1 || gpu->gpus_per_node > 72))

@@ -4,27 +4,17 @@
 #include "cli/cli.h"
 
 static const struct gp_column gpu_columns[] = {
-    {"gpu", GP_CELL_TEXT, 0},
-    {"vendor", GP_CELL_TEXT, 0},
-    {"name", GP_CELL_TEXT, 0},
-    {"arch", GP_CELL_TEXT, 0},
-    {"hbm_gb", GP_CELL_NUMBER, 0},
-    {"hbm_tbs", GP_CELL_NUMBER, 2},
-    {"fp64", GP_CELL_NUMBER, 1},
-    {"fp32", GP_CELL_NUMBER, 1},
-    {"tf32", GP_CELL_NUMBER, 1},
-    {"bf16", GP_CELL_NUMBER, 1},
-    {"fp16", GP_CELL_NUMBER, 1},
-    {"fp8", GP_CELL_NUMBER, 1},
-    {"fp6", GP_CELL_NUMBER, 1},
-    {"fp4", GP_CELL_NUMBER, 1},
-    {"int8", GP_CELL_NUMBER, 1},
-    {"tdp_w", GP_CELL_INT, 0},
-    {"scaleup_gbs", GP_CELL_INT, 0},
-    {"gpus_per_node", GP_CELL_INT, 0},
-    {"node_overhead_w", GP_CELL_INT, 0},
-    {"llc_mb", GP_CELL_NUMBER, 1},
-    {"source", GP_CELL_TEXT, 0},
+    {"gpu", GP_CELL_TEXT, 0},          {"vendor", GP_CELL_TEXT, 0},
+    {"name", GP_CELL_TEXT, 0},         {"arch", GP_CELL_TEXT, 0},
+    {"hbm_gb", GP_CELL_NUMBER, 0},     {"hbm_tbs", GP_CELL_NUMBER, 2},
+    {"fp64", GP_CELL_NUMBER, 1},       {"fp32", GP_CELL_NUMBER, 1},
+    {"tf32", GP_CELL_NUMBER, 1},       {"bf16", GP_CELL_NUMBER, 1},
+    {"fp16", GP_CELL_NUMBER, 1},       {"fp8", GP_CELL_NUMBER, 1},
+    {"fp6", GP_CELL_NUMBER, 1},        {"fp4", GP_CELL_NUMBER, 1},
+    {"int8", GP_CELL_NUMBER, 1},       {"tdp_w", GP_CELL_INT, 0},
+    {"scaleup_gbs", GP_CELL_INT, 0},   {"scaleout_gbps", GP_CELL_INT, 0},
+    {"gpus_per_node", GP_CELL_INT, 0}, {"node_overhead_w", GP_CELL_INT, 0},
+    {"llc_mb", GP_CELL_NUMBER, 1},     {"source", GP_CELL_TEXT, 0},
 };
 
 static int add_gpu_row(struct gp_table *t, const struct gp_gpu *g)
@@ -50,6 +40,8 @@ static int add_gpu_row(struct gp_table *t, const struct gp_gpu *g)
         rc = gp_table_set_int(t, "tdp_w", (long long)g->tdp_w);
     if (!rc)
         rc = gp_table_set_int(t, "scaleup_gbs", (long long)g->scaleup_gbs);
+    if (!rc)
+        rc = gp_table_set_int(t, "scaleout_gbps", (long long)g->scaleout_gbps);
     if (!rc)
         rc = gp_table_set_int(t, "gpus_per_node", g->gpus_per_node);
     if (!rc)

@@ -2,6 +2,8 @@
  * tensor-parallel all-reduce, batch choice under latency targets, and training time. */
 #include "planner/model.h"
 
+#include "planner/training.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -259,101 +261,6 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     out->busy = best.busy;
 }
 
-/* Bytes one GPU holds for training: weights, gradients and optimizer states sharded by ZeRO
- * stage over `dp`, activations for the micro-batches in flight, and the runtime. */
-static double training_bytes(const struct gp_workload *w, const struct gp_efficiency *eff, int tp,
-                             int pp, int dp)
-{
-    const struct gp_training *t = &w->training;
-    const struct gp_model_arch *m = &w->model;
-    double params = m->params / (tp * pp);
-    double weights = params * 2.0 / (t->zero_stage >= 3 ? dp : 1);
-    double grads = params * 2.0 / (t->zero_stage >= 2 ? dp : 1);
-    double optim = params * t->optimizer_bytes / (t->zero_stage >= 1 ? dp : 1);
-    double sbd = (double)t->seq_len * t->micro_batch * m->hidden;
-    /* Korthikanti et al.: 34 s b d bytes per layer with tensor and sequence parallelism (flash
-     * attention removes the s^2 term); full recomputation keeps only each layer's input. With
-     * 1F1B scheduling the first stage holds pp micro-batches of L/pp layers each. */
-    double layer_full = 34.0 * sbd / tp;
-    double acts = t->recompute ? m->layers * 2.0 * sbd / tp + layer_full : m->layers * layer_full;
-    return weights + grads + optim + acts + eff->runtime_overhead_gb * 1e9;
-}
-
-static double bubble(const struct gp_training *t, int pp, int dp)
-{
-    double micro = t->global_batch_tokens / ((double)t->seq_len * t->micro_batch * dp);
-    if (micro < 1)
-        micro = 1;
-    return pp > 1 ? (pp - 1) / (micro + pp - 1) : 0.0;
-}
-
-static void training(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
-                     const struct gp_efficiency *eff, double scale, int max_gpus)
-{
-    const struct gp_training *t = &w->training;
-    double peak = gpu->peak_tflops[out->precision] * 1e12;
-    double mfu = fmin(1.0, (t->mfu > 0 ? t->mfu : eff->mfu) * scale);
-    double flops = (t->recompute ? 8.0 : 6.0) * gp_model_active_params(&w->model) * t->tokens;
-    double capacity = gpu->hbm_gb * 1e9;
-    bool fits_somewhere = false;
-
-    /* Smallest model-parallel group first: tensor parallel inside the node, then pipeline. */
-    for (int group = 1; group <= 1 << 16; group *= 2) {
-        for (int tp = 1; tp <= group && tp <= gpu->gpus_per_node && tp <= 8; tp *= 2) {
-            int pp = group / tp;
-            if (pp > w->model.layers || (t->tensor_parallel && tp != t->tensor_parallel) ||
-                (t->pipeline_parallel && pp != t->pipeline_parallel))
-                continue;
-            double n;
-            if (t->gpus > 0) {
-                if (t->gpus % group)
-                    continue;
-                n = t->gpus;
-            } else {
-                n = ceil(flops / (t->deadline_hours * 3600.0 * peak * mfu) / group) * group;
-                if (n < group)
-                    n = group;
-                /* The bubble depends on the data-parallel width; two passes settle it. */
-                for (int pass = 0; pp > 1 && pass < 2; pass++) {
-                    double eff_mfu = mfu * (1.0 - bubble(t, pp, (int)(n / group)));
-                    n = ceil(flops / (t->deadline_hours * 3600.0 * peak * eff_mfu) / group) * group;
-                    if (n < group)
-                        n = group;
-                }
-            }
-            if (n > 1e9) {
-                /* Not a fleet anyone can build; say so rather than "does not fit". */
-                out->notes |= GP_NOTE_OVER_MAX_GPUS;
-                return;
-            }
-            int dp = (int)(n / group);
-            if (training_bytes(w, eff, tp, pp, dp) > capacity)
-                continue;
-            fits_somewhere = true;
-            double achieved = mfu * (1.0 - bubble(t, pp, dp));
-            double seconds = flops / (n * peak * achieved);
-            out->feasible = true;
-            out->tp = tp;
-            out->cp = 1;
-            out->pp = pp;
-            out->batch = t->micro_batch;
-            out->gpus = (int)n;
-            out->train_hours = seconds / 3600.0;
-            out->replica_rate = t->tokens / seconds;
-            out->mfu = achieved;
-            out->bound = GP_BOUND_COMPUTE;
-            out->busy = 1.0;
-            if (max_gpus > 0 && n > max_gpus) {
-                out->feasible = false;
-                out->notes |= GP_NOTE_OVER_MAX_GPUS;
-            }
-            return;
-        }
-    }
-    if (!fits_somewhere)
-        out->notes |= GP_NOTE_DOES_NOT_FIT;
-}
-
 static void generic(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
                     const struct gp_efficiency *eff, double scale)
 {
@@ -410,7 +317,7 @@ void gp_model_evaluate(struct gp_perf *out, const struct gp_workload *w, const s
         apply_claim(out, eff->claim_inference, true);
         break;
     case GP_WORKLOAD_TRAINING:
-        training(out, w, gpu, eff, scale, max_gpus);
+        gp_training_plan(out, w, gpu, eff, scale, max_gpus);
         apply_claim(out, eff->claim_training, false);
         break;
     case GP_WORKLOAD_GENERIC:

@@ -70,6 +70,8 @@ struct gp_training {
     int seq_len;                 /* tokens per sequence */
     int micro_batch;             /* sequences per micro-batch per GPU */
     double global_batch_tokens;  /* tokens per optimizer step across the fleet */
+    double critical_batch_tokens; /* batch beyond which more tokens are needed to converge
+                                     (tokens x (1 + B/Bc)); 0 = none assumed */
     int tensor_parallel;         /* fixed tensor-parallel degree 1-8 (power of 2); 0 = choose */
     int pipeline_parallel;       /* fixed pipeline stages (power of 2); 0 = choose */
 };

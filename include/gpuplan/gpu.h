@@ -37,6 +37,7 @@ struct gp_gpu {
     double tdp_w;                           /* board power limit, W */
     double scaleup_gbs;                     /* scale-up bandwidth per GPU, GB/s, bidirectional */
     int gpus_per_node;                      /* GPUs in the standard node */
+    double scaleout_gbps;                   /* scale-out NIC bandwidth per GPU, Gb/s, one way */
     double node_overhead_w;                 /* node power beyond the GPUs (CPUs, NICs, fans), W */
     double llc_mb;                          /* last-level cache, MB (L2 or Infinity Cache) */
     double capex_usd; /* indicative purchase price per GPU, USD; 0 = unknown */

@@ -365,15 +365,35 @@ static void test_training(void **state)
     gp_model_evaluate(&plain, &w, gpu("h100-sxm"), &e, 1.0, 0);
     assert_true(plain.feasible);
     assert_int_equal(plain.gpus, 64);
-    /* 6 N D / (n * peak * mfu) with no pipeline. */
-    if (plain.pp == 1) {
-        double expect = 6.0 * w.model.params * 1e11 / (64 * 989.4e12 * 0.4) / 3600.0;
-        assert_true(fabs(plain.train_hours - expect) / expect < 1e-9);
-    }
+    /* 6 N D / (n * peak * mfu) is the floor; GEMM size, data-parallel traffic and the
+     * optimizer update add a little on a 64-GPU run of an 8B model. */
+    double ideal = 6.0 * w.model.params * 1e11 / (64 * 989.4e12 * 0.4) / 3600.0;
+    assert_true(plain.train_hours >= ideal && plain.train_hours < 1.15 * ideal);
     w.training.recompute = true;
     gp_model_evaluate(&recompute, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    double ratio = recompute.train_hours / plain.train_hours;
     if (recompute.pp == plain.pp)
-        assert_true(fabs(recompute.train_hours / plain.train_hours - 8.0 / 6.0) < 1e-9);
+        assert_true(ratio > 1.2 && ratio <= 8.0 / 6.0 + 1e-9);
+    /* A model too large for one node trains on stages across nodes: Llama 3.1 405B in FP8 on
+     * 512 H100 without recomputation. */
+    struct gp_workload big = w;
+    struct gp_perf p405;
+    big.model = *gp_model_table_find(&models, "llama-3.1-405b");
+    big.training.precision = GP_FP8;
+    big.training.recompute = false;
+    big.training.gpus = 512;
+    big.training.seq_len = 8192;
+    big.training.global_batch_tokens = 16777216;
+    gp_model_evaluate(&p405, &big, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_true(p405.feasible);
+    assert_true(p405.tp * p405.pp * p405.cp > 8);
+    /* Spread thinner, the same job gets less done per GPU (communication, batch). */
+    struct gp_perf wide;
+    w.training.recompute = false;
+    w.training.gpus = 1024;
+    gp_model_evaluate(&wide, &w, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_true(wide.feasible && wide.mfu < plain.mfu);
+    w.training.gpus = 64;
     /* A fixed parallel layout is honoured. */
     w.training.recompute = false;
     w.training.tensor_parallel = 4;

@@ -275,6 +275,7 @@ static int training_plan(struct harness *h, char **f, struct gp_perf *perf,
     struct gp_workload w;
     struct gp_efficiency eff;
     double gpus = 0, seq = 0, batch = 0, recompute = 0, optim = 0, zero = 0, trainable = 0;
+    double critical = 0;
     int prec = gp_precision_parse(f[6]);
 
     memset(&w, 0, sizeof(w));
@@ -282,7 +283,8 @@ static int training_plan(struct harness *h, char **f, struct gp_perf *perf,
         case_efficiency(&eff, h, *gpu, f[4]) || gp_text_to_double(f[7], &gpus) ||
         gp_text_to_double(f[8], &seq) || gp_text_to_double(f[9], &batch) ||
         gp_text_to_double(f[10], &recompute) || gp_text_to_double(f[11], &optim) ||
-        gp_text_to_double(f[12], &zero) || gp_text_to_double(f[13], &trainable))
+        gp_text_to_double(f[12], &zero) || gp_text_to_double(f[13], &trainable) ||
+        gp_text_to_double(f[14], &critical))
         return -1;
     w.kind = GP_WORKLOAD_TRAINING;
     gp_text_copy(w.name, sizeof(w.name), f[0]);
@@ -296,7 +298,8 @@ static int training_plan(struct harness *h, char **f, struct gp_perf *perf,
                                       .trainable_fraction = trainable,
                                       .seq_len = (int)seq,
                                       .micro_batch = 1,
-                                      .global_batch_tokens = batch};
+                                      .global_batch_tokens = batch,
+                                      .critical_batch_tokens = critical};
     if (gp_workload_validate(&w))
         return -1;
     gp_model_evaluate(perf, &w, *gpu, &eff, 1.0, 0);
@@ -305,7 +308,8 @@ static int training_plan(struct harness *h, char **f, struct gp_perf *perf,
 
 /* Print one training row and record its error; returns 1 when out of tolerance. */
 static int training_row(struct harness *h, char **f, const struct gp_gpu *gpu,
-                        const struct training_case *tc, const struct training_case *anchor)
+                        const struct gp_perf *perf, const struct training_case *tc,
+                        const struct training_case *anchor)
 {
     struct tolerance *cls = find_class(h, f[1]);
     double measured = tc->measured / anchor->measured;
@@ -324,9 +328,10 @@ static int training_row(struct harness *h, char **f, const struct gp_gpu *gpu,
             measured, predicted, error * 100.0, cls ? "" : " (not checked)");
     else
         say(h,
-            "%-18s %-9s %6.0f GPUs vs %-14s measured x%.3f predicted x%.3f error "
-            "%+6.1f%%%s\n",
-            f[0], gpu->id, gpus, f[2], measured, predicted, error * 100.0,
+            "%-18s %-9s %6.0f GPUs tp=%d cp=%d pp=%d mfu=%.3f vs %-14s measured x%.3f "
+            "predicted x%.3f error %+6.1f%%%s\n",
+            f[0], gpu->id, gpus, perf->tp, perf->cp, perf->pp, perf->mfu, f[2], measured, predicted,
+            error * 100.0,
             !cls  ? "  (not checked)"
             : bad ? "  OUT OF TOLERANCE"
                   : "");
@@ -355,9 +360,9 @@ static int check_training(struct harness *h, char *text, const char *file)
         double minutes = 0;
         if (line++ == 0)
             continue;
-        if (split(l, f) != 17 || ndone == MAX_CASES || training_plan(h, f, &perf, &gpu) ||
-            gp_text_to_double(f[14], &minutes)) {
-            fprintf(stderr, "%s:%d: bad case (17 fields expected): %s\n", file, line,
+        if (split(l, f) != 18 || ndone == MAX_CASES || training_plan(h, f, &perf, &gpu) ||
+            gp_text_to_double(f[15], &minutes)) {
+            fprintf(stderr, "%s:%d: bad case (18 fields expected): %s\n", file, line,
                     gp_error_last());
             return -1;
         }
@@ -375,7 +380,7 @@ static int check_training(struct harness *h, char *text, const char *file)
             fprintf(stderr, "%s:%d: anchor %s missing or not plannable\n", file, line, f[2]);
             return -1;
         }
-        failures += training_row(h, f, gpu, tc, anchor);
+        failures += training_row(h, f, gpu, &perf, tc, anchor);
     }
     return failures;
 }
