@@ -10,7 +10,9 @@
 #include "catalog/data.h"
 #include "planner/efficiency.h"
 #include "planner/fleet.h"
+#include "planner/bands.h"
 #include "planner/plan.h"
+#include "planner/stack.h"
 #include "planner/sweep.h"
 #include "planner/workload.h"
 #include "util/buf.h"
@@ -87,6 +89,8 @@ struct bench {
     struct gp_catalog cat;
     struct gp_efficiency_table table;
     struct gp_model_table models;
+    struct gp_stack_table stacks;
+    struct gp_bands bands;
     struct gp_efficiency *effs; /* resolved per GPU type, for the baseline */
     const struct gp_gpu **gpus;
     struct gp_offer *offers;
@@ -95,18 +99,25 @@ struct bench {
 
 static int bench_load(struct bench *b)
 {
-    struct gp_buf effbuf, modbuf;
+    struct gp_buf effbuf, modbuf, stbuf, bdbuf;
     int rc;
 
     gp_buf_init(&effbuf, 1 << 20);
     gp_buf_init(&modbuf, 1 << 20);
+    gp_buf_init(&stbuf, 1 << 20);
+    gp_buf_init(&bdbuf, 1 << 20);
     rc = gp_catalog_load(&b->cat) || load(&effbuf, "efficiency.json") ||
-         load(&modbuf, "models.json") ||
+         load(&modbuf, "models.json") || load(&stbuf, "stacks.json") ||
+         load(&bdbuf, "bands.json") ||
          gp_efficiency_table_parse(&b->table, effbuf.data, effbuf.len, "efficiency.json") ||
-         gp_model_table_parse(&b->models, modbuf.data, modbuf.len, "models.json");
+         gp_model_table_parse(&b->models, modbuf.data, modbuf.len, "models.json") ||
+         gp_stack_table_parse(&b->stacks, stbuf.data, stbuf.len, "stacks.json") ||
+         gp_bands_parse(&b->bands, bdbuf.data, bdbuf.len, "bands.json");
 
     gp_buf_release(&effbuf);
     gp_buf_release(&modbuf);
+    gp_buf_release(&stbuf);
+    gp_buf_release(&bdbuf);
     if (rc)
         return -1;
     b->effs = calloc(b->cat.count, sizeof(*b->effs));
@@ -119,6 +130,7 @@ static int bench_load(struct bench *b)
     for (size_t g = 0; g < b->cat.count; g++) {
         struct gp_offer *o = &b->offers[g];
         gp_efficiency_resolve(&b->effs[g], &b->table, b->cat.gpus[g].id);
+        memcpy(b->effs[g].band, b->bands.band, sizeof(b->effs[g].band));
         b->gpus[g] = &b->cat.gpus[g];
         snprintf(o->gpu_id, sizeof(o->gpu_id), "%s", b->cat.gpus[g].id);
         snprintf(o->provider, sizeof(o->provider), "bench");
@@ -137,6 +149,7 @@ static void bench_release(struct bench *b)
     gp_catalog_release(&b->cat);
     gp_efficiency_table_release(&b->table);
     gp_model_table_release(&b->models);
+    gp_stack_table_release(&b->stacks);
 }
 
 /* One case: the preset's sweep through the baseline loop and through the entry point. */
@@ -163,9 +176,23 @@ static int run_case(const struct bench *b, const char *preset, const char *key, 
     req.gpus = b->gpus;
     req.gpu_count = b->cat.count;
     req.efficiencies = &b->table;
+    req.stacks = &b->stacks;
+    req.bands = &b->bands;
     req.offers = b->offers;
     req.offer_count = b->cat.count;
-    rates[0] = run_bare(&req.base, key, from, step, &b->cat, b->effs, &b->price, seconds, checksum);
+    /* The baseline uses what the entry point chooses: each vendor's default stack. */
+    struct gp_efficiency *effs = calloc(b->cat.count, sizeof(*effs));
+    if (!effs)
+        return -1;
+    for (size_t g = 0; g < b->cat.count; g++) {
+        const struct gp_stack *st = NULL;
+        effs[g] = b->effs[g];
+        gp_plan_stacks_for(&st, 1, &req, &b->cat.gpus[g], req.base.workload.kind);
+        if (st)
+            gp_stack_apply(&effs[g], &b->stacks, st);
+    }
+    rates[0] = run_bare(&req.base, key, from, step, &b->cat, effs, &b->price, seconds, checksum);
+    free(effs);
     rates[1] = run_entry(&req, seconds, checksum);
     gp_sweep_release(&sweep);
     return 0;

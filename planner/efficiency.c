@@ -20,7 +20,7 @@ static const char *const serving_keys[] = {
     "max_batch", NULL};
 static const char *const network_keys[] = {"efficiency", "latency_us", NULL};
 static const char *const training_keys[] = {"mfu", NULL};
-static const char *const power_keys[] = {"idle", "busy", NULL};
+static const char *const power_keys[] = {"idle", "busy", "memory_bound", NULL};
 static const char *const uncertainty_keys[] = {"low", "high", NULL};
 
 double gp_eff_at(const struct gp_eff_curve *c, double s)
@@ -161,6 +161,10 @@ static int read_entry(struct gp_json_reader *r, const cJSON *obj, bool required,
             rc = ranged(r, sec, "busy", 0.01, 1.5, 1.0, required, &e->busy_power);
         if (!rc && e->busy_power < e->idle_power)
             rc = gp_json_fail(r, "busy", "must not be below idle");
+        if (!rc)
+            rc = ranged(r, sec, "memory_bound", 0.01, 1.5, 1.0, required, &e->memory_power);
+        if (!rc && (e->memory_power < e->idle_power || e->memory_power > e->busy_power))
+            rc = gp_json_fail(r, "memory_bound", "must be between idle and busy");
         gp_json_leave(r, saved);
     }
     if (!rc)

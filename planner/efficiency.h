@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "gpuplan/gpu.h"
+#include "planner/bands.h"
 
 /*
  * Achieved fraction of peak as a function of operation size: eff(s) = eff_max * s / (s + s_half).
@@ -39,10 +40,13 @@ struct gp_efficiency {
     char stack[32];             /* software stack profile applied, "" for none */
     bool vendor_claim;          /* the profile is a vendor's claim, not a measurement */
     double idle_power;          /* GPU draw when idle, share of TDP */
-    double busy_power;          /* GPU draw when fully busy, share of TDP */
+    double busy_power;          /* GPU draw when busy on compute-bound work, share of TDP */
+    double memory_power;        /* GPU draw when busy on memory-bound work, share of TDP */
     double uncertainty_low;     /* throughput multiplier at the pessimistic end, <= 1 */
     double uncertainty_high;    /* throughput multiplier at the optimistic end, >= 1 */
-    char source[96];            /* "default" or "calibrated:<host>:<date>" */
+    struct gp_band band[GP_BAND_COUNT]; /* measured error bands per case class; cases 0 = none,
+                                           and the uncertainty above applies */
+    char source[96];                    /* "default" or "calibrated:<host>:<date>" */
 };
 
 /* data/efficiency.json: defaults plus per-GPU entries that override some of them. */

@@ -49,19 +49,20 @@ static double size_inference(struct sized *out, const struct gp_perf *perf,
                              const struct gp_inference *in)
 {
     double demand = gp_inference_demand(in), replicas = 1.0, load = 1.0;
+    int per = perf->tp * (perf->ep > 1 ? perf->ep : 1); /* GPUs per replica */
 
     if (in->load != GP_LOAD_MAX) {
         replicas = fmax(1.0, gp_model_whole_units(demand / perf->replica_rate));
         load = demand / (replicas * perf->replica_rate);
     }
-    if (replicas * perf->tp > MAX_FLEET) {
-        replicas = floor(MAX_FLEET / perf->tp);
+    if (replicas * per > MAX_FLEET) {
+        replicas = floor(MAX_FLEET / per);
         over_max_gpus(out);
     }
     out->replicas = (int)replicas;
-    out->gpus = out->replicas * perf->tp;
+    out->gpus = out->replicas * per;
     out->tokens_per_s = in->load == GP_LOAD_MAX ? perf->replica_rate : demand;
-    out->per_gpu = perf->replica_rate / perf->tp;
+    out->per_gpu = perf->replica_rate / per;
     return load;
 }
 
@@ -101,10 +102,13 @@ static void size_power(struct sized *out, const struct gp_perf *perf,
                        const struct gp_assumptions *a, const struct gp_gpu *gpu,
                        const struct gp_efficiency *eff, double load)
 {
-    double gpu_w =
-        gpu->tdp_w * (eff->idle_power + (eff->busy_power - eff->idle_power) * load * perf->busy);
+    /* Busy GPUs draw near the limit on compute-bound work and less on memory-bound work. */
+    double draw = eff->memory_power + (eff->busy_power - eff->memory_power) * perf->compute_share;
+    double gpu_w = gpu->tdp_w * (eff->idle_power + (draw - eff->idle_power) * load * perf->busy);
+    /* Each GPU carries its share of its node's CPUs, NICs and fans, however few are rented. */
+    double node_w = gpu->node_overhead_w / gpu->gpus_per_node;
 
-    out->it_kw = (out->gpus * gpu_w + out->nodes * gpu->node_overhead_w) / 1000.0;
+    out->it_kw = out->gpus * (gpu_w + node_w) / 1000.0;
     out->facility_kw = out->it_kw * a->pue;
     if (a->power_budget_kw > 0 && out->facility_kw > a->power_budget_kw) {
         out->feasible = false;
@@ -185,6 +189,58 @@ double gp_plan_unit_cost(const struct gp_plan_row *row)
     return 0.0;
 }
 
+/* The central prediction with its throughput multiplied by `f`: the same layout, faster or
+ * slower; a deadline-sized training fleet grows or shrinks instead. */
+static void scaled(struct gp_perf *out, const struct gp_perf *perf, const struct gp_workload *w,
+                   double f)
+{
+    *out = *perf;
+    if (w->kind == GP_WORKLOAD_TRAINING && w->training.gpus == 0 && perf->gpus > 0) {
+        double group = (double)perf->tp * perf->pp * (perf->cp > 0 ? perf->cp : 1);
+        out->gpus = (int)fmin(MAX_FLEET, fmax(group, ceil(perf->gpus / f / group) * group));
+        out->replica_rate = perf->replica_rate * out->gpus / perf->gpus * f;
+        return;
+    }
+    out->replica_rate *= f;
+    out->ttft_ms /= f;
+    out->tpot_ms /= f;
+    out->train_hours /= f;
+}
+
+/*
+ * The pessimistic and optimistic predictions: the central one scaled by the measured error band
+ * of its case class (data/bands.json), or, for a class without measurements, the model rerun
+ * with every efficiency scaled by the GPU's kernel-level uncertainty, on the central layout.
+ */
+static void bounds(struct gp_perf *lo, struct gp_perf *hi, const struct gp_perf *perf,
+                   const struct gp_workload *w, const struct gp_assumptions *a,
+                   const struct gp_gpu *gpu, const struct gp_efficiency *eff)
+{
+    int per_replica = perf->tp * (perf->ep > 1 ? perf->ep : 1) * (perf->pp > 1 ? perf->pp : 1);
+    int cls = gp_band_class_of(w, perf->gpus > 0 ? perf->gpus : per_replica, gpu->gpus_per_node);
+
+    if (cls >= 0 && eff->band[cls].cases > 0 && perf->feasible) {
+        scaled(lo, perf, w, eff->band[cls].low);
+        scaled(hi, perf, w, eff->band[cls].high);
+        return;
+    }
+    const struct gp_workload *bounded = w;
+    struct gp_workload fixed_tp;
+    if (w->kind == GP_WORKLOAD_INFERENCE && perf->feasible) {
+        fixed_tp = *w;
+        fixed_tp.inference.tensor_parallel = perf->tp;
+        fixed_tp.inference.expert_parallel = perf->ep;
+        bounded = &fixed_tp;
+    } else if (w->kind == GP_WORKLOAD_TRAINING && perf->tp > 0) {
+        fixed_tp = *w;
+        fixed_tp.training.tensor_parallel = perf->tp;
+        fixed_tp.training.pipeline_parallel = perf->pp;
+        bounded = &fixed_tp;
+    }
+    gp_model_evaluate(lo, bounded, gpu, eff, eff->uncertainty_low, a->max_gpus);
+    gp_model_evaluate(hi, bounded, gpu, eff, eff->uncertainty_high, a->max_gpus);
+}
+
 void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
                       const struct gp_assumptions *a, const struct gp_gpu *gpu,
                       const struct gp_efficiency *eff, const struct gp_price *price)
@@ -197,32 +253,19 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     out->vendor = gpu->vendor;
     out->kind = w->kind;
     gp_text_copy(out->efficiency_source, sizeof(out->efficiency_source), eff->source);
+    gp_text_copy(out->stack, sizeof(out->stack), eff->stack);
     gp_text_copy(out->price_tier, sizeof(out->price_tier), price->tier);
     gp_text_copy(out->price_source, sizeof(out->price_source), price->source);
     gp_text_copy(out->price_date, sizeof(out->price_date), price->date);
 
     gp_model_evaluate(&perf, w, gpu, eff, 1.0, a->max_gpus);
-    /* The bounds describe the configuration chosen for the central estimate. */
-    const struct gp_workload *bounded = w;
-    struct gp_workload fixed_tp;
-    if (w->kind == GP_WORKLOAD_INFERENCE && perf.feasible) {
-        fixed_tp = *w;
-        fixed_tp.inference.tensor_parallel = perf.tp;
-        bounded = &fixed_tp;
-    } else if (w->kind == GP_WORKLOAD_TRAINING && perf.tp > 0) {
-        fixed_tp = *w;
-        fixed_tp.training.tensor_parallel = perf.tp;
-        fixed_tp.training.pipeline_parallel = perf.pp;
-        bounded = &fixed_tp;
-    }
-    gp_model_evaluate(&lo_perf, bounded, gpu, eff, eff->uncertainty_low, a->max_gpus);
-    gp_model_evaluate(&hi_perf, bounded, gpu, eff, eff->uncertainty_high, a->max_gpus);
+    bounds(&lo_perf, &hi_perf, &perf, w, a, gpu, eff);
     size_fleet(&s, &perf, w, a, gpu, eff, price);
     size_fleet(&lo, &lo_perf, w, a, gpu, eff, price);
     size_fleet(&hi, &hi_perf, w, a, gpu, eff, price);
 
     out->precision = perf.precision;
-    out->notes = s.notes;
+    out->notes = s.notes | (eff->vendor_claim ? GP_NOTE_VENDOR_CLAIM : 0u);
     out->feasible = s.feasible;
     out->tp = perf.tp;
     out->batch = perf.batch;
@@ -240,6 +283,8 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     out->gpu_hours = perf.train_hours * s.gpus;
     out->it_kw = s.it_kw;
     out->facility_kw = s.facility_kw;
+    if (s.it_kw > 0 && w->kind != GP_WORKLOAD_GENERIC)
+        out->tokens_per_joule = s.tokens_per_s / (s.it_kw * 1000.0);
     out->energy_kwh_per_month = s.facility_kw * GP_HOURS_PER_MONTH;
     out->energy_cost_per_month = out->energy_kwh_per_month * a->kwh_price / a->fx_per_usd;
     out->throughput_low = lo.per_gpu;
@@ -330,6 +375,7 @@ void gp_notes_format(char *out, size_t size, unsigned notes)
         "no-fitting-instance",
         "capex-estimate",
         "within-uncertainty",
+        "vendor-claim",
     };
     size_t used = 0;
 

@@ -91,17 +91,19 @@ struct gp_plan_row {
     double energy_kwh_per_month;  /* facility energy over GP_HOURS_PER_MONTH, kWh */
     double energy_cost_per_month; /* facility energy at kwh_price, USD per month */
     char efficiency_source[96];
-    unsigned notes;         /* enum gp_note bits */
-    double train_hours;     /* training */
-    double gpu_hours;       /* training */
-    double total_cost;      /* training, USD; generic: USD per job */
-    double mfu;             /* training */
-    double jobs_per_hour;   /* generic: fleet jobs/h */
-    double throughput_low;  /* per-GPU work rate at the pessimistic efficiency */
-    double throughput_high; /* per-GPU work rate at the optimistic efficiency */
-    double cost_low;        /* cost per unit of work at the optimistic efficiency, USD */
-    double cost_high;       /* cost per unit of work at the pessimistic efficiency, USD */
-    bool feasible;          /* fits, meets targets and limits */
+    char stack[32];          /* software stack profile the row was planned with, "" none */
+    double tokens_per_joule; /* output (training: trained) tokens per joule of IT energy */
+    unsigned notes;          /* enum gp_note bits */
+    double train_hours;      /* training */
+    double gpu_hours;        /* training */
+    double total_cost;       /* training, USD; generic: USD per job */
+    double mfu;              /* training */
+    double jobs_per_hour;    /* generic: fleet jobs/h */
+    double throughput_low;   /* per-GPU work rate at the pessimistic efficiency */
+    double throughput_high;  /* per-GPU work rate at the optimistic efficiency */
+    double cost_low;         /* cost per unit of work at the optimistic efficiency, USD */
+    double cost_high;        /* cost per unit of work at the pessimistic efficiency, USD */
+    bool feasible;           /* fits, meets targets and limits */
     /* How the fleet is bought (gp_plan_buy): whole instances of real offers. */
     int gpus_needed;           /* the fewest GPUs the target needs; `gpus` is what is bought */
     int instances;             /* whole instances bought, all offers */

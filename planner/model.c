@@ -79,12 +79,13 @@ static double allreduce(double bytes, int t, const struct rates *r, double laten
 
 /* The best configuration found so far for an inference workload. */
 struct candidate {
-    double per_gpu;      /* output tokens/s per GPU */
-    int tp, batch;       /* tensor-parallel degree; sequences per step */
-    double rate;         /* output tokens/s of one replica */
-    double ttft, tpot;   /* ms */
-    double busy;         /* share of the step the GPU is working, [0, 1] */
-    enum gp_bound bound; /* what limits it */
+    double per_gpu;       /* output tokens/s per GPU */
+    int tp, batch;        /* tensor-parallel degree; sequences per step */
+    double rate;          /* output tokens/s of one replica */
+    double ttft, tpot;    /* ms */
+    double busy;          /* share of the step the GPU is working, [0, 1] */
+    double compute_share; /* share of the work that is compute-bound, [0, 1] */
+    enum gp_bound bound;  /* what limits it */
 };
 
 /*
@@ -180,7 +181,9 @@ static int try_tp(struct candidate *out, const struct gp_workload *w, const stru
     out->ttft = (pre + step) * 1e3;
     double comp_all = c0 + c * b + 4.0 * L * attn * ctx / t / r->attn * b + pre_c * b / g;
     double mem_all = wread + kv_tok * ctx / r->bytes * b + pre_m * b / g;
-    out->busy = fmin(1.0, (gemm + a0 + a * b + comm + pre * b / g) / tpot);
+    out->busy =
+        fmin(1.0, (gemm + a0 + (a - eff->sequence_overhead_s) * b + comm + pre * b / g) / tpot);
+    out->compute_share = comp_all / (comp_all + mem_all);
     if (comm > comp_all && comm > mem_all)
         out->bound = GP_BOUND_INTERCONNECT;
     else
@@ -259,6 +262,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     out->tpot_ms = best.tpot;
     out->bound = best.bound;
     out->busy = best.busy;
+    out->compute_share = best.compute_share;
 }
 
 static void generic(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
@@ -278,6 +282,7 @@ static void generic(struct gp_perf *out, const struct gp_workload *w, const stru
     out->replica_rate = 1.0 / seconds;
     out->bound = tc >= tm ? GP_BOUND_COMPUTE : GP_BOUND_MEMORY;
     out->busy = fmax(tc, tm) / seconds;
+    out->compute_share = tc >= tm ? 1.0 : 0.0;
 }
 
 /* A vendor claim multiplies the measured profile's throughput; latencies and training time

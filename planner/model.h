@@ -30,6 +30,7 @@ enum gp_note {
     GP_NOTE_NO_FITTING_INSTANCE = 1u << 14,  /* every instance is smaller than a TP group */
     GP_NOTE_CAPEX_ESTIMATE = 1u << 15,       /* owned at data/capex.json's estimate */
     GP_NOTE_WITHIN_UNCERTAINTY = 1u << 16,   /* cost band overlaps the best/next row's */
+    GP_NOTE_VENDOR_CLAIM = 1u << 17,         /* planned with a vendor's claim, not a measurement */
 };
 
 /* What the model predicts for one workload on one GPU type. */
@@ -42,15 +43,16 @@ struct gp_perf {
     int cp;                      /* training: context-parallel degree */
     int pp;                      /* pipeline stages */
     int batch;                   /* sequences per decode step (inference), micro-batch (training) */
-    double replica_rate; /* inference: output tokens/s of one replica; training: tokens/s of the
-                            fleet; generic: jobs/s of one GPU */
-    double ttft_ms;      /* inference: time to first token, ms */
-    double tpot_ms;      /* inference: time per output token, ms */
-    enum gp_bound bound; /* what limits the chosen configuration */
-    double busy;         /* share of time the GPU's busiest unit is working, [0, 1] */
-    int gpus;            /* training: GPUs in the fleet */
-    double train_hours;  /* training: wall-clock time, h */
-    double mfu;          /* training: model-FLOPs utilisation achieved, [0, 1] */
+    double replica_rate;  /* inference: output tokens/s of one replica; training: tokens/s of the
+                             fleet; generic: jobs/s of one GPU */
+    double ttft_ms;       /* inference: time to first token, ms */
+    double tpot_ms;       /* inference: time per output token, ms */
+    enum gp_bound bound;  /* what limits the chosen configuration */
+    double busy;          /* share of time the GPU's busiest unit is working, [0, 1] */
+    double compute_share; /* share of the busy time that is compute-bound, [0, 1] */
+    int gpus;             /* training: GPUs in the fleet */
+    double train_hours;   /* training: wall-clock time, h */
+    double mfu;           /* training: model-FLOPs utilisation achieved, [0, 1] */
 };
 
 /*

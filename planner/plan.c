@@ -43,6 +43,40 @@ int gp_plan_sweep_check(const struct gp_plan_input *base, const struct gp_sweep 
     return 0;
 }
 
+static bool applies(const struct gp_stack *s, const struct gp_gpu *gpu, bool inference)
+{
+    return s && s->vendors[gpu->vendor] && gp_stack_serves(s, inference);
+}
+
+size_t gp_plan_stacks_for(const struct gp_stack **out, size_t max,
+                          const struct gp_plan_request *req, const struct gp_gpu *gpu,
+                          enum gp_workload_kind kind)
+{
+    bool inference = kind == GP_WORKLOAD_INFERENCE;
+    const struct gp_stack *named, *fallback;
+    size_t n = 0;
+
+    if (max == 0)
+        return 0;
+    if (!req->stacks || kind == GP_WORKLOAD_GENERIC) {
+        out[0] = NULL;
+        return 1;
+    }
+    named = req->stack ? gp_stack_find(req->stacks, req->stack) : NULL;
+    fallback = gp_stack_default(req->stacks, gpu->vendor, inference);
+    if (!req->compare_stacks) {
+        out[0] = applies(named, gpu, inference) ? named : fallback;
+        return 1;
+    }
+    out[n++] = fallback;
+    for (size_t i = 0; i < req->stacks->count && n < max; i++) {
+        const struct gp_stack *s = &req->stacks->stacks[i];
+        if (s != fallback && applies(s, gpu, inference) && (!named || s == named))
+            out[n++] = s;
+    }
+    return n;
+}
+
 /* The purchase price per GPU for owned pricing, USD: the user's single price (in the report
  * currency), else the user's price for this type, else the estimate, else the catalog's. */
 static double owned_capex(const struct gp_plan_request *req, const struct gp_assumptions *a,
@@ -63,14 +97,18 @@ static double owned_capex(const struct gp_plan_request *req, const struct gp_ass
     return gpu->capex_usd;
 }
 
-/* Each GPU type's efficiencies (calibrated where measured), its offers for the purchase, and
- * for owned pricing its purchase price. */
+/* A GPU type's efficiencies (the stack profile's factors, calibrated where measured, the
+ * measured bands), its offers for the purchase, and for owned pricing its purchase price. */
 static int prepare_gpu(struct gp_plan_gpu *out, const struct gp_plan_request *req,
-                       const struct gp_gpu *gpu)
+                       const struct gp_gpu *gpu, const struct gp_stack *stack)
 {
     out->gpu = gpu;
     gp_efficiency_resolve(&out->eff, req->efficiencies, gpu->id);
+    if (stack)
+        gp_stack_apply(&out->eff, req->stacks, stack);
     gp_plan_calibration_choose(&out->eff, req->fits, req->fit_count, gpu->id);
+    if (req->bands)
+        memcpy(out->eff.band, req->bands->band, sizeof(out->eff.band));
     memset(&out->price, 0, sizeof(out->price));
     out->price.owned = true;
     gp_text_copy(out->price.tier, sizeof(out->price.tier), "owned");
@@ -82,6 +120,22 @@ static int prepare_gpu(struct gp_plan_gpu *out, const struct gp_plan_request *re
     for (size_t i = 0; !rc && i < req->quote_count; i++)
         if (strcmp(req->quotes[i].offer.gpu_id, gpu->id) == 0)
             gp_buy_offers_add_quote(&out->offers, &req->quotes[i].offer, req->quotes[i].id);
+    return rc;
+}
+
+/* One entry per GPU type and stack profile it is planned with; *count says how many. */
+static int prepare_gpus(struct gp_plan_gpu *out, size_t *count, const struct gp_plan_request *req,
+                        size_t per_gpu)
+{
+    const struct gp_stack *list[GP_PLAN_MAX_STACKS];
+    int rc = 0;
+
+    *count = 0;
+    for (size_t g = 0; g < req->gpu_count && !rc; g++) {
+        size_t k = gp_plan_stacks_for(list, per_gpu, req, req->gpus[g], req->base.workload.kind);
+        for (size_t i = 0; i < k && !rc; i++)
+            rc = prepare_gpu(&out[(*count)++], req, req->gpus[g], list[i]);
+    }
     return rc;
 }
 
@@ -202,7 +256,8 @@ static int64_t rate_date(const struct gp_fx_table *fx, const char *currency, int
 int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
 {
     const struct gp_sweep *sweep = req->sweep && req->sweep->count ? req->sweep : NULL;
-    size_t points = sweep ? sweep->count : 1, ngpus = req->gpu_count;
+    size_t per_gpu = req->compare_stacks && req->stacks ? GP_PLAN_MAX_STACKS : 1;
+    size_t points = sweep ? sweep->count : 1, ngpus = req->gpu_count * per_gpu;
     int rc = 0;
 
     memset(out, 0, sizeof(*out));
@@ -212,7 +267,6 @@ int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
         rc = gp_error_set(GP_ENOMEM, "out of memory planning %zu rows", points * ngpus);
         goto done;
     }
-    out->per_point = ngpus;
     out->used = req->base;
     memcpy(out->currency, req->currency, sizeof(out->currency));
     out->fx_per_usd = req->base.assumptions.fx_per_usd;
@@ -222,8 +276,8 @@ int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
     out->jurisdiction = req->jurisdiction;
     out->pricing = req->pricing;
     out->max_age_days = req->max_age_days;
-    for (size_t g = 0; g < ngpus && !rc; g++)
-        rc = prepare_gpu(&out->gpus[g], req, req->gpus[g]);
+    rc = prepare_gpus(out->gpus, &ngpus, req, per_gpu);
+    out->per_point = ngpus;
     if (rc)
         goto done;
     for (size_t v = 0; v < points; v++) {

@@ -15,6 +15,7 @@
 #include "planner/buy.h"
 #include "planner/efficiency.h"
 #include "planner/fleet.h"
+#include "planner/stack.h"
 #include "planner/sweep.h"
 
 /* How a GPU type is priced. */
@@ -34,6 +35,8 @@ const char *gp_pricing_name(enum gp_pricing p);
 int gp_pricing_parse(const char *name);
 
 #define GP_PLAN_DEFAULT_MAX_AGE_DAYS 7
+/* Most stack profiles one GPU type is compared across. */
+#define GP_PLAN_MAX_STACKS 16
 
 /*
  * Everything one plan is computed from. The caller owns every array; the planner only reads
@@ -63,6 +66,12 @@ struct gp_plan_request {
     const char *jurisdiction; /* only offers in this jurisdiction ("eu", ...); NULL = any */
     const struct gp_capex_table *capex;         /* purchase-price estimates; NULL = none */
     const struct gp_capex_choice *capex_prices; /* --capex per GPU id; NULL = none */
+    const struct gp_stack_table *stacks;        /* software stack profiles; NULL: none applied */
+    const char *stack;   /* profile to plan with (GPUs it does not run on keep their vendor's
+                            default); NULL: each vendor's default */
+    bool compare_stacks; /* plan each GPU type with its default and `stack`, or with every
+                            profile for its vendor when `stack` is NULL */
+    const struct gp_bands *bands; /* measured error bands; NULL: kernel-level uncertainty */
 };
 
 /*
@@ -84,10 +93,10 @@ int gp_plan_apply(struct gp_plan_input *in, const char *key, const char *value);
  * Returns 0 or GP_EINVALID as gp_plan_apply. */
 int gp_plan_sweep_check(const struct gp_plan_input *base, const struct gp_sweep *sweep);
 
-/* What the plan used for one GPU type. */
+/* What the plan used for one GPU type (and stack profile, when stacks are compared). */
 struct gp_plan_gpu {
     const struct gp_gpu *gpu;    /* borrowed from the request */
-    struct gp_efficiency eff;    /* defaults with the chosen calibration applied */
+    struct gp_efficiency eff;    /* defaults, the stack profile, then calibration */
     struct gp_price price;       /* owned: the capex price; rented rows are bought per row */
     bool no_capex;               /* owned pricing without a capex for this type */
     struct gp_buy_offers offers; /* owned: this type's offers and quotes, for the purchase */
@@ -110,7 +119,7 @@ struct gp_plan_result {
     struct gp_plan_row *rows; /* owned, `count`; sweep point-major: point * per_point + gpu;
                                  money in `currency` */
     size_t count;
-    size_t per_point;          /* rows per sweep point: the GPU types planned */
+    size_t per_point;          /* rows per sweep point: the GPU types (x stacks) planned */
     struct gp_plan_gpu *gpus;  /* owned, `per_point`: what each GPU type used */
     struct gp_plan_input used; /* the base workload and assumptions */
     char currency[4];          /* the rows' money, ISO 4217 */
@@ -129,10 +138,21 @@ struct gp_plan_result {
 };
 
 /*
- * Plan every GPU type of `req` at every sweep point: choose each type's calibration and
- * price, evaluate, rank within each point, and convert the money into the report currency.
- * Returns 0, GP_EINVALID (a sweep value that does not apply; message set) or GP_ENOMEM. On
- * failure *out holds nothing to release.
+ * The stack profiles `gpu` is planned with for a workload of kind `kind` (at most `max`, into
+ * out): none for generic jobs or without a table; else the request's profile where it runs on
+ * the GPU's vendor and serves the kind, otherwise the vendor's default; with compare_stacks
+ * the default first and then the request's profile, or every profile for the vendor.
+ * Returns how many (an entry may be NULL: no profile applies).
+ */
+size_t gp_plan_stacks_for(const struct gp_stack **out, size_t max,
+                          const struct gp_plan_request *req, const struct gp_gpu *gpu,
+                          enum gp_workload_kind kind);
+
+/*
+ * Plan every GPU type of `req` at every sweep point: choose each type's stack profile,
+ * calibration and price, evaluate, rank within each point, and convert the money into the report
+ * currency. Returns 0, GP_EINVALID (a sweep value that does not apply; message set) or GP_ENOMEM.
+ * On failure *out holds nothing to release.
  */
 int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req);
 void gp_plan_result_release(struct gp_plan_result *res);

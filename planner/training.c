@@ -55,26 +55,37 @@ static double batch_sequences(const struct gp_training *t, int dp)
     return fmax(seqs, (double)dp * t->micro_batch);
 }
 
-/* Bytes one GPU holds: weights, gradients and optimizer states sharded by ZeRO stage over dp,
- * activations of the micro-batches in flight, and the runtime. */
-static double memory_bytes(const struct job *j, int tp, int cp, int pp, int dp)
+/* Bytes one GPU holds apart from activations: weights, gradients and optimizer states sharded
+ * by ZeRO stage over dp, and the runtime. */
+static double state_bytes(const struct job *j, int tp, int pp, double dp)
 {
     const struct gp_training *t = &j->w->training;
-    const struct gp_model_arch *m = &j->w->model;
-    double params = m->params / (tp * pp), live = params * trainable(t);
+    double params = j->w->model.params / (tp * pp), live = params * trainable(t);
     double weights = params * 2.0 / (t->zero_stage >= 3 ? dp : 1);
     double grads = live * GRAD_BYTES / (t->zero_stage >= 2 ? dp : 1);
     double optim = live * t->optimizer_bytes / (t->zero_stage >= 1 ? dp : 1);
-    double sbd = (double)t->seq_len / cp * t->micro_batch * m->hidden;
-    double micro = batch_sequences(t, dp) / ((double)dp * t->micro_batch);
-    /* Korthikanti et al.: 34 s b d bytes per layer with tensor and sequence parallelism (flash
-     * attention removes the s^2 term); full recomputation keeps only each layer's input. With
-     * 1F1B the first stage holds min(pp, micro-batches) micro-batches of L/pp layers. */
+    return weights + grads + optim + j->eff->runtime_overhead_gb * 1e9;
+}
+
+/* Activation bytes one GPU holds without context parallelism (they shrink as 1/cp). Korthikanti
+ * et al.: 34 s b d bytes per layer with tensor and sequence parallelism (flash attention removes
+ * the s^2 term); full recomputation keeps only each layer's input. With 1F1B the first stage
+ * holds min(pp, micro-batches) micro-batches of L/pp layers. */
+static double activation_bytes(const struct job *j, int tp, int pp, double dp)
+{
+    const struct gp_training *t = &j->w->training;
+    const struct gp_model_arch *m = &j->w->model;
+    double sbd = (double)t->seq_len * t->micro_batch * m->hidden;
+    double micro = batch_sequences(t, (int)fmin(dp, 2e9)) / (dp * t->micro_batch);
     double layer_full = 34.0 * sbd / tp, layers = (double)m->layers / pp;
     double in_flight = fmin((double)pp, micro);
-    double acts = t->recompute ? in_flight * layers * 2.0 * sbd / tp + layer_full
-                               : in_flight * layers * layer_full;
-    return weights + grads + optim + acts + j->eff->runtime_overhead_gb * 1e9;
+    return t->recompute ? in_flight * layers * 2.0 * sbd / tp + layer_full
+                        : in_flight * layers * layer_full;
+}
+
+static double memory_bytes(const struct job *j, int tp, int cp, int pp, double dp)
+{
+    return state_bytes(j, tp, pp, dp) + activation_bytes(j, tp, pp, dp) / cp;
 }
 
 /* Bandwidth of the slowest link a group of `span` consecutive GPUs talks over, B/s one way. */
@@ -84,6 +95,15 @@ static double link_bw(const struct job *j, double span)
         return j->gpu->scaleup_gbs * 1e9 / 2.0 * j->net;
     double nic = j->gpu->scaleout_gbps > 0 ? j->gpu->scaleout_gbps : 100.0;
     return nic * 1e9 / 8.0 * j->net;
+}
+
+/* Rounds of a tree collective over `n` ranks: ceil(log2 n). */
+static double tree_depth(int n)
+{
+    int depth = 0;
+    for (long x = 1; x < n; x <<= 1)
+        depth++;
+    return depth;
 }
 
 /* Seconds of one optimizer step of layout `l` (n, degrees set) over `tokens` of batch. */
@@ -109,7 +129,7 @@ static double step_seconds(const struct job *j, const struct layout *l, double *
     double group = (double)l->tp * l->cp * l->pp;
     double span = group * l->dp;
     double dp_s = l->dp > 1 ? 2.0 * (l->dp - 1) / l->dp * shard / link_bw(j, span) +
-                                  2.0 * log2((double)l->dp) * j->eff->net_latency_s
+                                  2.0 * tree_depth(l->dp) * j->eff->net_latency_s
                             : 0.0;
     /* ZeRO-3 gathers each micro-batch's weights for the forward and the backward pass. */
     if (t->zero_stage >= 3 && l->dp > 1)
@@ -161,20 +181,22 @@ static void size_for_deadline(const struct job *j, struct layout *l)
     run_seconds(j, l);
 }
 
-/* The smallest context-parallel degree that fits memory at tp x pp, or 0. */
-static int fit_cp(const struct job *j, int tp, int pp, double n)
+/* The smallest context-parallel degree that fits memory at tp x pp on `n` GPUs, or 0; with
+ * `exact` the group must divide n. */
+static int fit_cp(const struct job *j, int tp, int pp, double n, bool exact)
 {
     const struct gp_training *t = &j->w->training;
     double capacity = j->gpu->hbm_gb * 1e9;
+    int cp = 1;
 
-    for (int cp = 1; cp <= 64; cp *= 2) {
-        double group = (double)tp * cp * pp;
-        if (cp > 1 && (double)t->seq_len / cp < MIN_CP_CHUNK)
-            return 0;
-        if (n > 0 && fmod(n, group) != 0)
+    /* The states shrink with the data-parallel width, which is widest without cp. */
+    if (state_bytes(j, tp, pp, fmax(1.0, n / (tp * pp))) >= capacity)
+        return 0;
+    for (; cp <= 64 && (cp == 1 || (double)t->seq_len / cp >= MIN_CP_CHUNK); cp *= 2) {
+        double group = (double)tp * cp * pp, dp = fmax(1.0, floor(n / group));
+        if (exact && fmod(n, group) != 0)
             continue;
-        double dp = n > 0 ? n / group : 1;
-        if (memory_bytes(j, tp, cp, pp, (int)fmin(dp, 2e9)) <= capacity)
+        if (memory_bytes(j, tp, cp, pp, fmin(dp, 2e9)) <= capacity)
             return cp;
     }
     return 0;
@@ -191,22 +213,35 @@ static bool better(const struct gp_training *t, const struct layout *a, const st
 }
 
 /* Search the layouts: tensor parallel up to the node, pipeline stages, the smallest context
- * parallelism that fits. Groups beyond four times the first that fits are not tried. */
+ * parallelism that fits. A fixed fleet tries groups up to four times the first that fits; a deadline
+ * takes the first group that fits, tensor parallelism filling the node first. */
 static bool search(const struct job *j, struct layout *best)
 {
     const struct gp_training *t = &j->w->training;
+    /* For a deadline, memory is checked at the fleet the compute alone needs; the sized fleet
+     * is checked again. */
+    double estimate =
+        t->gpus > 0
+            ? t->gpus
+            : ceil(j->flops_token * t->tokens / (t->deadline_hours * 3600.0 * j->peak * j->mfu));
     int first_fit = 0;
 
     memset(best, 0, sizeof(*best));
     for (int group = 1; group <= 1 << 16; group *= 2) {
-        if (first_fit && group > 4 * first_fit)
+        if (first_fit && (t->gpus == 0 || group > 4 * first_fit))
             break;
-        for (int tp = 1; tp <= group && tp <= j->gpu->gpus_per_node && tp <= 8; tp *= 2) {
+        int widest = 1;
+        while (widest * 2 <= group && widest * 2 <= j->gpu->gpus_per_node && widest < 8)
+            widest *= 2;
+        for (int tp = 1; tp <= widest; tp *= 2) {
             int pp = group / tp;
+            /* For a deadline, tensor parallelism fills the node first (the widest two). */
+            if (t->gpus == 0 && tp * 4 <= widest)
+                continue;
             if (pp > j->w->model.layers || (t->tensor_parallel && tp != t->tensor_parallel) ||
                 (t->pipeline_parallel && pp != t->pipeline_parallel))
                 continue;
-            int cp = fit_cp(j, tp, pp, t->gpus);
+            int cp = fit_cp(j, tp, pp, estimate, t->gpus > 0);
             if (cp == 0 || (t->gpus > 0 && t->gpus % (tp * cp * pp)))
                 continue;
             struct layout l = {.tp = tp, .cp = cp, .pp = pp};
@@ -216,7 +251,7 @@ static bool search(const struct job *j, struct layout *best)
                 run_seconds(j, &l);
             } else {
                 size_for_deadline(j, &l);
-                if (memory_bytes(j, tp, cp, pp, l.dp) > j->gpu->hbm_gb * 1e9)
+                if (memory_bytes(j, tp, cp, pp, (double)l.dp) > j->gpu->hbm_gb * 1e9)
                     continue;
             }
             if (!first_fit)
@@ -259,6 +294,7 @@ void gp_training_plan(struct gp_perf *out, const struct gp_workload *w, const st
     out->mfu = best.mfu;
     out->bound = GP_BOUND_COMPUTE;
     out->busy = 1.0;
+    out->compute_share = 1.0;
     if (max_gpus > 0 && best.n > max_gpus) {
         out->feasible = false;
         out->notes |= GP_NOTE_OVER_MAX_GPUS;

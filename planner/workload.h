@@ -72,8 +72,8 @@ struct gp_training {
     double global_batch_tokens;  /* tokens per optimizer step across the fleet */
     double critical_batch_tokens; /* batch beyond which more tokens are needed to converge
                                      (tokens x (1 + B/Bc)); 0 = none assumed */
-    int tensor_parallel;         /* fixed tensor-parallel degree 1-8 (power of 2); 0 = choose */
-    int pipeline_parallel;       /* fixed pipeline stages (power of 2); 0 = choose */
+    int tensor_parallel;          /* fixed tensor-parallel degree 1-8 (power of 2); 0 = choose */
+    int pipeline_parallel;        /* fixed pipeline stages (power of 2); 0 = choose */
 };
 
 struct gp_generic {

@@ -13,6 +13,7 @@ target_link_libraries(validate_planner PRIVATE gp_planner)
 add_test(NAME planner_validation
          COMMAND validate_planner ${CMAKE_CURRENT_SOURCE_DIR}/validation/inference.csv
                  ${CMAKE_CURRENT_SOURCE_DIR}/validation/training.csv
+                 ${CMAKE_CURRENT_SOURCE_DIR}/validation/power.csv
                  ${CMAKE_CURRENT_SOURCE_DIR}/validation/tolerances.csv)
 set_tests_properties(planner_validation PROPERTIES LABELS integration)
 

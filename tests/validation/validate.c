@@ -1,8 +1,9 @@
 /* Runs the planner on published measurements and checks the error of each case class against
  * tests/validation/tolerances.csv: inference throughput per GPU (inference.csv) and training
- * time relative to an anchor row of the same benchmark (training.csv), each case with the
- * software stack profile it was measured with. From the same errors it derives the uncertainty
- * band of every band class and checks that data/bands.json holds exactly those bands
+ * time relative to an anchor row of the same benchmark (training.csv) and system power
+ * (power.csv), each case with the software stack profile it was measured with. From the same
+ * errors it derives the uncertainty band of every band class and checks that data/bands.json holds
+ * exactly those bands
  * (--write-bands prints the file instead). --markdown prints the tables docs/accuracy.md
  * carries. */
 #include <math.h>
@@ -15,6 +16,7 @@
 #include "catalog/data.h"
 #include "planner/bands.h"
 #include "planner/efficiency.h"
+#include "planner/fleet.h"
 #include "planner/model.h"
 #include "planner/stack.h"
 #include "planner/workload.h"
@@ -385,6 +387,82 @@ static int check_training(struct harness *h, char *text, const char *file)
     return failures;
 }
 
+/* One power row: the model's system power for the measured configuration (GPUs at their power
+ * limit, target max, the node's overhead) against the measured average. Returns 1 when out of
+ * tolerance, 0 within, -1 on a malformed line. */
+static int power_case(struct harness *h, char **f, const char *file, int line)
+{
+    struct gp_workload w;
+    struct gp_gpu capped;
+    const struct gp_gpu *gpu = NULL;
+    const struct gp_model_arch *arch = gp_model_table_find(&h->models, f[4]);
+    struct gp_efficiency eff;
+    struct gp_assumptions a;
+    struct gp_price price = {.known = false};
+    struct gp_plan_row row;
+    struct tolerance *cls = find_class(h, f[1]);
+    double gpus = 0, limit = 0, measured = 0;
+    int prec = gp_precision_parse(f[5]), kv = gp_precision_parse(f[6]);
+
+    memset(&w, 0, sizeof(w));
+    if (!cls || !arch || prec < 0 || kv < 0 || gp_catalog_require(&h->cat, f[2], &gpu) ||
+        case_efficiency(&eff, h, gpu, f[3]) || gp_text_to_double(f[7], &w.inference.input_tokens) ||
+        gp_text_to_double(f[8], &w.inference.output_tokens) ||
+        gp_text_to_double(f[9], &w.inference.ttft_ms) ||
+        gp_text_to_double(f[10], &w.inference.tpot_ms) || gp_text_to_double(f[11], &gpus) ||
+        gp_text_to_double(f[12], &limit) || gp_text_to_double(f[13], &measured)) {
+        fprintf(stderr, "%s:%d: bad case %s\n", file, line, f[0]);
+        return -1;
+    }
+    w.kind = GP_WORKLOAD_INFERENCE;
+    w.model = *arch;
+    w.inference.precision = (enum gp_precision)prec;
+    w.inference.kv_precision = (enum gp_precision)kv;
+    w.inference.load = GP_LOAD_MAX;
+    w.inference.memory_fraction = 0.9;
+    capped = *gpu;
+    capped.tdp_w = limit > 0 ? limit : gpu->tdp_w;
+    gp_assumptions_init(&a);
+    gp_plan_evaluate(&row, &w, &a, &capped, &eff, &price);
+    double predicted = row.gpus > 0 ? row.it_kw * 1000.0 / row.gpus * gpus : 0.0;
+    double error = (predicted - measured) / measured;
+    bool bad = !(predicted > 0) || fabs(error) > cls->max_abs;
+    cls->errors[cls->count++] = fabs(error);
+    if (h->markdown)
+        say(h, "| %s | %s | %.0f | %.0f W | %.0f W | %.0f W | %+.1f%% |\n", f[0], gpu->id, gpus,
+            capped.tdp_w, measured, predicted, error * 100.0);
+    else
+        say(h,
+            "%-28s %-9s %3.0f GPUs at %4.0f W measured %6.0f W predicted %6.0f W error "
+            "%+6.1f%%%s\n",
+            f[0], gpu->id, gpus, capped.tdp_w, measured, predicted, error * 100.0,
+            bad ? "  OUT OF TOLERANCE" : "");
+    return bad;
+}
+
+static int check_power(struct harness *h, char *text, const char *file)
+{
+    char *save = NULL, *f[MAX_FIELDS];
+    int line = 0, failures = 0;
+
+    if (h->markdown)
+        say(h, "\n| case | GPU | GPUs | power limit | measured system | predicted | error "
+               "|\n|---|---|---:|---:|---:|---:|---:|\n");
+    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (line++ == 0)
+            continue;
+        if (split(l, f) != 16) {
+            fprintf(stderr, "%s:%d: expected 16 fields\n", file, line);
+            return -1;
+        }
+        int rc = power_case(h, f, file, line);
+        if (rc < 0)
+            return -1;
+        failures += rc;
+    }
+    return failures;
+}
+
 /* Print each class's median and worst error; returns the classes whose median is too large. */
 static int report_classes(struct harness *h)
 {
@@ -516,11 +594,12 @@ static int load_all(struct harness *h)
 int main(int argc, char **argv)
 {
     static struct harness h;
-    struct gp_buf cases = GP_BUF_INIT, training = GP_BUF_INIT, tols = GP_BUF_INIT;
+    struct gp_buf cases = GP_BUF_INIT, training = GP_BUF_INIT, power = GP_BUF_INIT;
+    struct gp_buf tols = GP_BUF_INIT;
     bool write = false;
     int rc = 1;
 
-    for (int i = 4; i < argc; i++) {
+    for (int i = 5; i < argc; i++) {
         if (strcmp(argv[i], "--write-bands") == 0)
             write = true;
         else if (strcmp(argv[i], "--markdown") == 0)
@@ -530,34 +609,37 @@ int main(int argc, char **argv)
         else
             argc = 0;
     }
-    if (argc < 4) {
-        fprintf(stderr, "usage: validate INFERENCE.csv TRAINING.csv TOLERANCES.csv "
+    if (argc < 5) {
+        fprintf(stderr, "usage: validate INFERENCE.csv TRAINING.csv POWER.csv TOLERANCES.csv "
                         "[--markdown | --write-bands] [--data DIR]\n");
         return 2;
     }
     gp_buf_init(&cases, 1 << 20);
     gp_buf_init(&training, 1 << 20);
+    gp_buf_init(&power, 1 << 16);
     gp_buf_init(&tols, 1 << 16);
     if (gp_buf_read_file(&cases, argv[1]) || gp_buf_read_file(&training, argv[2]) ||
-        gp_buf_read_file(&tols, argv[3]) || load_all(&h)) {
+        gp_buf_read_file(&power, argv[3]) || gp_buf_read_file(&tols, argv[4]) || load_all(&h)) {
         fprintf(stderr, "validate: %s\n", gp_error_last());
         goto done;
     }
     if (parse_tolerances(tols.data, &h)) {
-        fprintf(stderr, "validate: %s: malformed\n", argv[3]);
+        fprintf(stderr, "validate: %s: malformed\n", argv[4]);
         goto done;
     }
     h.quiet = write;
     int bad_inference = check_inference(&h, cases.data, argv[1]);
     int bad_training = bad_inference < 0 ? -1 : check_training(&h, training.data, argv[2]);
-    if (bad_inference < 0 || bad_training < 0)
+    int bad_power = bad_training < 0 ? -1 : check_power(&h, power.data, argv[3]);
+    if (bad_inference < 0 || bad_training < 0 || bad_power < 0)
         goto done;
-    int failures = bad_inference + bad_training + report_classes(&h);
+    int failures = bad_inference + bad_training + bad_power + report_classes(&h);
     failures += check_bands(&h, write);
     rc = write || failures == 0 ? 0 : 1;
 done:
     gp_buf_release(&cases);
     gp_buf_release(&training);
+    gp_buf_release(&power);
     gp_buf_release(&tols);
     gp_catalog_release(&h.cat);
     gp_efficiency_table_release(&h.effs);
