@@ -239,27 +239,37 @@ static int inference_case(struct harness *h, char **f, const char *file, int lin
     return bad;
 }
 
-static int check_inference(struct harness *h, char *text, const char *file)
+/* One case of a file: 1 out of tolerance, 0 within, -1 malformed. */
+typedef int (*case_fn)(struct harness *h, char **f, const char *file, int line);
+
+/* Every line after the header through `fn`, each with `fields` fields; returns the cases out
+ * of tolerance or -1. */
+static int check_rows(struct harness *h, char *text, const char *file, int fields, case_fn fn)
 {
     char *save = NULL, *f[MAX_FIELDS];
     int line = 0, failures = 0;
 
-    if (h->markdown)
-        say(h, "| case | GPU | stack | precision | ISL/OSL | parallel | measured tok/s/GPU | "
-               "predicted | error |\n|---|---|---|---|---|---|---:|---:|---:|\n");
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         if (line++ == 0)
             continue;
-        if (split(l, f) != 16 || h->nall == MAX_CASES) {
-            fprintf(stderr, "%s:%d: expected 16 fields\n", file, line);
+        if (split(l, f) != fields || h->nall == MAX_CASES) {
+            fprintf(stderr, "%s:%d: expected %d fields\n", file, line, fields);
             return -1;
         }
-        int rc = inference_case(h, f, file, line);
+        int rc = fn(h, f, file, line);
         if (rc < 0)
             return -1;
         failures += rc;
     }
     return failures;
+}
+
+static int check_inference(struct harness *h, char *text, const char *file)
+{
+    if (h->markdown)
+        say(h, "| case | GPU | stack | precision | ISL/OSL | parallel | measured tok/s/GPU | "
+               "predicted | error |\n|---|---|---|---|---|---|---:|---:|---:|\n");
+    return check_rows(h, text, file, 16, inference_case);
 }
 
 /* One training row's predicted time, hours (0 when the model cannot plan it). */
@@ -442,25 +452,10 @@ static int power_case(struct harness *h, char **f, const char *file, int line)
 
 static int check_power(struct harness *h, char *text, const char *file)
 {
-    char *save = NULL, *f[MAX_FIELDS];
-    int line = 0, failures = 0;
-
     if (h->markdown)
         say(h, "\n| case | GPU | GPUs | power limit | measured system | predicted | error "
                "|\n|---|---|---:|---:|---:|---:|---:|\n");
-    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        if (line++ == 0)
-            continue;
-        if (split(l, f) != 16) {
-            fprintf(stderr, "%s:%d: expected 16 fields\n", file, line);
-            return -1;
-        }
-        int rc = power_case(h, f, file, line);
-        if (rc < 0)
-            return -1;
-        failures += rc;
-    }
-    return failures;
+    return check_rows(h, text, file, 16, power_case);
 }
 
 /* Print each class's median and worst error; returns the classes whose median is too large. */
