@@ -220,17 +220,16 @@ static bool stale(const struct gp_purchase_fleet *f, const struct gp_purchase_of
     return false;
 }
 
-/* The extra GPUs and nodes bought draw idle and node overhead power. */
+/* The extra GPUs bought draw idle power and carry their share of node overhead. */
 static void add_power(struct gp_plan_row *row, const struct gp_assumptions *a,
-                      const struct gp_gpu *gpu, const struct gp_efficiency *eff, int gpus,
-                      int nodes)
+                      const struct gp_gpu *gpu, const struct gp_efficiency *eff, int gpus)
 {
     double kwh_cost = row->energy_kwh_per_month > 0
                           ? row->energy_cost_per_month / row->energy_kwh_per_month
                           : 0.0;
 
-    row->it_kw += ((gpus - row->gpus) * gpu->tdp_w * eff->idle_power +
-                   (nodes - row->nodes) * gpu->node_overhead_w) /
+    row->it_kw += (gpus - row->gpus) *
+                  (gpu->tdp_w * eff->idle_power + gpu->node_overhead_w / gpu->gpus_per_node) /
                   1000.0;
     row->facility_kw = row->it_kw * a->pue;
     row->energy_kwh_per_month = row->facility_kw * GP_HOURS_PER_MONTH;
@@ -353,7 +352,7 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
     if (res->label != GP_PURCHASE_OK) {
         unpriced(row, res->label);
     } else {
-        add_power(row, a, gpu, eff, res->best.gpus, res->best.nodes);
+        add_power(row, a, gpu, eff, res->best.gpus);
         apply_fleet(row, w, &res->best, need.group_gpus);
         row->nodes = res->best.nodes;
         describe_fleet(row, &res->best, offers->items);
