@@ -19,7 +19,7 @@ static const struct gp_feed_adapter *const adapters[] = {
     &gp_feed_azure,          &gp_feed_aws,           &gp_feed_aws_query,
     &gp_feed_lambda,         &gp_feed_runpod,        &gp_feed_oci,
     &gp_feed_vultr,          &gp_feed_digitalocean,  &gp_feed_vast,
-    &gp_feed_pricelist_json, &gp_feed_pricelist_csv,
+    &gp_feed_pricelist_json, &gp_feed_pricelist_csv, &gp_feed_ecb_fx,
 };
 
 #define ADAPTER_COUNT (sizeof(adapters) / sizeof(adapters[0]))
@@ -77,11 +77,15 @@ void gp_feed_ctx_release(struct gp_feed_ctx *ctx)
     free(ctx->offers);
     ctx->offers = NULL;
     ctx->count = ctx->cap = 0;
+    free(ctx->rates);
+    ctx->rates = NULL;
+    ctx->nrates = ctx->rates_cap = 0;
 }
 
 void gp_feed_ctx_reset(struct gp_feed_ctx *ctx)
 {
     ctx->count = 0;
+    ctx->nrates = 0;
     ctx->rows = ctx->rejected = ctx->unmapped = ctx->out_of_scope = 0;
     ctx->unmapped_name_count = 0;
     ctx->first_rejection[0] = '\0';
@@ -219,6 +223,24 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
         return 0;
     }
     ctx->count++;
+    return 0;
+}
+
+int gp_feed_add_rates(struct gp_feed_ctx *ctx, const struct gp_fx_rate *rates, size_t count)
+{
+    if (ctx->nrates + count > ctx->rates_cap) {
+        size_t cap = ctx->rates_cap ? ctx->rates_cap : 32;
+        while (cap < ctx->nrates + count)
+            cap *= 2;
+        struct gp_fx_rate *grown = realloc(ctx->rates, cap * sizeof(*grown));
+        if (!grown)
+            return gp_error_set(GP_ENOMEM, "out of memory reading exchange rates");
+        ctx->rates = grown;
+        ctx->rates_cap = cap;
+    }
+    if (count)
+        memcpy(ctx->rates + ctx->nrates, rates, count * sizeof(*rates));
+    ctx->nrates += count;
     return 0;
 }
 

@@ -52,6 +52,8 @@ struct gp_feed_ctx {
     char unmapped_names[GP_FEED_MAX_NAMES][64]; /* distinct unmapped names, first seen first */
     size_t unmapped_name_count;
     char first_rejection[256]; /* why the first rejected row was dropped, for -v */
+    struct gp_fx_rate *rates;  /* exchange-rate feeds: the dated rates, owned; `nrates` */
+    size_t nrates, rates_cap;
 
     /* outputs, per page */
     char next_url[GP_FEED_URL_MAX]; /* the next page, "" on the last */
@@ -83,6 +85,7 @@ struct gp_feed_adapter {
     const char *content_type;   /* of request_body */
     const char *const *headers; /* extra request headers */
     const char *sigv4;          /* SigV4 scope when auth is GP_HTTP_AUTH_SIGV4 */
+    bool yields_rates;          /* an exchange-rate feed: ctx->rates, not offers */
 };
 
 /* Every adapter, by name; NULL when none has that name. */
@@ -131,6 +134,19 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row);
  * Returns 0 or GP_ENOMEM. */
 int gp_feed_add_regions(struct gp_feed_ctx *ctx, struct gp_feed_row *row, const cJSON *regions,
                         const char *name_key);
+
+/* Append dated exchange rates to an exchange-rate feed's. GP_ENOMEM. */
+int gp_feed_add_rates(struct gp_feed_ctx *ctx, const struct gp_fx_rate *rates, size_t count);
+
+/*
+ * Parse the European Central Bank's reference rates in its data API's CSV (format=csvdata) into
+ * dated rates per US dollar: EUR and every currency quoted on a day that has a USD rate, each
+ * with `source`. Records that are no daily rate against the euro with a positive value are
+ * skipped and counted in *rejected (may be NULL). A body without the CSV header is GP_EINVALID.
+ * Pure: no I/O. *out is the caller's (gp_fx_release).
+ */
+int gp_fx_ecb_parse(struct gp_fx_table *out, const char *text, size_t len, const char *source,
+                    size_t *rejected);
 
 /* Add an offer already mapped and normalised (a parsed generic price list). GP_ENOMEM. */
 int gp_feed_add_offer(struct gp_feed_ctx *ctx, const struct gp_offer *offer);

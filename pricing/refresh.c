@@ -124,6 +124,36 @@ static void write_failed(struct feed_run *fr)
         gp_error_set(fr->r->fatal, "%s", res->reason);
 }
 
+/* The validators to keep: a conditional single-document feed that sent some. */
+static size_t kept_validators(const struct feed_run *fr)
+{
+    return fr->conditional && fr->doc_pages == 1 &&
+                   (fr->validator.etag[0] || fr->validator.last_modified[0])
+               ? 1
+               : 0;
+}
+
+/* An exchange-rate feed's pages are all in: store its rates like offers, in one transaction. */
+static void rates_complete(struct feed_run *fr)
+{
+    struct gp_refresh_result *res = fr->result;
+    struct gp_fx_table rates = {fr->ctx.rates, fr->ctx.nrates};
+
+    if (fr->ctx.nrates == 0) {
+        feed_failed(fr, "no usable exchange rates; keeping the last good ones");
+        return;
+    }
+    copy_counts(fr);
+    res->status = GP_REFRESH_OK;
+    res->counts.offers = fr->ctx.nrates;
+    if (fr->run_id && !fr->r->fatal &&
+        gp_store_refresh_commit_rates(fr->r->store, fr->run_id, fr->cfg->name, &rates,
+                                      &fr->validator, kept_validators(fr), gp_time_now(),
+                                      &res->counts) != 0)
+        write_failed(fr);
+    release_run(fr);
+}
+
 static void feed_complete(struct feed_run *fr)
 {
     struct gp_refresh_result *res = fr->result;
@@ -131,6 +161,10 @@ static void feed_complete(struct feed_run *fr)
 
     if (fr->adapter->finish && fr->adapter->finish(&fr->ctx) != 0) {
         feed_failed(fr, gp_error_last());
+        return;
+    }
+    if (fr->adapter->yields_rates) {
+        rates_complete(fr);
         return;
     }
     gp_feed_dedupe(&fr->ctx);
@@ -147,13 +181,9 @@ static void feed_complete(struct feed_run *fr)
     res->status = GP_REFRESH_OK;
     res->counts.offers = fr->ctx.count;
     if (fr->run_id && !fr->r->fatal) {
-        size_t nv = fr->conditional && fr->doc_pages == 1 &&
-                            (fr->validator.etag[0] || fr->validator.last_modified[0])
-                        ? 1
-                        : 0;
         if (gp_store_refresh_commit(fr->r->store, fr->run_id, fr->cfg->name, fr->ctx.offers,
-                                    fr->ctx.count, &fr->validator, nv, gp_time_now(),
-                                    &res->counts) != 0)
+                                    fr->ctx.count, &fr->validator, kept_validators(fr),
+                                    gp_time_now(), &res->counts) != 0)
             write_failed(fr);
     }
     release_run(fr);

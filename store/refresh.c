@@ -228,37 +228,77 @@ static int save_validator(struct gp_store *store, const char *feed,
     return step_done(store, stmt, "cannot save HTTP validators");
 }
 
-int gp_store_refresh_commit(struct gp_store *store, int64_t id, const char *feed,
-                            const struct gp_offer *offers, size_t count,
-                            const struct gp_http_validator *validators, size_t nvalidators,
-                            int64_t finished_at, struct gp_refresh_counts *counts)
+/* Inside the caller's transaction: renew the feed's validators and close its run as "ok". */
+static int finish_commit(struct gp_store *store, int64_t id, const char *feed,
+                         const struct gp_http_validator *validators, size_t nvalidators,
+                         int64_t finished_at, struct gp_refresh_counts *counts)
 {
-    struct gp_feed_write_stats stats;
     sqlite3_stmt *clear = NULL;
-    int rc = gp_store_begin(store);
-
-    if (rc)
-        return rc;
-    rc = gp_store__feed_write(store, feed, offers, count, &stats);
     /* validators from an earlier run that this one did not renew are stale */
-    if (!rc)
-        rc = gp_store__prepare(store, &clear, "DELETE FROM feed_http_state WHERE feed = ?1");
+    int rc = gp_store__prepare(store, &clear, "DELETE FROM feed_http_state WHERE feed = ?1");
+
     if (!rc) {
         gp_store__bind_text(clear, 1, feed);
         rc = step_done(store, clear, "cannot clear HTTP validators");
     }
     for (size_t i = 0; !rc && i < nvalidators; i++)
         rc = save_validator(store, feed, &validators[i]);
+    if (!rc)
+        rc = close_run(store, id, "ok", finished_at, counts, NULL);
+    return rc;
+}
+
+/* What a successful run writes: a price feed's offers, or an exchange-rate feed's rates. */
+struct run_data {
+    const struct gp_offer *offers;
+    size_t count;
+    const struct gp_fx_table *rates; /* non-NULL: an exchange-rate feed */
+};
+
+/* In one transaction: the run's data, its validators, and its record closed as "ok". */
+static int commit_run(struct gp_store *store, int64_t id, const char *feed,
+                      const struct run_data *data, const struct gp_http_validator *validators,
+                      size_t nvalidators, int64_t finished_at, struct gp_refresh_counts *counts)
+{
+    struct gp_feed_write_stats stats = {0, 0};
+    int rc = gp_store_begin(store);
+
+    if (rc)
+        return rc;
+    if (data->rates) {
+        stats.offers = data->rates->count;
+        rc = gp_store__fx_write(store, data->rates, &stats.new_prices);
+    } else {
+        rc = gp_store__feed_write(store, feed, data->offers, data->count, &stats);
+    }
     if (!rc) {
         counts->offers = stats.offers;
         counts->changed = stats.new_prices;
-        rc = close_run(store, id, "ok", finished_at, counts, NULL);
+        rc = finish_commit(store, id, feed, validators, nvalidators, finished_at, counts);
     }
     if (!rc)
         rc = gp_store_commit(store);
     if (rc)
         gp_store_rollback(store);
     return rc;
+}
+
+int gp_store_refresh_commit(struct gp_store *store, int64_t id, const char *feed,
+                            const struct gp_offer *offers, size_t count,
+                            const struct gp_http_validator *validators, size_t nvalidators,
+                            int64_t finished_at, struct gp_refresh_counts *counts)
+{
+    struct run_data data = {offers, count, NULL};
+    return commit_run(store, id, feed, &data, validators, nvalidators, finished_at, counts);
+}
+
+int gp_store_refresh_commit_rates(struct gp_store *store, int64_t id, const char *feed,
+                                  const struct gp_fx_table *rates,
+                                  const struct gp_http_validator *validators, size_t nvalidators,
+                                  int64_t finished_at, struct gp_refresh_counts *counts)
+{
+    struct run_data data = {NULL, 0, rates};
+    return commit_run(store, id, feed, &data, validators, nvalidators, finished_at, counts);
 }
 
 int gp_store_http_state_get(struct gp_store *store, const char *feed, const char *url,

@@ -70,6 +70,17 @@ int gp_store_refresh_commit(struct gp_store *store, int64_t id, const char *feed
                             const struct gp_http_validator *validators, size_t nvalidators,
                             int64_t finished_at, struct gp_refresh_counts *counts);
 
+/*
+ * The same for an exchange-rate feed: in one transaction, store the dated `rates` (a rate
+ * already stored for a currency and day is replaced), save the validators and close the run as
+ * "ok" (offers: the rates received; changed: the rates that were new or different). On any error
+ * nothing is written and the run stays open.
+ */
+int gp_store_refresh_commit_rates(struct gp_store *store, int64_t id, const char *feed,
+                                  const struct gp_fx_table *rates,
+                                  const struct gp_http_validator *validators, size_t nvalidators,
+                                  int64_t finished_at, struct gp_refresh_counts *counts);
+
 /* The stored validators for (feed, url); both "" when none are stored. */
 int gp_store_http_state_get(struct gp_store *store, const char *feed, const char *url,
                             struct gp_http_validator *out);

@@ -93,13 +93,17 @@ static int seed_gpus(struct gp_store *store, const struct gp_catalog *catalog)
     return rc;
 }
 
-static int seed_fx(struct gp_store *store, const struct gp_fx_table *fx)
+int gp_store__fx_write(struct gp_store *store, const struct gp_fx_table *fx, size_t *changed)
 {
-    static const char sql[] = "INSERT OR REPLACE INTO fx_rates (currency, date, per_usd, source) "
-                              "VALUES (?1, ?2, ?3, ?4)";
+    static const char sql[] = "INSERT INTO fx_rates (currency, date, per_usd, source) "
+                              "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (currency, date) DO UPDATE "
+                              "SET per_usd = excluded.per_usd, source = excluded.source "
+                              "WHERE per_usd <> excluded.per_usd OR source <> excluded.source";
     sqlite3_stmt *stmt = NULL;
     int rc = gp_store__prepare(store, &stmt, sql);
 
+    if (changed)
+        *changed = 0;
     for (size_t i = 0; rc == 0 && i < fx->count; i++) {
         sqlite3_reset(stmt);
         gp_store__bind_text(stmt, 1, fx->rates[i].currency);
@@ -108,6 +112,8 @@ static int seed_fx(struct gp_store *store, const struct gp_fx_table *fx)
         gp_store__bind_text(stmt, 4, fx->rates[i].source);
         if (sqlite3_step(stmt) != SQLITE_DONE)
             rc = gp_store__fail(store, "cannot store exchange rates");
+        else if (changed)
+            *changed += (size_t)sqlite3_changes(store->db);
     }
     sqlite3_finalize(stmt);
     return rc;
@@ -138,7 +144,7 @@ int gp_store_seed(struct gp_store *store, const char *hash, const struct gp_cata
         return rc;
     rc = seed_gpus(store, catalog);
     if (!rc)
-        rc = seed_fx(store, fx);
+        rc = gp_store__fx_write(store, fx, NULL);
     if (!rc)
         rc = gp_store__feed_write(store, "snapshot", offers, offer_count, &stats);
     if (!rc)

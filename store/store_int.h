@@ -32,6 +32,10 @@ void gp_store__column_text(sqlite3_stmt *stmt, int col, char *out, size_t size);
 int gp_store__feed_write(struct gp_store *store, const char *feed, const struct gp_offer *offers,
                          size_t count, struct gp_feed_write_stats *stats);
 
+/* Store dated exchange rates inside the caller's transaction; a rate stored for the same
+ * currency and day is replaced. *changed (may be NULL): rates new or different. */
+int gp_store__fx_write(struct gp_store *store, const struct gp_fx_table *fx, size_t *changed);
+
 /* Make room in *items (an array of `size`-byte elements holding n, with room for *cap) for one
  * more and return the slot for element n; NULL when out of memory (the array is kept). */
 void *gp_store__grow(void **items, size_t *cap, size_t n, size_t size);

@@ -5,7 +5,8 @@ gp_add_unit_test(test_feeds SOURCES unit/test_feeds.c LIBS gp_pricing)
 
 # One fuzz target per adapter; the replay runs the provider's fixtures as the corpus.
 foreach(pair IN ITEMS azure:azure aws:aws aws_query:aws lambda:lambda runpod:runpod oci:oci
-                      vultr:vultr digitalocean:digitalocean vast:vast pricelist_csv:pricelist)
+                      vultr:vultr digitalocean:digitalocean vast:vast pricelist_csv:pricelist
+                      ecb:fx)
   string(REPLACE ":" ";" parts ${pair})
   list(GET parts 0 adapter)
   list(GET parts 1 fixtures)

@@ -25,7 +25,8 @@ KEYS = {
     "RUNPOD_API_KEY": "rp_test_SECRET_9a8b7c",
     "DIGITALOCEAN_TOKEN": "dop_v1_test_SECRET_77aa",
 }
-PROVIDER_FEEDS = ["azure", "aws", "lambda", "runpod", "oci", "vultr", "digitalocean", "vast"]
+PROVIDER_FEEDS = ["azure", "aws", "lambda", "runpod", "oci", "vultr", "digitalocean", "vast",
+                  "fx"]
 
 
 class FixtureServer:
@@ -121,6 +122,7 @@ class RefreshTest(unittest.TestCase):
         first = self.refresh(scenarios=self.all_ok(), expect=0)
         expected = {"azure": 6, "aws": 6, "lambda": 3, "runpod": 7, "oci": 5, "vultr": 8,
                     "digitalocean": 8, "vast": 10}
+        self.assertEqual(self.last_run("fx")[:3], ("ok", 4, 4))
         for feed, count in expected.items():
             self.assertEqual(len(self.offers(feed)), count, feed)
             self.assertEqual(self.observations(feed), count, feed)
@@ -139,7 +141,8 @@ class RefreshTest(unittest.TestCase):
         lines = status.stdout.strip().splitlines()
         self.assertEqual(lines[0], "feed,status,started,seconds,offers,changed,unmapped,rejected,"
                                    "error")
-        self.assertEqual(sorted(line.split(",")[0] for line in lines[1:]), sorted(expected))
+        self.assertEqual(sorted(line.split(",")[0] for line in lines[1:]),
+                         sorted(list(expected) + ["fx"]))
         self.assertIn(("Standard_ND96isr_H100_v5", "eastus", "h100-sxm", "spot", 18.169536,
                        18.169536 / 8), self.offers("azure"))
 
@@ -322,6 +325,31 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(len(self.offers("aws")), 4)
         with open(self.db, "rb") as f:
             self.assertNotIn(b"SECRET", f.read())
+
+    def fx_rates(self):
+        return self.query("SELECT currency, date(date, 'unixepoch'), round(per_usd, 6), source "
+                          "FROM fx_rates WHERE source LIKE '%/fx/%' ORDER BY 1, 2")
+
+    def test_fx_rates_are_stored_with_their_dates(self):
+        self.refresh("--feed", "fx", scenarios={"fx": "ok"}, expect=0)
+        rates = self.fx_rates()
+        self.assertEqual([r[:3] for r in rates],
+                         [("DKK", "2026-11-20", round(7.4586 / 1.0512, 6)),
+                          ("DKK", "2026-11-23", round(7.4590 / 1.04, 6)),
+                          ("EUR", "2026-11-20", round(1 / 1.0512, 6)),
+                          ("EUR", "2026-11-23", round(1 / 1.04, 6))])
+        self.assertIn("/fx/ok/service/data/EXR/", rates[0][3])
+        self.assertEqual(self.last_run("fx")[:3], ("ok", 4, 4))
+        # the seeded rates of data/fx.json are still there beside the fetched ones
+        self.assertTrue(self.query("SELECT count(*) FROM fx_rates WHERE source NOT LIKE '%/fx/%'")[0][0])
+        # unchanged: the server answers 304 to the stored validator
+        self.refresh("--feed", "fx", scenarios={"fx": "ok"}, expect=0)
+        self.assertEqual(self.last_run("fx")[0], "unchanged")
+        # a response with no rates, or no CSV, fails the feed and keeps the rates
+        for scenario in ("empty", "html"):
+            proc = self.refresh("--feed", "fx", scenarios={"fx": scenario}, expect=4)
+            self.assertEqual(self.last_run("fx")[0], "failed", proc.stderr)
+            self.assertEqual(len(self.fx_rates()), 4)
 
     def test_base_url_of_host_only(self):
         # as in data/feeds.json: scheme and host, the path from the feed's paths

@@ -20,6 +20,7 @@
 #include "pricing/http.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/timeutil.h"
 
 static struct gp_catalog catalog;
 static struct gp_fx_table fx;
@@ -381,6 +382,39 @@ static void offers_are_only_what_is_sold(void **state)
     gp_feed_ctx_release(&ctx);
 }
 
+/* The ECB's reference rates become dated rates per US dollar, crossed through the day's dollar
+ * rate; empty and NaN observations are skipped; a page that is no rate CSV fails. */
+static void ecb_rates_cross_through_the_dollar(void **state)
+{
+    struct gp_buf body;
+    struct gp_fx_table rates;
+    size_t rejected = 0;
+    double eur = 0, dkk = 0;
+    int64_t day = 0;
+    (void)state;
+
+    read_fixture(&body, "fx/rates.csv");
+    assert_int_equal(gp_fx_ecb_parse(&rates, body.data, body.len, "ecb", &rejected), 0);
+    gp_buf_release(&body);
+    assert_int_equal(rates.count, 4); /* EUR and DKK on 2026-11-20 and 2026-11-23 */
+    assert_int_equal(rejected, 2);
+    assert_int_equal(gp_time_parse("2026-11-23", &day), 0);
+    assert_int_equal(gp_fx_per_usd(&rates, "EUR", day, &eur), 0);
+    assert_int_equal(gp_fx_per_usd(&rates, "DKK", day, &dkk), 0);
+    assert_float_equal(eur, 1 / 1.04, 1e-12);
+    assert_float_equal(dkk, 7.4590 / 1.04, 1e-12);
+    assert_int_equal(gp_fx_per_usd(&rates, "DKK", day - 1, &dkk), 0); /* the rate in force */
+    assert_float_equal(dkk, 7.4586 / 1.0512, 1e-12);
+    assert_string_equal(rates.rates[0].source, "ecb");
+    gp_fx_release(&rates);
+
+    read_fixture(&body, "fx/not-csv.html");
+    assert_int_equal(gp_fx_ecb_parse(&rates, body.data, body.len, "ecb", NULL), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "not ECB reference rates"));
+    gp_buf_release(&body);
+    assert_int_equal(gp_fx_ecb_parse(&rates, "", 0, "ecb", NULL), GP_EINVALID);
+}
+
 /* Shape changes, invalid JSON and API error bodies fail the page with a message. */
 static void broken_pages_fail_loudly(void **state)
 {
@@ -697,6 +731,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adapters_parse_their_fixtures),
         cmocka_unit_test(offers_are_only_what_is_sold),
+        cmocka_unit_test(ecb_rates_cross_through_the_dollar),
         cmocka_unit_test(broken_pages_fail_loudly),
         cmocka_unit_test(streamed_csv_ignores_chunk_boundaries),
         cmocka_unit_test(offers_are_capped_per_feed),
