@@ -45,6 +45,30 @@ int gp_cli_plan_inputs(struct gp_cli *cli, struct gp_efficiency_table *effs,
     return GP_EXIT_OK;
 }
 
+int gp_cli_plan_stacks(struct gp_cli *cli, struct gp_stack_table *stacks, struct gp_bands *bands)
+{
+    struct gp_buf buf;
+    char origin[512];
+    int rc;
+
+    (void)cli;
+    rc = read_data(&buf, "stacks.json", origin, sizeof(origin));
+    if (!rc)
+        rc = gp_stack_table_parse(stacks, buf.data, buf.len, origin);
+    gp_buf_release(&buf);
+    if (rc)
+        return gp_cli_fail();
+    rc = read_data(&buf, "bands.json", origin, sizeof(origin));
+    if (!rc)
+        rc = gp_bands_parse(bands, buf.data, buf.len, origin);
+    gp_buf_release(&buf);
+    if (rc) {
+        gp_stack_table_release(stacks);
+        return gp_cli_fail();
+    }
+    return GP_EXIT_OK;
+}
+
 /* "unknown workload" with the nearest preset and the list of presets. */
 static int unknown_preset(struct gp_cli *cli, const char *name)
 {

@@ -6,13 +6,19 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "planner/bands.h"
 #include "planner/efficiency.h"
+#include "planner/stack.h"
 #include "planner/workload.h"
 
 /* Load data/efficiency.json and data/models.json (embedded or --data). Prints errors and
  * returns an exit code; on success the caller releases both tables. */
 int gp_cli_plan_inputs(struct gp_cli *cli, struct gp_efficiency_table *effs,
                        struct gp_model_table *models);
+
+/* Load data/stacks.json and data/bands.json (embedded or --data). Prints errors and returns
+ * an exit code; on success the caller releases `stacks` (gp_stack_table_release). */
+int gp_cli_plan_stacks(struct gp_cli *cli, struct gp_stack_table *stacks, struct gp_bands *bands);
 
 /*
  * Load a workload: `name` is a file when it contains '/' or ends in ".json", else a preset

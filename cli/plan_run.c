@@ -39,6 +39,10 @@ void gp_cli_plan_options(struct gp_cli_plan_args *a, struct gp_opt *out)
         {"years", 0, GP_OPT_STRING, &a->years, "N", "amortisation period for owned (default 3)"},
         {"max-age", 0, GP_OPT_STRING, &a->max_age, "DAYS",
          "offers older than this say stale-price (default 7)"},
+        {"stack", 0, GP_OPT_STRING, &a->stack, "NAME",
+         "software stack profile (data/stacks.json; default: the newest measured one per vendor)"},
+        {"compare-stacks", 0, GP_OPT_FLAG, &a->compare_stacks, NULL,
+         "rows with the default stack and --stack (or every profile) side by side"},
         {"set", 0, GP_OPT_LIST, &a->set, "KEY=VALUE", "override a workload or assumption field"},
     };
     memcpy(out, opts, sizeof(opts));
@@ -248,6 +252,33 @@ static int load_offers(struct gp_store *store, struct gp_cli_plan_run *run)
     return 0;
 }
 
+/* --stack names a profile of data/stacks.json that runs on a selected GPU type. */
+static int check_stack(struct gp_cli *cli, const struct gp_cli_plan_run *run)
+{
+    const struct gp_stack *s;
+    const char *names[GP_PLAN_MAX_STACKS * 4 + 1] = {NULL};
+    size_t n = 0;
+
+    if (!run->args->stack)
+        return GP_EXIT_OK;
+    s = gp_stack_find(&run->stacks, run->args->stack);
+    if (!s) {
+        for (size_t i = 0; i < run->stacks.count && n + 1 < sizeof(names) / sizeof(names[0]); i++)
+            names[n++] = run->stacks.stacks[i].name;
+        const char *hint = gp_text_nearest(run->args->stack, names);
+        char list[512];
+        gp_text_join(list, sizeof(list), names, ", ", ", ");
+        return gp_cli_usage_error(cli, "--stack '%s' is not a profile%s%s%s (known: %s)",
+                                  run->args->stack, hint ? " (did you mean '" : "",
+                                  hint ? hint : "", hint ? "'?)" : "", list);
+    }
+    for (size_t g = 0; g < run->req.gpu_count; g++)
+        if (s->vendors[run->req.gpus[g]->vendor])
+            return GP_EXIT_OK;
+    return gp_cli_usage_error(cli, "--stack '%s' runs on %s GPUs; none is selected", s->name,
+                              s->vendors[GP_VENDOR_NVIDIA] ? "nvidia" : "amd");
+}
+
 /* The GPU types, and from the store the current offers, the quotes and the calibration fits. */
 static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
 {
@@ -271,6 +302,12 @@ static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
     req->quotes = run->quotes;
     req->fits = run->fits;
     req->efficiencies = &run->effs;
+    req->stacks = &run->stacks;
+    req->bands = &run->bands;
+    req->stack = run->args->stack;
+    req->compare_stacks = run->args->compare_stacks;
+    if ((rc = check_stack(cli, run)))
+        return rc;
     if (req->pricing == GP_PRICING_OWNED) {
         if (gp_capex_load(&run->capex))
             return gp_cli_fail();
@@ -284,6 +321,7 @@ void gp_cli_plan_run_release(struct gp_cli_plan_run *run)
     gp_sweep_release(&run->sweep);
     gp_efficiency_table_release(&run->effs);
     gp_model_table_release(&run->models);
+    gp_stack_table_release(&run->stacks);
     gp_plan_result_release(&run->res);
     free(run->offers);
     free(run->quotes);
@@ -303,6 +341,8 @@ int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
         rc = parse_request(cli, run);
     if (!rc)
         rc = gp_cli_plan_inputs(cli, &run->effs, &run->models);
+    if (!rc)
+        rc = gp_cli_plan_stacks(cli, &run->stacks, &run->bands);
     if (!rc)
         rc = gp_cli_workload_load(cli, workload, &run->models, &run->req.base.workload);
     if (!rc)

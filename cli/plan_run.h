@@ -13,11 +13,12 @@
 /* What the user asked for, as typed. */
 struct gp_cli_plan_args {
     const char *gpus, *vendor, *max_gpus, *power_budget, *pue, *kwh_price, *pricing;
-    const char *capex, *years, *max_age, *sweep, *horizon, *region, *jurisdiction;
+    const char *capex, *years, *max_age, *sweep, *horizon, *region, *jurisdiction, *stack;
+    bool compare_stacks;
     struct gp_strlist set;
 };
 
-#define GP_CLI_PLAN_OPTION_COUNT 14
+#define GP_CLI_PLAN_OPTION_COUNT 16
 
 /* The options every planning command takes (--gpus ... --set), bound to `a`, into
  * out[GP_CLI_PLAN_OPTION_COUNT]. */
@@ -29,6 +30,8 @@ struct gp_cli_plan_run {
     const struct gp_catalog *catalog;    /* borrowed from the cli */
     struct gp_efficiency_table effs;
     struct gp_model_table models;
+    struct gp_stack_table stacks; /* data/stacks.json */
+    struct gp_bands bands;        /* data/bands.json */
     struct gp_sweep sweep;
     struct gp_plan_request req; /* borrows the arrays below */
     const struct gp_gpu **gpus;
