@@ -230,9 +230,14 @@ static int fleet_list(struct gp_cli *cli, const struct gp_fleet_options *options
     rc = collect_curves(&curves, &ncurves, runs, infos, nruns);
     if (!rc)
         rc = gp_fleet_view(&rows, &nrows, curves, ncurves, options);
-    if (!rc && nrows == 0)
+    if (!rc && nrows == 0 && nruns == 0)
         rc = gp_error_set(GP_ESTALE, "no calibrations stored: run `gpuplan calibrate` or "
                                      "`gpuplan calibrate import FILE`");
+    else if (!rc && nrows == 0)
+        rc = gp_error_set(GP_ESTALE,
+                          "%zu calibration run(s) stored, none with a fitted curve (too few "
+                          "points measured: run a calibration without --quick)",
+                          nruns);
     if (rc)
         goto done;
     rc = show_rows(cli, rows, nrows, curves, runs, infos, &suspects);

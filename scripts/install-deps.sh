@@ -3,21 +3,28 @@
 # Usage: scripts/install-deps.sh [--ci]
 #   (default)  what `make run` and `make test` need: compiler, CMake, libraries, test tools,
 #              the CPU OpenCL runtime and OpenBLAS for calibration tests
-#   --ci       also clang (fuzzers), valgrind, the HIP compiler for the HIP module build, and
-#              the clients the report is checked with (LibreOffice Calc, Chromium, unzip)
+#   --ci       also clang (fuzzers), valgrind, the HIP compiler for the HIP module build, the
+#              clients the report is checked with (LibreOffice Calc, Chromium, unzip), and
+#              slurm-wlm and munge (the loopback Slurm test) and a kubectl (the manifest check)
 # Works as root or through sudo; calls apt-get only when something is missing.
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config python3
   libcurl4-openssl-dev libsqlite3-dev libcjson-dev libgsl-dev libcmocka-dev libxlsxwriter-dev
-  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libopenblas0 mbw
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libopenblas0 mbw python3-yaml
 )
 if [[ "${1:-}" == "--ci" ]]; then
   packages+=(clang libclang-rt-14-dev valgrind hipcc libreoffice-calc-nogui chromium unzip)
 elif [[ $# -gt 0 ]]; then
   echo "usage: $0 [--ci]" >&2
   exit 2
+fi
+# The fleet tests: a real Slurm on loopback, and kubectl for the Kubernetes manifests. A kubectl
+# already on PATH (from any package) is kept: Debian's kubernetes-client conflicts with others.
+if [[ "${1:-}" == "--ci" ]]; then
+  packages+=(slurm-wlm munge)
+  command -v kubectl >/dev/null 2>&1 || packages+=(kubernetes-client)
 fi
 
 missing=()
