@@ -3,8 +3,11 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 GPUPLAN = ./$(BUILD)/gpuplan
+# `make install PREFIX=/usr DESTDIR=/tmp/stage`: the program in PREFIX/bin, its modules in
+# PREFIX/lib/gpuplan (where it looks for them), man page, completions, docs, systemd units.
+PREFIX ?= /usr/local
 
-.PHONY: all deps configure build run test bench clean
+.PHONY: all deps configure build run test bench install package clean
 
 all: build
 
@@ -25,6 +28,13 @@ run: build
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+# Debian packages gpuplan, gpuplan-cuda, gpuplan-hip, gpuplan-opencl (those built) in $(BUILD).
+package: build
+	@cd $(BUILD) && cpack -G DEB
 
 bench: build
 	@cmake --build $(BUILD) --target bench

@@ -19,15 +19,8 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-passed=0
-failed=0
-check() { # check NAME EXPECTED ACTUAL
-  if [[ "$3" != "$2" ]]; then
-    echo "FAIL $1: got '$3', expected '$2'"; failed=$((failed + 1))
-  else
-    passed=$((passed + 1))
-  fi
-}
+# shellcheck source=tests/contrib/check.sh
+source "$(dirname "$0")/check.sh"
 
 python3 -c 'import yaml' 2>/dev/null || { echo "skip: python3 has no yaml module (python3-yaml)"; exit 77; }
 python3 "$here/k8s_fields.py" "$manifest" >"$tmp/fields.txt" 2>&1
