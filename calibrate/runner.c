@@ -82,7 +82,14 @@ static uint64_t stream_bytes(const struct gp_device_info *info, int is_cpu)
     return bytes / 4096 * 4096;
 }
 
-static void build_plan(struct plan *plan, const struct gp_device_info *info, int is_cpu, int quick)
+/* The sizes a plan sweeps; each list ends with 0. */
+struct sizes {
+    const int *square, *square_core; /* square GEMMs; those the required core has */
+    const int *m, *m_core;           /* decode-shape M; the core's */
+    const int *nk;                   /* decode-shape N = K; the core has the first */
+};
+
+static void plan_sizes(struct sizes *out, int is_cpu, int quick)
 {
     static const int gpu_square_full[] = {256, 512, 1024, 2048, 4096, 8192, 0};
     static const int gpu_square_quick[] = {512, 2048, 8192, 0};
@@ -96,73 +103,115 @@ static void build_plan(struct plan *plan, const struct gp_device_info *info, int
     static const int gpu_nk_quick[] = {8192, 0};
     static const int cpu_nk_full[] = {4096, 8192, 0};
     static const int cpu_nk_quick[] = {4096, 0};
-    const int *square = is_cpu ? (quick ? cpu_square_quick : cpu_square_full)
-                               : (quick ? gpu_square_quick : gpu_square_full);
-    const int *ms =
-        is_cpu ? (quick ? cpu_m_quick : cpu_m_full) : (quick ? gpu_m_quick : gpu_m_full);
-    const int *nks =
-        is_cpu ? (quick ? cpu_nk_quick : cpu_nk_full) : (quick ? gpu_nk_quick : gpu_nk_full);
-    uint64_t array = stream_bytes(info, is_cpu);
-    uint64_t llc = info->llc_bytes ? info->llc_bytes : 256 * MIB;
-    struct gp_bench_params p;
 
-    memset(plan, 0, sizeof(*plan));
+    out->square_core = is_cpu ? cpu_square_quick : gpu_square_quick;
+    out->m_core = is_cpu ? cpu_m_quick : gpu_m_quick;
+    out->square = quick ? out->square_core : is_cpu ? cpu_square_full : gpu_square_full;
+    out->m = quick ? out->m_core : is_cpu ? cpu_m_full : gpu_m_full;
+    out->nk = is_cpu ? (quick ? cpu_nk_quick : cpu_nk_full) : (quick ? gpu_nk_quick : gpu_nk_full);
+}
+
+/* Bandwidth: every kernel over the full arrays, then the triad over windows of them, each run
+ * on a fresh window: small sizes show the launch, synchronisation and latency overhead the
+ * curve is about, not the cache. */
+static void plan_bandwidth(struct plan *plan, uint64_t array, int quick)
+{
+    struct gp_bench_params p;
+    uint64_t step = quick ? 8 : 4;
+    int windows = 0;
+
     memset(&p, 0, sizeof(p));
     p.array_bytes = array;
     for (int k = GP_BENCH_COPY; k <= GP_BENCH_READ; k++) {
         p.kind = (enum gp_bench_kind)k;
         add_step(plan, &p, 1.0, 1);
     }
-    /* Triad over windows of the full arrays, each run on a fresh window: small sizes show the
-     * launch, synchronisation and latency overhead the curve is about, not the cache. */
     p.kind = GP_BENCH_TRIAD;
     p.rotate_bytes = 3 * array;
-    uint64_t step = quick ? 8 : 4;
-    int windows = 0;
     for (uint64_t w = array / step; w >= 64 * 1024 && windows < (quick ? 3 : 6); w /= step) {
         p.array_bytes = w / 4096 * 4096;
         add_step(plan, &p, 0.5, windows < 3);
         windows++;
     }
+}
+
+/* The library's squares and decode shapes of one precision, with `p` preset. */
+static void plan_library_shapes(struct plan *plan, struct gp_bench_params *p, const struct sizes *z)
+{
+    for (int i = 0; z->square[i]; i++) {
+        p->m = p->n = p->k = z->square[i];
+        add_step(plan, p, 1.0, listed(z->square_core, p->m));
+    }
+    for (int j = 0; z->nk[j]; j++)
+        for (int i = 0; z->m[i]; i++) {
+            p->m = z->m[i];
+            p->n = p->k = z->nk[j];
+            add_step(plan, p, 0.7, j == 0 && listed(z->m_core, p->m));
+        }
+}
+
+/* GEMM of one precision: a small odd shape and a mid-size square through the own kernel (checked
+ * against the host; the square cross-checks the library), then the library's squares and
+ * decode shapes; fp8 once more with the library's fast accumulation. */
+static void plan_precision(struct plan *plan, enum gp_bench_precision prec, const struct sizes *z,
+                           uint64_t rotate, int is_cpu)
+{
+    struct gp_bench_params p;
 
     memset(&p, 0, sizeof(p));
     p.kind = GP_BENCH_GEMM;
-    p.rotate_bytes = 2 * llc > 64 * MIB ? 2 * llc : 64 * MIB;
-    /* Most used by the planner first, so that a plan cut short by its time budget still has
-     * them; fp64 only on CPUs (the model plans fp32 and below on GPUs). */
+    p.rotate_bytes = rotate;
+    p.precision = prec;
+    p.m = 67;
+    p.n = 45;
+    p.k = 131;
+    p.impl = GP_BENCH_IMPL_OWN;
+    add_step(plan, &p, 0.2, 1);
+    p.m = p.n = p.k = is_cpu ? 256 : 2048;
+    add_step(plan, &p, 0.5, 1);
+    p.impl = GP_BENCH_IMPL_AUTO;
+    plan_library_shapes(plan, &p, z);
+    if (prec != GP_BENCH_FP8)
+        return;
+    p.impl = GP_BENCH_IMPL_VENDOR;
+    p.fast_accum = 1;
+    plan_library_shapes(plan, &p, z);
+}
+
+static void build_plan(struct plan *plan, const struct gp_device_info *info, int is_cpu, int quick)
+{
+    /* Most used by the planner first; fp64 only on CPUs (the model plans fp32 and below on
+     * GPUs). */
     static const enum gp_bench_precision order[] = {GP_BENCH_BF16, GP_BENCH_FP8,  GP_BENCH_FP16,
                                                     GP_BENCH_FP32, GP_BENCH_TF32, GP_BENCH_FP64};
+    uint64_t llc = info->llc_bytes ? info->llc_bytes : 256 * MIB;
+    struct sizes z;
+
+    memset(plan, 0, sizeof(*plan));
+    plan_sizes(&z, is_cpu, quick);
+    plan_bandwidth(plan, stream_bytes(info, is_cpu), quick);
     for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
         enum gp_bench_precision prec = order[o];
-        if (!(info->precisions & GP_BENCH_PRECISION_BIT(prec)))
+        if (!(info->precisions & GP_BENCH_PRECISION_BIT(prec)) ||
+            (!is_cpu && prec == GP_BENCH_FP64))
             continue;
-        if (!is_cpu && prec == GP_BENCH_FP64)
-            continue;
-        p.precision = prec;
-        /* Small odd shape: vendor path and own kernel both checked against the host. */
-        p.m = 67;
-        p.n = 45;
-        p.k = 131;
-        p.impl = GP_BENCH_IMPL_OWN;
-        add_step(plan, &p, 0.2, 1);
-        p.impl = GP_BENCH_IMPL_AUTO;
-        for (int i = 0; square[i]; i++) {
-            p.m = p.n = p.k = square[i];
-            add_step(plan, &p, 1.0, listed(is_cpu ? cpu_square_quick : gpu_square_quick, p.m));
-        }
-        /* The own kernel at a mid size, as a cross-check of the library. */
-        p.impl = GP_BENCH_IMPL_OWN;
-        p.m = p.n = p.k = is_cpu ? 256 : 2048;
-        add_step(plan, &p, 0.5, 1);
-        p.impl = GP_BENCH_IMPL_AUTO;
-        for (int j = 0; nks[j]; j++)
-            for (int i = 0; ms[i]; i++) {
-                p.m = ms[i];
-                p.n = p.k = nks[j];
-                add_step(plan, &p, 0.7, j == 0 && listed(is_cpu ? cpu_m_quick : gpu_m_quick, p.m));
-            }
+        plan_precision(plan, prec, &z, 2 * llc > 64 * MIB ? 2 * llc : 64 * MIB, is_cpu);
     }
 }
+
+/* One device's run: what every step needs besides its own parameters. */
+struct run {
+    const struct gp_backend_candidate *b;
+    int device;
+    int is_cpu;
+    int quick;
+    const struct gp_gpu *gpu; /* datasheet peaks, or NULL */
+    uint64_t seed;
+    int settled;           /* the clock-settling warm-up has run */
+    unsigned first_square; /* precisions whose first library square has run (bits) */
+    double clock_loaded;   /* MHz and W the backend sampled after that warm-up; 0 unknown */
+    double power_loaded;
+};
 
 /* Host name, or "unknown". */
 static void host_name(char *out, size_t size)
@@ -172,16 +221,15 @@ static void host_name(char *out, size_t size)
     out[size - 1] = '\0';
 }
 
-static char *conditions_json(const struct gp_device_info *d, const struct gp_backend_candidate *b,
-                             int device, int quick, int planned, int skipped, int over_budget,
-                             const struct gp_calibrate_failed *failed)
+static char *conditions_json(const struct gp_device_info *d, const struct run *run, int planned,
+                             int skipped, int over_budget, const struct gp_calibrate_failed *failed)
 {
     cJSON *o = cJSON_CreateObject();
     char *text = NULL;
 
     if (!o)
         return NULL;
-    cJSON_AddNumberToObject(o, "device_index", device);
+    cJSON_AddNumberToObject(o, "device_index", run->device);
     cJSON_AddStringToObject(o, "vendor", d->vendor);
     cJSON_AddStringToObject(o, "arch", d->arch);
     cJSON_AddStringToObject(o, "bus_id", d->bus_id);
@@ -200,9 +248,14 @@ static char *conditions_json(const struct gp_device_info *d, const struct gp_bac
         cJSON_AddNumberToObject(o, "memory_clock_mhz", d->memory_clock_mhz);
     if (d->power_limit_w > 0)
         cJSON_AddNumberToObject(o, "power_limit_w", d->power_limit_w);
-    cJSON_AddStringToObject(o, "backend_path", b->path);
+    if (run->clock_loaded > 0)
+        cJSON_AddNumberToObject(o, "clock_mhz_loaded", run->clock_loaded);
+    if (run->power_loaded > 0)
+        cJSON_AddNumberToObject(o, "power_w_loaded", run->power_loaded);
+    cJSON_AddStringToObject(o, "backend_path", run->b->path);
     cJSON_AddStringToObject(o, "statistic", "median of device-timed runs after warm-up");
-    cJSON_AddStringToObject(o, "plan", quick ? "quick" : "full");
+    cJSON_AddStringToObject(o, "timing", d->timing);
+    cJSON_AddStringToObject(o, "plan", run->quick ? "quick" : "full");
     cJSON_AddNumberToObject(o, "steps_planned", planned);
     cJSON_AddNumberToObject(o, "steps_skipped_for_time", skipped);
     cJSON_AddNumberToObject(o, "steps_run_over_budget", over_budget);
@@ -229,7 +282,9 @@ static void describe(char *out, size_t size, const struct gp_bench_params *p)
 {
     if (p->kind == GP_BENCH_GEMM)
         snprintf(out, size, "gemm %s %dx%dx%d%s", precision_names[p->precision], p->m, p->n, p->k,
-                 p->impl == GP_BENCH_IMPL_OWN ? " (own kernel)" : "");
+                 p->impl == GP_BENCH_IMPL_OWN ? " (own kernel)"
+                 : p->fast_accum              ? " (fast accumulation)"
+                                              : "");
     else if (p->array_bytes >= MIB)
         snprintf(out, size, "%s %llu MiB", kind_names[p->kind],
                  (unsigned long long)(p->array_bytes / MIB));
@@ -237,18 +292,6 @@ static void describe(char *out, size_t size, const struct gp_bench_params *p)
         snprintf(out, size, "%s %llu KiB", kind_names[p->kind],
                  (unsigned long long)(p->array_bytes / 1024));
 }
-
-/* One device's run: what every step needs besides its own parameters. */
-struct run {
-    const struct gp_backend_candidate *b;
-    int device;
-    int is_cpu;
-    int quick;
-    const struct gp_gpu *gpu; /* datasheet peaks, or NULL */
-    uint64_t seed;
-    int settled;           /* the clock-settling warm-up has run */
-    unsigned first_square; /* precisions whose first library square has run (bits) */
-};
 
 /* A first square on the vendor library: the GPU's clocks take seconds of back-to-back GEMMs to
  * settle (CUTLASS measured about 3 s), so the first one of the run warms up for that long
@@ -290,11 +333,17 @@ static int run_step(struct gp_calibration_point *out, struct run *run, const str
     r.times_s = times;
     p.repetitions = MAX_REPS;
     p.min_repetitions = 3;
+    int settling = !run->settled;
     p.warmup_seconds = warmup_for(run, &p, budget_s);
+    settling = settling && run->settled;
     p.time_budget_s = budget_s;
     p.seed = seed;
     describe(what, sizeof(what), &p);
     rc = b->ops->bench(run->device, &p, &r);
+    if (settling) {
+        run->clock_loaded = r.clock_mhz;
+        run->power_loaded = r.power_w;
+    }
     if (rc == GP_BACKEND_EUNSUPPORTED)
         return 1;
     if (rc != GP_BACKEND_OK)
@@ -377,7 +426,8 @@ int gp_calibrate_fit_all(struct gp_calibration *cal, const struct gp_gpu *peaks)
                                : strcmp(pt->kernel, "gemm") == 0 &&
                                      strcmp(pt->precision, precision_names[set]) == 0 &&
                                      pt->m == pt->n && pt->n == pt->k &&
-                                     strncmp(pt->impl, "own", 3) != 0 && pt->m >= 128;
+                                     strncmp(pt->impl, "own", 3) != 0 && pt->m >= 128 &&
+                                     !strstr(pt->impl, "fast-accum");
             if (!take || pt->size <= 0)
                 continue;
             sizes[n] = pt->size;
@@ -581,8 +631,7 @@ int gp_calibrate_device(struct gp_calibration *out, struct gp_calibrate_failed *
                           failed->count > 1 ? " (and the other steps failed too)" : "");
         goto done;
     }
-    out->conditions =
-        conditions_json(info, backend, device, options->quick, plan->count, skipped, over, failed);
+    out->conditions = conditions_json(info, &run, plan->count, skipped, over, failed);
     if (!out->conditions) {
         rc = gp_error_set(GP_ENOMEM, "out of memory recording conditions");
         goto done;

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define GP_BACKEND_ABI_VERSION  2
+#define GP_BACKEND_ABI_VERSION  3
 #define GP_BACKEND_ENTRY_SYMBOL "gpuplan_backend_entry"
 
 /* Return codes of backend functions. */
@@ -89,10 +89,12 @@ struct gp_device_info {
     uint64_t llc_bytes;        /* last-level cache (L2, Infinity Cache, L3), bytes; 0 unknown */
     int compute_units;         /* SMs, CUs, cores */
     int ecc;                   /* 1 on, 0 off, -1 unknown */
-    double clock_mhz;          /* current (or maximum) core clock, MHz; 0 unknown */
+    double clock_mhz;          /* maximum core clock, MHz; 0 unknown */
     double memory_clock_mhz;   /* MHz; 0 unknown */
     double power_limit_w;      /* enforced board power limit, W; 0 unknown */
     unsigned precisions;       /* GP_BENCH_PRECISION_BIT set for each GEMM format it runs */
+    char timing[128];          /* how bench times a run, e.g. "CUDA events around a batch of
+                                  back-to-back launches, divided by the launches" (ABI 3) */
 };
 
 /*
@@ -119,6 +121,10 @@ struct gp_bench_params {
     double time_budget_s;              /* time the timed runs may take, s */
     uint64_t seed;                     /* input generator seed */
     int threads;                       /* CPU backends: worker threads, 0 = all online CPUs */
+    int fast_accum;                    /* GEMM fp8 on the vendor library: 1 = its fast, lower
+                                          precision accumulation (cuBLASLt FAST_ACCUM), 0 = full
+                                          fp32 accumulation; EUNSUPPORTED where there is no such
+                                          mode (ABI 3) */
 };
 
 /* What came out. times_s is provided by the caller with params->repetitions slots. */
@@ -129,7 +135,11 @@ struct gp_bench_result {
     double work;      /* per run: bytes moved (bandwidth) or floating-point ops (GEMM) */
     double max_error; /* verification: largest error relative to its bound (<= 1 passes) */
     int checked;      /* values compared against the reference */
-    char impl[64];    /* what ran: "sse2-nt", "cublasLt", "own-tiled", "openblas", ... */
+    char impl[64];    /* what ran: "sse2-nt", "cuBLASLt algo 31 tile 20", "own-tiled16", ... */
+    /* ABI 3: */
+    int launches;     /* kernel launches per timed run (times_s are divided by them); 0 = 1 */
+    double clock_mhz; /* core clock sampled after the warm-up, MHz; 0 unknown */
+    double power_w;   /* board power sampled after the warm-up, W; 0 unknown */
 };
 
 /* The table a module exports. Every function pointer is set. */

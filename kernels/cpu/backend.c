@@ -123,9 +123,20 @@ static int cpu_device_info(int index, struct gp_device_info *out)
     out->llc_bytes = llc_bytes();
     out->compute_units = gp_cpu__threads(0);
     out->ecc = -1;
+    /* The maximum clock from cpufreq (kHz), else the current one from /proc/cpuinfo. */
     char mhz[32] = "";
-    read_field("/proc/cpuinfo", "cpu MHz", mhz, sizeof(mhz));
-    sscanf(mhz, "%lf", &out->clock_mhz);
+    FILE *freq = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
+    if (freq) {
+        if (fgets(mhz, sizeof(mhz), freq) && sscanf(mhz, "%lf", &out->clock_mhz) == 1)
+            out->clock_mhz /= 1000.0;
+        fclose(freq);
+    }
+    if (!(out->clock_mhz > 0)) {
+        read_field("/proc/cpuinfo", "cpu MHz", mhz, sizeof(mhz));
+        sscanf(mhz, "%lf", &out->clock_mhz);
+    }
+    snprintf(out->timing, sizeof(out->timing), "%s",
+             "CLOCK_MONOTONIC around each parallel run (STREAM) or BLAS call");
     out->precisions = GP_BENCH_PRECISION_BIT(GP_BENCH_FP32) | GP_BENCH_PRECISION_BIT(GP_BENCH_FP64);
     return GP_BACKEND_OK;
 }

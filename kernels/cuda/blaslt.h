@@ -40,7 +40,13 @@
 #define LT_R_32F                 HIP_R_32F
 #define LT_R_16F                 HIP_R_16F
 #define LT_R_16BF                HIP_R_16BF
-/* tf32 (xf32) and fp8 names differ across ROCm releases: those precisions use the own kernel. */
+/* tf32 (xf32) and fp8 names differ across ROCm releases: those precisions use the own kernel,
+ * and fp8 has no fast-accumulation switch here. hipBLASLt's status strings come from hipBLAS,
+ * which the module does not link: the number is reported. */
+static inline const char *ltStatusName(hipblasStatus_t status)
+{
+    return status == HIPBLAS_STATUS_SUCCESS ? "HIPBLAS_STATUS_SUCCESS" : "hipBLAS status";
+}
 
 #elif !defined(GP_BACKEND_HIP) && defined(GP_HAVE_CUBLASLT)
 
@@ -50,6 +56,13 @@
 #define GP_VENDOR_GEMM_NAME      "cuBLASLt"
 #define GP_VENDOR_TF32           1
 #define GP_VENDOR_FP8            1
+#define GP_VENDOR_ALGO_CONFIG    1
+#define ltStatusName             cublasLtGetStatusName
+#define LT_DESC_FAST_ACCUM       CUBLASLT_MATMUL_DESC_FAST_ACCUM
+#define ltAlgoConfigGet          cublasLtMatmulAlgoConfigGetAttribute
+#define LT_ALGO_CONFIG_ID        CUBLASLT_ALGO_CONFIG_ID
+#define LT_ALGO_CONFIG_TILE_ID   CUBLASLT_ALGO_CONFIG_TILE_ID
+#define LT_ALGO_CONFIG_STAGES_ID CUBLASLT_ALGO_CONFIG_STAGES_ID
 #define ltHandle_t               cublasLtHandle_t
 #define ltStatus_t               cublasStatus_t
 #define LT_SUCCESS               CUBLAS_STATUS_SUCCESS

@@ -243,6 +243,8 @@ static void describe_device(struct device *d)
     d->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
     d->blocked = (type & CL_DEVICE_TYPE_GPU) == 0;
     info->precisions = GP_BENCH_PRECISION_BIT(GP_BENCH_FP32);
+    snprintf(info->timing, sizeof(info->timing), "%s",
+             "OpenCL profiling events of each kernel (start to end)");
 }
 
 static void release_device(struct device *d)
