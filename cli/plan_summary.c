@@ -109,6 +109,10 @@ void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res)
                 "within uncertainty: the cost bands of %s and %s overlap, so the order of the two "
                 "may flip\n",
                 best->gpu, next->gpu);
+    for (size_t i = 0; i < res->count && i < res->per_point; i++)
+        if (res->rows[i].excluded_offers)
+            fprintf(out, "%s: %d offers outside the region or jurisdiction (%s)\n",
+                    res->rows[i].gpu, res->rows[i].excluded_offers, res->rows[i].excluded);
     if (gp_cli_plan_conclusion(line, sizeof(line), res))
         fprintf(out, "%s\n", line);
 }
