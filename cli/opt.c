@@ -13,7 +13,8 @@
 
 enum { GLOBAL_OPTION_COUNT = 10 };
 
-/* Fill `out` with the options every command accepts (DESIGN §2), bound to `cli`. */
+/* Fill `out` with the options every command accepts (README.md, "Global options"), bound to
+ * `cli`. */
 static void global_options(struct gp_cli *cli, struct gp_opt out[GLOBAL_OPTION_COUNT])
 {
     static char currency_help[96];
