@@ -171,15 +171,55 @@ static int write_section(const char *path, const char *section)
     return fclose(f);
 }
 
+enum { OURS_ALL, OURS_ONE, COPY_ALL, MBW_MEMCPY, MBW_MCBLOCK, FIGURES };
+
+/* The docs/benchmarks.md section for the figures, with the machine and date; 0, or -1 when it
+ * does not fit section[size]. */
+static int format_section(char *section, size_t size, const struct figure fig[FIGURES], int mib,
+                          int threads)
+{
+    char date[32], model[128], kernel[160];
+    struct utsname un;
+    const struct figure *best =
+        fig[MBW_MCBLOCK].gbs > fig[MBW_MEMCPY].gbs ? &fig[MBW_MCBLOCK] : &fig[MBW_MEMCPY];
+
+    gp_time_format_date(gp_time_now(), date, sizeof(date));
+    text_of("/proc/cpuinfo", "model name", model, sizeof(model));
+    uname(&un);
+    snprintf(kernel, sizeof(kernel), "%s %s", un.sysname, un.release);
+
+    int n = snprintf(
+        section, size,
+        "## Calibration (CPU)\n\n"
+        "`bench/calib_cpu` runs the CPU backend's STREAM triad (the kernel `gpuplan calibrate\n"
+        "--backend cpu` times) and, in the same run, Debian's `mbw` memory benchmark, on arrays\n"
+        "of 4x the last-level cache (%d MiB each). Triad counts 3 arrays moved per element, an\n"
+        "mbw copy 2 (read and write); GB/s = 10^9 B/s. The benchmarks take turns over %d rounds\n"
+        "(the machine is shared); each figure is the median of the per-round medians, with the\n"
+        "lowest and highest round. mbw has no threads, so the 1-thread triad is the like-for-like\n"
+        "comparison. Run it with `calib_cpu [--seconds S] [--write docs/benchmarks.md]`.\n\n"
+        "Machine: %s, %d CPUs, %s (shared virtual machine), `-O2`.\nDate: %s.\n\n"
+        "| benchmark | GB/s | lowest round | highest round |\n|---|---:|---:|---:|\n",
+        mib, ROUNDS, model, threads, kernel, date);
+    for (size_t i = 0; i < FIGURES && n > 0 && (size_t)n < size; i++)
+        n += snprintf(section + n, size - (size_t)n, "| %s | %.1f | %.1f | %.1f |\n", fig[i].name,
+                      fig[i].gbs, fig[i].lo, fig[i].hi);
+    if (n > 0 && (size_t)n < size)
+        n += snprintf(section + n, size - (size_t)n,
+                      "\nTriad reaches **%.0f%%** of the better mbw figure (%s) with %d threads\n"
+                      "and **%.0f%%** with 1 thread; the target is at least 90%%.\n",
+                      100.0 * fig[OURS_ALL].gbs / best->gbs, best->name, threads,
+                      100.0 * fig[OURS_ONE].gbs / best->gbs);
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     const char *write_path = NULL;
     double seconds = 2.0;
     struct gp_device_info info;
-    struct figure fig[5];
-    enum { OURS_ALL, OURS_ONE, COPY_ALL, MBW_MEMCPY, MBW_MCBLOCK };
-    char section[8192], date[32], model[128], kernel[160];
-    struct utsname un;
+    struct figure fig[FIGURES];
+    char section[8192];
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--write") == 0 && i + 1 < argc)
@@ -220,39 +260,9 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < FIGURES; i++)
         summarise(&fig[i]);
-    const struct figure *best =
-        fig[MBW_MCBLOCK].gbs > fig[MBW_MEMCPY].gbs ? &fig[MBW_MCBLOCK] : &fig[MBW_MEMCPY];
-
-    gp_time_format_date(gp_time_now(), date, sizeof(date));
-    text_of("/proc/cpuinfo", "model name", model, sizeof(model));
-    uname(&un);
-    snprintf(kernel, sizeof(kernel), "%s %s", un.sysname, un.release);
-
-    int n = snprintf(
-        section, sizeof(section),
-        "## Calibration (CPU)\n\n"
-        "`bench/calib_cpu` runs the CPU backend's STREAM triad (the kernel `gpuplan calibrate\n"
-        "--backend cpu` times) and, in the same run, Debian's `mbw` memory benchmark, on arrays\n"
-        "of 4x the last-level cache (%d MiB each). Triad counts 3 arrays moved per element, an\n"
-        "mbw copy 2 (read and write); GB/s = 10^9 B/s. The benchmarks take turns over %d rounds\n"
-        "(the machine is shared); each figure is the median of the per-round medians, with the\n"
-        "lowest and highest round. mbw has no threads, so the 1-thread triad is the like-for-like\n"
-        "comparison. Run it with `calib_cpu [--seconds S] [--write docs/benchmarks.md]`.\n\n"
-        "Machine: %s, %d CPUs, %s (shared virtual machine), `-O2`.\nDate: %s.\n\n"
-        "| benchmark | GB/s | lowest round | highest round |\n|---|---:|---:|---:|\n",
-        mib, ROUNDS, model, threads, kernel, date);
-    for (size_t i = 0; i < 5 && n > 0 && (size_t)n < sizeof(section); i++)
-        n += snprintf(section + n, sizeof(section) - (size_t)n, "| %s | %.1f | %.1f | %.1f |\n",
-                      fig[i].name, fig[i].gbs, fig[i].lo, fig[i].hi);
-    if (n > 0 && (size_t)n < sizeof(section))
-        n += snprintf(section + n, sizeof(section) - (size_t)n,
-                      "\nTriad reaches **%.0f%%** of the better mbw figure (%s) with %d threads\n"
-                      "and **%.0f%%** with 1 thread; the target is at least 90%%.\n",
-                      100.0 * fig[OURS_ALL].gbs / best->gbs, best->name, threads,
-                      100.0 * fig[OURS_ONE].gbs / best->gbs);
-    if (n <= 0 || (size_t)n >= sizeof(section))
+    if (format_section(section, sizeof(section), fig, mib, threads))
         return 1;
     fputs(section, stdout);
     if (write_path && write_section(write_path, section) != 0) {

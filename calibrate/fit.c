@@ -82,18 +82,13 @@ static void initial_guess(const struct data *d, double *e_out, double *u_out)
     }
 }
 
-int gp_fit_saturating(struct gp_fit_result *out, const double *sizes, const double *eff, size_t n,
-                      double *residuals)
+/* Refuse what no fit can use: fewer than 3 points, sizes that are not positive, efficiencies
+ * that are not finite or all zero. Sets *mean to the mean efficiency. */
+static int check_points(const double *sizes, const double *eff, size_t n, double *mean)
 {
-    struct data d = {sizes, eff, n};
-    gsl_multifit_nlinear_workspace *w = NULL;
-    gsl_matrix *covar = NULL;
-    gsl_vector *x = NULL;
-    double e0 = 0.0, u0 = 0.0, mean = 0.0, sst = 0.0, sse = 0.0;
-    int info = 0, any_positive = 0, rc = 0;
+    int any_positive = 0;
 
-    memset(out, 0, sizeof(*out));
-    gsl_set_error_handler_off();
+    *mean = 0.0;
     if (n < 3)
         return gp_error_set(GP_EINVALID, "a curve fit needs at least 3 points, got %zu", n);
     for (size_t i = 0; i < n; i++) {
@@ -103,10 +98,59 @@ int gp_fit_saturating(struct gp_fit_result *out, const double *sizes, const doub
         if (!isfinite(eff[i]))
             return gp_error_set(GP_EINVALID, "point %zu: efficiency is not finite", i);
         any_positive |= eff[i] > 0.0;
-        mean += eff[i] / (double)n;
+        *mean += eff[i] / (double)n;
     }
     if (!any_positive)
         return gp_error_set(GP_EINVALID, "no point has a positive efficiency");
+    return 0;
+}
+
+/* The fitted parameters, the goodness of fit and the standard errors from the solver's final
+ * state; the residuals (data - curve) into residuals[n] when it is not NULL. */
+static void fill_result(struct gp_fit_result *out, gsl_multifit_nlinear_workspace *w,
+                        gsl_matrix *covar, const double *eff, size_t n, double mean,
+                        double *residuals)
+{
+    const gsl_vector *best = gsl_multifit_nlinear_position(w);
+    const gsl_vector *f = gsl_multifit_nlinear_residual(w);
+    double sst = 0.0, sse = 0.0;
+
+    out->eff_max = gsl_vector_get(best, 0);
+    out->s_half = exp(gsl_vector_get(best, 1));
+    out->iterations = (int)gsl_multifit_nlinear_niter(w);
+    out->points = n;
+    for (size_t i = 0; i < n; i++) {
+        double r = -gsl_vector_get(f, i); /* f is curve - data */
+        sse += r * r;
+        sst += (eff[i] - mean) * (eff[i] - mean);
+        if (residuals)
+            residuals[i] = r;
+    }
+    out->rmse = sqrt(sse / (double)n);
+    out->r2 = sst > 0.0 ? 1.0 - sse / sst : (sse == 0.0 ? 1.0 : 0.0);
+    if (n > 2 &&
+        gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, covar) == GSL_SUCCESS) {
+        double sigma2 = sse / (double)(n - 2);
+        double ve = gsl_matrix_get(covar, 0, 0) * sigma2, vu = gsl_matrix_get(covar, 1, 1) * sigma2;
+        out->eff_max_se = ve > 0 && isfinite(ve) ? sqrt(ve) : 0.0;
+        out->s_half_se = vu > 0 && isfinite(vu) ? out->s_half * sqrt(vu) : 0.0;
+    }
+}
+
+int gp_fit_saturating(struct gp_fit_result *out, const double *sizes, const double *eff, size_t n,
+                      double *residuals)
+{
+    struct data d = {sizes, eff, n};
+    gsl_multifit_nlinear_workspace *w = NULL;
+    gsl_matrix *covar = NULL;
+    gsl_vector *x = NULL;
+    double e0 = 0.0, u0 = 0.0, mean = 0.0;
+    int info = 0, rc;
+
+    memset(out, 0, sizeof(*out));
+    gsl_set_error_handler_off();
+    if ((rc = check_points(sizes, eff, n, &mean)))
+        return rc;
 
     initial_guess(&d, &e0, &u0);
     gsl_multifit_nlinear_fdf fdf = {0};
@@ -134,29 +178,7 @@ int gp_fit_saturating(struct gp_fit_result *out, const double *sizes, const doub
         rc = gp_error_set(GP_EINVALID, "curve fit failed: %s", gsl_strerror(status));
         goto done;
     }
-
-    const gsl_vector *best = gsl_multifit_nlinear_position(w);
-    const gsl_vector *f = gsl_multifit_nlinear_residual(w);
-    out->eff_max = gsl_vector_get(best, 0);
-    out->s_half = exp(gsl_vector_get(best, 1));
-    out->iterations = (int)gsl_multifit_nlinear_niter(w);
-    out->points = n;
-    for (size_t i = 0; i < n; i++) {
-        double r = -gsl_vector_get(f, i); /* f is curve - data */
-        sse += r * r;
-        sst += (eff[i] - mean) * (eff[i] - mean);
-        if (residuals)
-            residuals[i] = r;
-    }
-    out->rmse = sqrt(sse / (double)n);
-    out->r2 = sst > 0.0 ? 1.0 - sse / sst : (sse == 0.0 ? 1.0 : 0.0);
-    if (n > 2 &&
-        gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, covar) == GSL_SUCCESS) {
-        double sigma2 = sse / (double)(n - 2);
-        double ve = gsl_matrix_get(covar, 0, 0) * sigma2, vu = gsl_matrix_get(covar, 1, 1) * sigma2;
-        out->eff_max_se = ve > 0 && isfinite(ve) ? sqrt(ve) : 0.0;
-        out->s_half_se = vu > 0 && isfinite(vu) ? out->s_half * sqrt(vu) : 0.0;
-    }
+    fill_result(out, w, covar, eff, n, mean, residuals);
 
 done:
     gsl_multifit_nlinear_free(w);

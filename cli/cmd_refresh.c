@@ -207,16 +207,47 @@ static void refresh_options(struct gp_refresh_options *o, const struct refresh_a
     o->http.allow_insecure_http = a->insecure;
 }
 
-int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
+/* Fetch the chosen feeds with the shared resources and print the summary. Returns an exit
+ * code. */
+static int run_refresh(struct gp_cli *cli, const struct refresh_args *a,
+                       struct gp_feed_configs *cfg, long timeout, long lock_wait)
 {
-    struct refresh_args a;
-    struct gp_feed_configs cfg = {0};
     struct gp_refresh_report report = {0};
     struct gp_refresh_options ropts;
     const struct gp_region_table *regions = NULL;
     const struct gp_catalog *catalog = NULL;
     const struct gp_fx_table *fx = NULL;
     struct gp_store *store = NULL;
+    int rc = gp_cli_catalog(cli, &catalog);
+
+    if (!rc && !a->dry_run)
+        rc = gp_cli_store(cli, &store);
+    if (!rc)
+        rc = gp_cli_fx(cli, &fx);
+    if (!rc)
+        rc = gp_cli_regions(cli, &regions);
+    if (rc)
+        return rc;
+    if (gp_http_global_init() != 0)
+        return gp_cli_fail();
+    refresh_options(&ropts, a, timeout, lock_wait);
+    ropts.regions = regions;
+    if (gp_refresh_run(&report, store, cfg, catalog, fx, &ropts) != 0) {
+        rc = gp_error_code() == GP_EINVALID ? gp_cli_usage_error(cli, "%s", gp_error_last())
+                                            : gp_cli_fail();
+    } else {
+        print_summary(&report, a->dry_run);
+        rc = report.failed ? GP_EXIT_NETWORK : GP_EXIT_OK;
+    }
+    gp_http_global_cleanup();
+    gp_refresh_report_release(&report);
+    return rc;
+}
+
+int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
+{
+    struct refresh_args a;
+    struct gp_feed_configs cfg = {0};
     long timeout = 120, lock_wait = 300;
     int rc;
 
@@ -255,38 +286,9 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
             goto done;
         }
     }
-    if (a.list) {
-        rc = list_feeds(cli, &cfg);
-        goto done;
-    }
-
-    rc = gp_cli_catalog(cli, &catalog);
-    if (!rc && !a.dry_run)
-        rc = gp_cli_store(cli, &store);
-    if (!rc)
-        rc = gp_cli_fx(cli, &fx);
-    if (!rc)
-        rc = gp_cli_regions(cli, &regions);
-    if (rc)
-        goto done;
-    if (gp_http_global_init() != 0) {
-        rc = gp_cli_fail();
-        goto done;
-    }
-
-    refresh_options(&ropts, &a, timeout, lock_wait);
-    ropts.regions = regions;
-    if (gp_refresh_run(&report, store, &cfg, catalog, fx, &ropts) != 0) {
-        rc = gp_error_code() == GP_EINVALID ? gp_cli_usage_error(cli, "%s", gp_error_last())
-                                            : gp_cli_fail();
-    } else {
-        print_summary(&report, a.dry_run);
-        rc = report.failed ? GP_EXIT_NETWORK : GP_EXIT_OK;
-    }
-    gp_http_global_cleanup();
+    rc = a.list ? list_feeds(cli, &cfg) : run_refresh(cli, &a, &cfg, timeout, lock_wait);
 
 done:
-    gp_refresh_report_release(&report);
     gp_feed_configs_release(&cfg);
     return rc;
 }

@@ -97,6 +97,8 @@ struct candidate {
  * and each sequence brings its prefill, amortised over its output tokens as p b. The time per
  * output token a user sees is the sum, so the largest b meeting a limit has a closed form.
  * Returns 0 when it fits, 1 when it does not fit memory, 2 when no batch meets the targets.
+ * It is longer than the project's 80 lines on purpose: the coefficients and the closed-form
+ * batch are one derivation, and it reads best whole, in the order of the formula above.
  */
 static int try_tp(struct candidate *out, const struct gp_workload *w, const struct gp_gpu *gpu,
                   const struct gp_efficiency *eff, const struct rates *r, enum gp_precision prec,

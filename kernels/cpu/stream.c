@@ -307,6 +307,37 @@ static int verify(struct pool *p, const struct run_ctx *ctx, struct gp_bench_res
     return rc;
 }
 
+/* The pool's window (elements per array per run) and how many windows rotate, and the three
+ * arrays, kept between calls and grown when a larger size is asked for. */
+static int size_arrays(struct pool *p, const struct gp_bench_params *params, int wanted)
+{
+    p->window = (size_t)(params->array_bytes / sizeof(double)) / CHUNK_ALIGN * CHUNK_ALIGN;
+    if (p->window < (size_t)CHUNK_ALIGN * (size_t)wanted)
+        return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "array of %llu bytes is too small",
+                            (unsigned long long)params->array_bytes);
+    p->windows = 1;
+    if (params->rotate_bytes > 3 * params->array_bytes)
+        p->windows = (size_t)(params->rotate_bytes / (3 * params->array_bytes));
+    p->total = p->window * p->windows;
+
+    size_t bytes = p->total * sizeof(double);
+    if (arrays.bytes < bytes) {
+        gp_cpu__stream_release();
+        arrays.a = aligned_alloc(64, bytes);
+        arrays.b = aligned_alloc(64, bytes);
+        arrays.c = aligned_alloc(64, bytes);
+        if (!arrays.a || !arrays.b || !arrays.c) {
+            gp_cpu__stream_release();
+            return gp_cpu__fail(GP_BACKEND_ENOMEM, "cannot allocate 3 arrays of %zu bytes", bytes);
+        }
+        arrays.bytes = bytes;
+    }
+    p->a = arrays.a;
+    p->b = arrays.b;
+    p->c = arrays.c;
+    return GP_BACKEND_OK;
+}
+
 int gp_cpu__stream_bench(const struct gp_bench_params *params, struct gp_bench_result *out)
 {
     struct pool *p = NULL;
@@ -324,33 +355,8 @@ int gp_cpu__stream_bench(const struct gp_bench_params *params, struct gp_bench_r
     wanted = gp_cpu__threads(params->threads);
     if (wanted > MAX_THREADS)
         wanted = MAX_THREADS;
-    p->window = (size_t)(params->array_bytes / sizeof(double)) / CHUNK_ALIGN * CHUNK_ALIGN;
-    if (p->window < (size_t)CHUNK_ALIGN * (size_t)wanted) {
-        rc = gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "array of %llu bytes is too small",
-                          (unsigned long long)params->array_bytes);
+    if ((rc = size_arrays(p, params, wanted)) != GP_BACKEND_OK)
         goto done;
-    }
-    p->windows = 1;
-    if (params->rotate_bytes > 3 * params->array_bytes)
-        p->windows = (size_t)(params->rotate_bytes / (3 * params->array_bytes));
-    p->total = p->window * p->windows;
-
-    size_t bytes = p->total * sizeof(double);
-    if (arrays.bytes < bytes) {
-        gp_cpu__stream_release();
-        arrays.a = aligned_alloc(64, bytes);
-        arrays.b = aligned_alloc(64, bytes);
-        arrays.c = aligned_alloc(64, bytes);
-        if (!arrays.a || !arrays.b || !arrays.c) {
-            gp_cpu__stream_release();
-            rc = gp_cpu__fail(GP_BACKEND_ENOMEM, "cannot allocate 3 arrays of %zu bytes", bytes);
-            goto done;
-        }
-        arrays.bytes = bytes;
-    }
-    p->a = arrays.a;
-    p->b = arrays.b;
-    p->c = arrays.c;
     if (pthread_mutex_init(&p->lock, NULL) != 0 || pthread_cond_init(&p->go, NULL) != 0 ||
         pthread_cond_init(&p->finished, NULL) != 0) {
         rc = gp_cpu__fail(GP_BACKEND_EFAIL, "cannot create the thread pool's locks");
