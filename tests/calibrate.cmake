@@ -20,6 +20,13 @@ foreach(mod fake badabi nosym zero)
   list(APPEND GP_TEST_MODULES gp_test_module_${mod})
 endforeach()
 file(WRITE ${GP_TEST_MODULE_DIR}/libgpuplan-garbage.so "this is not a shared object\n")
+# The rehearsal H200, named like the CUDA module, in a folder of its own.
+set(GP_TEST_H200_DIR ${CMAKE_CURRENT_BINARY_DIR}/backend_h200)
+add_library(gp_test_module_h200 MODULE backend/modules/mod_h200.c)
+target_link_libraries(gp_test_module_h200 PRIVATE ${MATH_LIBRARY})
+set_target_properties(gp_test_module_h200 PROPERTIES
+  OUTPUT_NAME gpuplan-cuda PREFIX lib C_VISIBILITY_PRESET hidden
+  LIBRARY_OUTPUT_DIRECTORY ${GP_TEST_H200_DIR})
 gp_add_unit_test(test_calibrate_registry SOURCES unit/test_calibrate_registry.c
                  LIBS gp_calibrate)
 add_dependencies(test_calibrate_registry ${GP_TEST_MODULES})
@@ -39,6 +46,14 @@ add_test(NAME backend_calibrate_cli
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/backend/test_calibrate_cli.sh $<TARGET_FILE:gpuplan>
                  ${GP_TEST_MODULE_DIR})
 set_tests_properties(backend_calibrate_cli PROPERTIES LABELS backend TIMEOUT 300)
+
+# The rehearsal of scripts/gpu-check.sh against the pretend H200 (builds into a folder of its
+# own, reused by later runs).
+add_test(NAME backend_gpu_check
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/backend/test_gpu_check.sh ${PROJECT_SOURCE_DIR}
+                 ${GP_TEST_H200_DIR} ${CMAKE_CURRENT_BINARY_DIR}/gpu-check-build)
+set_tests_properties(backend_gpu_check PROPERTIES LABELS backend TIMEOUT 900)
+set_property(TEST backend_gpu_check APPEND PROPERTY DEPENDS backend_calibrate_cli)
 
 # The loader: which commands and folders make gpuplan run a module's code (a spy module that
 # records when its constructor runs), kept apart from the modules the other tests scan.

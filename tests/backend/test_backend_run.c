@@ -97,9 +97,20 @@ int main(int argc, char **argv)
                     snprintf(what, sizeof(what), "gemm %s %dx%dx%d %s", precisions[prec], p.m, p.n,
                              p.k, impl == GP_BENCH_IMPL_OWN ? "own" : "auto");
                     /* A library may lack a shape (fp8 wants multiples of 16); the own kernel
-                     * must run everything. */
-                    check(b, dev, &p, what, impl == GP_BENCH_IMPL_AUTO);
+                     * must run everything but tf32, whose math it does not have. */
+                    check(b, dev, &p, what, impl == GP_BENCH_IMPL_AUTO || prec == GP_BENCH_TF32);
                 }
+            if (prec == GP_BENCH_FP8) { /* the library's fast accumulation, where it has one */
+                memset(&p, 0, sizeof(p));
+                p.kind = GP_BENCH_GEMM;
+                p.precision = GP_BENCH_FP8;
+                p.impl = GP_BENCH_IMPL_VENDOR;
+                p.fast_accum = 1;
+                p.m = 1;
+                p.n = p.k = 512;
+                p.rotate_bytes = 1u << 20;
+                check(b, dev, &p, "gemm fp8 1x512x512 fast-accum", 1);
+            }
         }
     }
     gp_registry_release(&reg);
