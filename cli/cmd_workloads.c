@@ -68,17 +68,16 @@ int gp_cmd_workloads(struct gp_cli *cli, int argc, char **argv)
                               : w.kind == GP_WORKLOAD_TRAINING ? w.training.precision
                                                                : w.generic.precision;
         describe_target(target, sizeof(target), &w);
-        if (gp_table_add_row(&table)) {
-            rc = gp_cli_fail();
+        if (gp_table_add_row(&table) || gp_table_set_text(&table, "name", "%s", name) ||
+            gp_table_set_text(&table, "kind", "%s", gp_workload_kind_name(w.kind)) ||
+            (w.kind != GP_WORKLOAD_GENERIC &&
+             gp_table_set_text(&table, "model", "%s", w.model.name)) ||
+            gp_table_set_text(&table, "precision", "%s", gp_precision_name(p)) ||
+            gp_table_set_text(&table, "target", "%s", target) ||
+            gp_table_set_text(&table, "description", "%s", w.description)) {
+            rc = gp_cli_fail(); /* out of memory: never a table with holes */
             goto done;
         }
-        gp_table_set_text(&table, "name", "%s", name);
-        gp_table_set_text(&table, "kind", "%s", gp_workload_kind_name(w.kind));
-        if (w.kind != GP_WORKLOAD_GENERIC)
-            gp_table_set_text(&table, "model", "%s", w.model.name);
-        gp_table_set_text(&table, "precision", "%s", gp_precision_name(p));
-        gp_table_set_text(&table, "target", "%s", target);
-        gp_table_set_text(&table, "description", "%s", w.description);
     }
     rc = gp_cli_output(cli, &table, SIZE_MAX);
 done:

@@ -329,15 +329,12 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
 {
     struct gp_purchase_options opt;
     struct gp_purchase_need need;
-    struct gp_purchase_result *res;
+    struct gp_purchase_result result; /* 4 KB: on the stack, so buying cannot fail for memory
+                                         and leave a row unpriced that has offers */
+    struct gp_purchase_result *res = &result;
 
     if (row->gpus <= 0)
         return;
-    res = malloc(sizeof(*res));
-    if (!res) { /* never fails otherwise: an unpriced row beats a made-up price */
-        unpriced(row, GP_PURCHASE_NO_PUBLIC_PRICE);
-        return;
-    }
     gp_purchase_options_init(&opt);
     opt.mode = ctx->mode;
     opt.horizon_months = ctx->horizon_months > 0 ? ctx->horizon_months : 1;
@@ -360,7 +357,6 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
         if (stale(&res->best, offers->items, ctx))
             row->notes |= GP_NOTE_STALE_PRICE;
     }
-    free(res);
 }
 
 void gp_plan_buy_break_even(struct gp_plan_row *owned, const struct gp_plan_row *rented,

@@ -67,9 +67,16 @@ static int make_parent_dirs(const char *path)
     return 0;
 }
 
+/* GP_ENOMEM when SQLite ran out of memory (a failed allocation is not a database problem),
+ * else GP_EDB. */
+static int db_error(struct gp_store *store)
+{
+    return store->db && sqlite3_errcode(store->db) == SQLITE_NOMEM ? GP_ENOMEM : GP_EDB;
+}
+
 int gp_store__fail(struct gp_store *store, const char *what)
 {
-    return gp_error_set(GP_EDB, "database %s: %s: %s", store->path, what,
+    return gp_error_set(db_error(store), "database %s: %s: %s", store->path, what,
                         store->db ? sqlite3_errmsg(store->db) : "not open");
 }
 
@@ -85,10 +92,11 @@ int gp_store__exec(struct gp_store *store, const char *sql)
     char *message = NULL;
 
     if (sqlite3_exec(store->db, sql, NULL, NULL, &message) != SQLITE_OK) {
-        gp_error_set(GP_EDB, "database %s: %s", store->path,
+        int code = db_error(store);
+        gp_error_set(code, "database %s: %s", store->path,
                      message ? message : sqlite3_errmsg(store->db));
         sqlite3_free(message);
-        return GP_EDB;
+        return code;
     }
     return 0;
 }
@@ -191,6 +199,8 @@ static int check_version(struct gp_store *store, int *version)
 {
     int rc = user_version(store, version);
 
+    if (rc == GP_ENOMEM)
+        return rc;
     if (rc && (sqlite3_errcode(store->db) & 0xff) == SQLITE_READONLY)
         return gp_error_set(GP_EDB, "database %s is read-only (check the file's permissions)",
                             store->path);
@@ -238,8 +248,8 @@ static int open_connection(struct gp_store *store, const char *name, int sqlite_
     sqlite3_close(store->db);
     store->db = NULL;
     if (sqlite3_open_v2(name, &store->db, sqlite_flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
-        return gp_error_set(GP_EDB, "cannot open database %s: %s", store->path,
-                            store->db ? sqlite3_errmsg(store->db) : "out of memory");
+        return gp_error_set(store->db ? db_error(store) : GP_ENOMEM, "cannot open database %s: %s",
+                            store->path, store->db ? sqlite3_errmsg(store->db) : "out of memory");
     sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
     sqlite3_extended_result_codes(store->db, 1);
     return 0;

@@ -218,6 +218,19 @@ int gp_json_locate(const char *text, size_t len, const char *path, int *line, in
 
 /* ---- parsing and reading ------------------------------------------------------------- */
 
+/* cJSON says NULL both for bad text and for an allocation that failed; its allocations go
+ * through here so that the two are told apart. */
+static _Thread_local bool json_out_of_memory;
+
+static void *json_malloc(size_t size)
+{
+    void *p = malloc(size);
+
+    if (!p)
+        json_out_of_memory = true;
+    return p;
+}
+
 int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file)
 {
     const char *end = NULL;
@@ -225,7 +238,11 @@ int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file)
     int line, col;
 
     *out = NULL;
+    cJSON_InitHooks(&(cJSON_Hooks){json_malloc, free});
+    json_out_of_memory = false;
     root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root && json_out_of_memory)
+        return gp_error_set(GP_ENOMEM, "out of memory reading %s", file);
     if (!end || end < text || end > text + len)
         end = text + len;
     if (root) {
