@@ -15,12 +15,12 @@ set_tests_properties(fault_sqlite_io PROPERTIES LABELS fault TIMEOUT 900)
 
 add_library(gp_fail_malloc MODULE fault/failmalloc.c)
 target_link_libraries(gp_fail_malloc PRIVATE ${CMAKE_DL_LIBS})
-# Every allocation of a few golden cases (the catalog and data files, workload presets, an
-# option error; about 1,200 runs), one run per allocation; .ci/run runs a larger subset
-# (GP_ALLOC_FAULT_CI_CASES in .ci/run). The cases that read offers from the database are left
+# Every allocation of a few golden cases (the version, data files that are refused; about 100
+# runs), one run per allocation; .ci/run runs a larger subset (the catalog, workload files and
+# presets, option errors). The cases that read offers from the database are left
 # out: see docs/reliability.md for why.
 add_test(NAME fault_allocation
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fault/run_alloc_faults.sh $<TARGET_FILE:gpuplan>
                  $<TARGET_FILE:gp_fail_malloc> ${CMAKE_CURRENT_SOURCE_DIR}/cli/cases
-                 035-version 040-data-malformed 041-data-bad-field 075-workloads)
+                 035-version 040-data-malformed 041-data-bad-field)
 set_tests_properties(fault_allocation PROPERTIES LABELS fault TIMEOUT 900)

@@ -3,6 +3,8 @@
  * errno ENOMEM, once; every other allocation goes to the C library.
  *
  *   GPUPLAN_FAIL_ALLOC  N, the 1-based allocation that fails
+ *   GPUPLAN_FAULT_PROGRAM  only a program of this name is armed (default "gpuplan"), so a
+ *                       wrapper such as timeout(1) that inherits LD_PRELOAD is left alone
  *   GPUPLAN_FAULT_LOG   file that gets one line when the failure was injected, so a run without
  *                       one tells the caller that N is past the process's last allocation, and
  *                       the call stack of the failed allocation
@@ -141,8 +143,10 @@ static int armed_main(int argc, char **argv, char **envp)
     void *warm[2];
 
     backtrace(warm, 2); /* loads the unwinder now, not inside a failing allocation */
+    const char *program = getenv("GPUPLAN_FAULT_PROGRAM"), *base = strrchr(argv[0], '/');
+
     target = n ? atol(n) : -1;
-    armed = target > 0;
+    armed = target > 0 && strcmp(base ? base + 1 : argv[0], program ? program : "gpuplan") == 0;
     return real_main(argc, argv, envp);
 }
 

@@ -37,8 +37,9 @@ run_case() {
   want=$(cat "$dir/status")
   for ((n = 1; ; n += stride)); do
     rm -f "$TMP/fault.log"
-    eval "LD_PRELOAD=\"$shim\" GPUPLAN_FAIL_ALLOC=$n GPUPLAN_FAULT_LOG=\"$TMP/fault.log\" \
-      \"$gpuplan\" $(cat "$dir/args")" >"$TMP/stdout" 2>"$TMP/stderr"
+    # Bounded: a run that loops or grows without end after a failed allocation is a failure too.
+    eval "ulimit -v 2097152; LD_PRELOAD=\"$shim\" GPUPLAN_FAIL_ALLOC=$n GPUPLAN_FAULT_LOG=\"$TMP/fault.log\" \
+      timeout 60 \"$gpuplan\" $(cat "$dir/args")" >"$TMP/stdout" 2>"$TMP/stderr"
     status=$?
     runs=$((runs + 1))
     sed -i "s|$TMP|\$TMP|g; s|$FIXTURES|\$FIXTURES|g" "$TMP/stdout" "$TMP/stderr"
