@@ -211,9 +211,9 @@ static bool held(const struct gp_offer *offers, size_t n, const struct gp_offer 
 }
 
 /* Append the offers `filter` selects (the cheapest of every provider, rentable unit, tier and
- * term) to run->offers, leaving out those held already. */
+ * term) to run->offers, leaving out those held already among the GPU's, run->offers[first..]. */
 static int append_offers(struct gp_store *store, const struct gp_offer_filter *filter,
-                         struct gp_cli_plan_run *run)
+                         struct gp_cli_plan_run *run, size_t first)
 {
     struct gp_offer *offers = NULL, *grown;
     size_t n = 0, have = run->req.offer_count;
@@ -227,8 +227,9 @@ static int append_offers(struct gp_store *store, const struct gp_offer_filter *f
         return gp_error_set(GP_ENOMEM, "out of memory reading offers");
     }
     run->offers = grown;
+    /* only this GPU's offers (from `first` on) can hold the same unit */
     for (size_t i = 0; i < n; i++)
-        if (!held(run->offers, run->req.offer_count, &offers[i]))
+        if (!held(run->offers + first, run->req.offer_count - first, &offers[i]))
             run->offers[run->req.offer_count++] = offers[i];
     free(offers);
     return 0;
@@ -240,11 +241,12 @@ static int load_offers(struct gp_store *store, struct gp_cli_plan_run *run)
 {
     for (size_t g = 0; g < run->req.gpu_count; g++) {
         struct gp_offer_filter filter = {.gpu_id = run->gpus[g]->id, .tier = -1};
-        int rc = append_offers(store, &filter, run);
+        size_t first = run->req.offer_count;
+        int rc = append_offers(store, &filter, run, first);
         if (!rc && (run->req.region || run->req.jurisdiction)) {
             filter.region = run->req.region;
             filter.jurisdiction = run->req.jurisdiction;
-            rc = append_offers(store, &filter, run);
+            rc = append_offers(store, &filter, run, first);
         }
         if (rc)
             return rc;

@@ -1,5 +1,6 @@
 /* Reading offers: filtered lists, a row-by-row walk that holds one offer at a time, the history,
  * and the few offers per group that a purchase of one GPU type chooses among. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,57 +100,84 @@ int gp_store_history_query(struct gp_store *store, const struct gp_offer_filter 
 
 /* ---- what a purchase reads ----------------------------------------------------------------- */
 
-/* One group of the purchase index: provider, rentable unit and term under a GPU and tier. */
-struct group {
-    char provider[32];
-    int gpus, term_months, term_days;
-};
+/* The purchase index orders current offers by GPU, tier, provider, GPUs per instance, term and
+ * price, so the first entry of a group (provider, GPUs per instance, term) is its cheapest
+ * offer. The walk seeks from one group to the first entry of the next with exact lower bounds,
+ * the successor of each key column in turn (a range such as "provider > ?" would step over
+ * every entry of the group instead of seeking past it). Each step reads one row. */
+#define GROUP_SEEK_HEAD                                                                            \
+    "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers WHERE gpu_id = ?1 AND tier = ?2 AND "
+#define GROUP_SEEK_TAIL                                                                            \
+    " ORDER BY provider, gpus_per_instance, term_months, term_days, "                              \
+    "usd_per_gpu_hour LIMIT 1"
 
-/* The statements of one purchase read: the next group after ?3..?6, and a group's cheapest. */
+/* ?3 provider, ?4 GPUs per instance, ?5 term months, ?6 term days of the group left. */
+static const char *const group_seek_sql[] = {
+    GROUP_SEEK_HEAD "provider = ?3 AND gpus_per_instance = ?4 AND term_months = ?5 AND "
+                    "term_days >= ?6 + 1" GROUP_SEEK_TAIL,
+    GROUP_SEEK_HEAD
+    "provider = ?3 AND gpus_per_instance = ?4 AND term_months >= ?5 + 1" GROUP_SEEK_TAIL,
+    GROUP_SEEK_HEAD "provider = ?3 AND gpus_per_instance >= ?4 + 1" GROUP_SEEK_TAIL,
+    /* the least text greater than ?3: ?3 followed by the least character */
+    GROUP_SEEK_HEAD "provider >= ?3 || char(1)" GROUP_SEEK_TAIL,
+};
+enum { GROUP_SEEKS = sizeof(group_seek_sql) / sizeof(group_seek_sql[0]) };
+
+/* The statements of one purchase read: the seeks to the next group, and a group's cheapest
+ * offers within the filter (when the first entry alone does not answer). */
 struct purchase_read {
-    sqlite3_stmt *next, *cheapest;
+    sqlite3_stmt *seek[GROUP_SEEKS], *cheapest;
+    bool filtered; /* a place, provider or date filter, or more than one offer per group */
     struct gp_offer *offers;
     size_t count, cap;
 };
 
-/* Step to the group after `g` under the bound GPU and tier; 1 when there is one, 0 at the end. */
-static int next_group(struct gp_store *store, struct purchase_read *r, struct group *g)
+static struct gp_offer *next_slot(struct purchase_read *r)
 {
-    int step;
+    struct gp_offer *o = gp_store__grow((void **)&r->offers, &r->cap, r->count, sizeof(*r->offers));
+    if (!o)
+        gp_error_set(GP_ENOMEM, "out of memory reading offers");
+    return o;
+}
 
-    sqlite3_bind_text(r->next, 3, g->provider, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(r->next, 4, g->gpus);
-    sqlite3_bind_int(r->next, 5, g->term_months);
-    sqlite3_bind_int(r->next, 6, g->term_days);
-    step = sqlite3_step(r->next);
-    if (step == SQLITE_ROW) {
-        gp_store__column_text(r->next, 0, g->provider, sizeof(g->provider));
-        g->gpus = sqlite3_column_int(r->next, 1);
-        g->term_months = sqlite3_column_int(r->next, 2);
-        g->term_days = sqlite3_column_int(r->next, 3);
+/* Seek from the group of *g (all zero: before the first) to the next one: 1 and *g its first
+ * entry, or 0 past the last group of the bound GPU and tier. */
+static int next_group(struct gp_store *store, struct purchase_read *r, struct gp_offer *g)
+{
+    int step = SQLITE_DONE;
+    size_t first = g->provider[0] ? 0 : GROUP_SEEKS - 1;
+
+    for (size_t q = first; q < GROUP_SEEKS && step == SQLITE_DONE; q++) {
+        sqlite3_stmt *stmt = r->seek[q];
+        sqlite3_bind_text(stmt, 3, g->provider, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(stmt, 4, g->gpus_per_instance);
+        sqlite3_bind_int(stmt, 5, g->term_months);
+        sqlite3_bind_int(stmt, 6, g->term_days);
+        step = sqlite3_step(stmt);
+        if (step == SQLITE_ROW)
+            gp_store__read_offer(stmt, g);
+        sqlite3_reset(stmt);
     }
-    sqlite3_reset(r->next);
     if (step == SQLITE_ROW)
         return 1;
     return step == SQLITE_DONE ? 0 : gp_store__fail(store, "cannot read the offer index");
 }
 
-/* Append the `per_group` cheapest offers of group `g` that are in the filter's place. */
-static int read_group(struct gp_store *store, struct purchase_read *r, const struct group *g,
+/* Append the `per_group` cheapest offers of group `g` that pass the filter. */
+static int read_group(struct gp_store *store, struct purchase_read *r, const struct gp_offer *g,
                       size_t per_group)
 {
     int step = SQLITE_DONE, rc = 0;
 
     sqlite3_bind_text(r->cheapest, 3, g->provider, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(r->cheapest, 4, g->gpus);
+    sqlite3_bind_int(r->cheapest, 4, g->gpus_per_instance);
     sqlite3_bind_int(r->cheapest, 7, g->term_months);
     sqlite3_bind_int(r->cheapest, 8, g->term_days);
     sqlite3_bind_int64(r->cheapest, 9, (sqlite3_int64)per_group);
     while ((step = sqlite3_step(r->cheapest)) == SQLITE_ROW) {
-        struct gp_offer *o =
-            gp_store__grow((void **)&r->offers, &r->cap, r->count, sizeof(*r->offers));
+        struct gp_offer *o = next_slot(r);
         if (!o) {
-            rc = gp_error_set(GP_ENOMEM, "out of memory reading offers");
+            rc = GP_ENOMEM;
             break;
         }
         gp_store__read_offer(r->cheapest, o);
@@ -161,46 +189,65 @@ static int read_group(struct gp_store *store, struct purchase_read *r, const str
     return rc;
 }
 
-/* Every group of one tier: a walk over the index that reads `per_group` rows per group. */
+/* Every group of one tier: the first entry of each answers unless the read is filtered. */
 static int read_tier(struct gp_store *store, struct purchase_read *r,
                      const struct gp_offer_filter *filter, int tier, size_t per_group)
 {
-    struct group g = {"", 0, 0, 0};
+    struct gp_offer g;
     int more, rc = 0;
 
-    gp_store__bind_text(r->next, 1, filter->gpu_id);
-    gp_store__bind_text(r->next, 2, gp_tier_name((enum gp_tier)tier));
+    memset(&g, 0, sizeof(g));
+    for (size_t q = 0; q < GROUP_SEEKS; q++) {
+        gp_store__bind_text(r->seek[q], 1, filter->gpu_id);
+        gp_store__bind_text(r->seek[q], 2, gp_tier_name((enum gp_tier)tier));
+    }
     gp_store__bind_text(r->cheapest, 1, filter->gpu_id);
     gp_store__bind_text(r->cheapest, 2, gp_tier_name((enum gp_tier)tier));
-    while (rc == 0 && (more = next_group(store, r, &g)) == 1)
-        if (!filter->provider || strcmp(filter->provider, g.provider) == 0)
+    while (rc == 0 && (more = next_group(store, r, &g)) == 1) {
+        struct gp_offer *o;
+        if (filter->provider && strcmp(filter->provider, g.provider) != 0)
+            continue;
+        if (r->filtered)
             rc = read_group(store, r, &g, per_group);
+        else if ((o = next_slot(r)) != NULL)
+            r->offers[r->count++] = g;
+        else
+            rc = GP_ENOMEM;
+    }
     return rc ? rc : more < 0 ? more : 0;
 }
-
-static const char next_group_sql[] =
-    "SELECT provider, gpus_per_instance, term_months, term_days FROM feed_offers "
-    "WHERE listed = 1 AND gpu_id = ?1 AND tier = ?2 "
-    "AND (provider, gpus_per_instance, term_months, term_days) > (?3, ?4, ?5, ?6) "
-    "ORDER BY provider, gpus_per_instance, term_months, term_days LIMIT 1";
 
 static const char cheapest_sql[] =
     "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers WHERE gpu_id = ?1 AND tier = ?2 "
     "AND provider = ?3 AND gpus_per_instance = ?4 AND term_months = ?7 AND term_days = ?8 "
     "AND observed_at >= ?10 " PLACE_WHERE "ORDER BY usd_per_gpu_hour LIMIT ?9";
 
+static void purchase_read_close(struct purchase_read *r)
+{
+    for (size_t q = 0; q < GROUP_SEEKS; q++)
+        sqlite3_finalize(r->seek[q]);
+    sqlite3_finalize(r->cheapest);
+}
+
 int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filter *filter,
                              size_t per_group, struct gp_offer **out, size_t *count)
 {
     struct purchase_read r;
-    int rc;
+    bool own;
+    int rc = 0;
 
     memset(&r, 0, sizeof(r));
     *out = NULL;
     *count = 0;
     if (!filter->gpu_id)
         return gp_error_set(GP_EINVALID, "a purchase's offers are read for one GPU");
-    rc = gp_store__prepare(store, &r.next, next_group_sql);
+    r.filtered = per_group > 1 || filter->since > 0 || filter->region || filter->jurisdiction;
+    /* one read transaction for every seek: one lock and one page cache, not one per statement */
+    own = sqlite3_get_autocommit(store->db) != 0;
+    if (own)
+        rc = gp_store__exec(store, "BEGIN");
+    for (size_t q = 0; rc == 0 && q < GROUP_SEEKS; q++)
+        rc = gp_store__prepare(store, &r.seek[q], group_seek_sql[q]);
     if (!rc)
         rc = gp_store__prepare(store, &r.cheapest, cheapest_sql);
     if (!rc) {
@@ -210,8 +257,9 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
     for (int t = 0; rc == 0 && t < GP_TIER_COUNT; t++)
         if (t != GP_TIER_QUOTE && (filter->tier < 0 || filter->tier == t))
             rc = read_tier(store, &r, filter, t, per_group ? per_group : 1);
-    sqlite3_finalize(r.next);
-    sqlite3_finalize(r.cheapest);
+    purchase_read_close(&r);
+    if (own && !sqlite3_get_autocommit(store->db) && gp_store__exec(store, "COMMIT") && !rc)
+        rc = GP_EDB;
     if (rc) {
         free(r.offers);
         return rc;

@@ -569,6 +569,12 @@ static void purchase_offers_are_the_cheapest_per_group(void **state)
     assert_int_equal(rows[2].tier, GP_TIER_RESERVED);
     assert_true(rows[2].usd_per_gpu_hour == 4.0);
     free(rows);
+    /* one per group: each group's first index entry, its cheapest */
+    assert_int_equal(gp_store_purchase_offers(f->store, &b200, 1, &rows, &n), 0);
+    assert_int_equal(n, 2);
+    assert_true(rows[0].usd_per_gpu_hour == 6.0 && rows[0].tier == GP_TIER_ON_DEMAND);
+    assert_true(rows[1].usd_per_gpu_hour == 4.0 && rows[1].tier == GP_TIER_RESERVED);
+    free(rows);
     assert_int_equal(gp_store_purchase_offers(f->store, &eu, 1, &rows, &n), 0);
     assert_int_equal(n, 1);
     assert_string_equal(rows[0].region, "eu-frankfurt-1");
