@@ -503,14 +503,6 @@ void gp_calibrate_fingerprint(struct gp_calibration *cal)
              (unsigned long long)h2);
 }
 
-/* Seconds since t0 on the monotonic clock. */
-static double since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
-}
-
 /* The least time a step can take: a warm-up and three timed runs at the last rate seen for its
  * kind (GEMM per precision, bandwidth), s; 0 when nothing comparable has run yet. */
 static double predict(const double *rate, const struct gp_bench_params *p)
@@ -542,7 +534,7 @@ static void run_plan(struct gp_calibration *out, struct run *run, const struct p
                      struct gp_calibrate_failed *failed, int *skipped, int *over_budget)
 {
     struct gp_schedule sched;
-    struct timespec t0;
+    double t0;
     /* The last rate seen (work per s) per GEMM precision, and for bandwidth in the last slot. */
     double rate[GP_BENCH_PRECISION_COUNT + 1] = {0};
     double total = 0.0, done = 0.0;
@@ -551,7 +543,7 @@ static void run_plan(struct gp_calibration *out, struct run *run, const struct p
     for (int i = 0; i < plan->count; i++)
         total += plan->steps[i].weight;
     gp_schedule_init(&sched, limit_s, total);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    t0 = gp_time_monotonic();
     for (int pass = 1; pass >= 0; pass--)
         for (int i = 0; i < plan->count; i++) {
             const struct step *st = &plan->steps[i];
@@ -559,8 +551,8 @@ static void run_plan(struct gp_calibration *out, struct run *run, const struct p
             char what[96];
             if (st->required != pass)
                 continue;
-            double budget =
-                gp_schedule_next(&sched, since(&t0), st->weight, st->required, predict(rate, sp));
+            double budget = gp_schedule_next(&sched, gp_time_monotonic() - t0, st->weight,
+                                             st->required, predict(rate, sp));
             done += st->weight;
             if (budget <= 0)
                 continue;
