@@ -372,3 +372,16 @@ int gp_registry_pick(const struct gp_registry *reg, const char *name,
                         near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "",
                         known);
 }
+
+void gp_registry_names_text(char *out, size_t size)
+{
+    const char *names[16 + sizeof(known_modules) / sizeof(known_modules[0])];
+    size_t n = 0;
+
+    for (size_t i = 0; gp_backend_builtins[i] && n < 16; i++)
+        names[n++] = gp_backend_builtins[i]()->name;
+    for (size_t i = 0; known_modules[i]; i++)
+        names[n++] = known_modules[i];
+    names[n] = NULL;
+    gp_text_join(out, size, names, ", ", " or ");
+}

@@ -52,6 +52,10 @@ int gp_registry_scan_for(struct gp_registry *out, const char *wanted);
  * registry.c). Accepts NULL. */
 void gp_registry_release(struct gp_registry *reg);
 
+/* Every backend name there can be, built in first, then the modules, as "cpu, cuda, hip or
+ * opencl" into out[size]: the list messages and help show. */
+void gp_registry_names_text(char *out, size_t size);
+
 /*
  * The candidate named `name`, or for "auto" the loaded one with the highest score.
  * GP_ENOTFOUND (with the known names) for an unknown name, GP_ENOBACKEND with the candidate's

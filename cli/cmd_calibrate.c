@@ -392,10 +392,13 @@ done:
 int gp_cmd_calibrate(struct gp_cli *cli, int argc, char **argv)
 {
     const char *backend = "auto", *device = "all", *export_path = NULL;
+    char names[96], backend_help[128];
     bool quick = false;
+
+    gp_registry_names_text(names, sizeof(names));
+    snprintf(backend_help, sizeof(backend_help), "auto (the best loaded), %s", names);
     const struct gp_opt opts[] = {
-        {"backend", 0, GP_OPT_STRING, &backend, "NAME",
-         "auto (the best loaded), cpu, opencl, cuda or hip"},
+        {"backend", 0, GP_OPT_STRING, &backend, "NAME", backend_help},
         {"device", 0, GP_OPT_STRING, &device, "N|all", "which device of the backend (default all)"},
         {"quick", 0, GP_OPT_FLAG, &quick, NULL,
          "short plan: the core kinds only, about 10 s per device"},
