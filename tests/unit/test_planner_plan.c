@@ -17,63 +17,10 @@
 #include "planner/model.h"
 #include "planner/plan.h"
 #include "util/buf.h"
+#include "tests/unit/planner_fixture.h"
 #include "util/error.h"
 
 #define DAY 86400
-
-static struct gp_catalog cat;
-static struct gp_efficiency_table effs;
-static struct gp_model_table models;
-
-static int load_table(const char *rel, int (*parse)(void *, const char *, size_t, const char *),
-                      void *out)
-{
-    struct gp_buf buf;
-    char origin[256];
-    int rc;
-
-    gp_buf_init(&buf, 1 << 20);
-    rc = gp_data_read(&buf, rel, origin, sizeof(origin));
-    if (!rc)
-        rc = parse(out, buf.data, buf.len, rel);
-    gp_buf_release(&buf);
-    return rc;
-}
-
-static int parse_effs(void *out, const char *text, size_t len, const char *origin)
-{
-    return gp_efficiency_table_parse(out, text, len, origin);
-}
-
-static int parse_models(void *out, const char *text, size_t len, const char *origin)
-{
-    return gp_model_table_parse(out, text, len, origin);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    if (gp_catalog_load(&cat) || load_table("efficiency.json", parse_effs, &effs) ||
-        load_table("models.json", parse_models, &models))
-        return -1;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    gp_catalog_release(&cat);
-    gp_efficiency_table_release(&effs);
-    gp_model_table_release(&models);
-    return 0;
-}
-
-static const struct gp_gpu *gpu(const char *id)
-{
-    const struct gp_gpu *g = gp_catalog_find(&cat, id);
-    assert_non_null(g);
-    return g;
-}
 
 static struct gp_calibration_curve curve(const char *gpu_id, const char *kernel,
                                          const char *precision, double eff_max, int64_t at,
