@@ -1,7 +1,10 @@
-/* Which calibration fits a plan trusts: for each kernel and precision, the newest run's curve. */
+/* Which calibration fits a plan trusts: for each kernel and precision the fleet median of the
+ * GPU type, over each GPU's newest run, with the band widened by the fleet's spread. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "planner/fleetcal.h"
 #include "planner/plan.h"
 #include "util/timeutil.h"
 
@@ -23,25 +26,58 @@ static bool usable(const struct gp_calibration_curve *c)
     return c->eff_max > 0 && c->eff_max <= 1.0 && c->s_half >= 0;
 }
 
+/* The fleet's curve of one slot: the median over each GPU's newest usable run. Returns the GPUs'
+ * nodes, 0 when none; *est holds the median and the spread. */
+static size_t fleet_curve(struct gp_fleet_estimate *est, const struct gp_calibration_curve *fits,
+                          size_t count, const char *gpu_id, int slot)
+{
+    struct gp_fleet_curve *curves = calloc(count ? count : 1, sizeof(*curves));
+    size_t n = 0;
+
+    memset(est, 0, sizeof(*est));
+    if (!curves)
+        return 0;
+    for (size_t i = 0; i < count; i++) {
+        const struct gp_calibration_curve *c = &fits[i];
+        if (slot_of(c) != slot || !usable(c) || strcmp(c->gpu_id, gpu_id) != 0)
+            continue;
+        curves[n++] = (struct gp_fleet_curve){
+            c->host,   c->device, c->gpu_id, "",  c->kernel, c->precision, c->eff_max,
+            c->s_half, c->peak,   1.0,       1.0, 0.0,       c->started_at};
+    }
+    if (n == 0 ||
+        gp_fleet_estimate(est, curves, n, gpu_id, curves[0].kernel, curves[0].precision) != 0)
+        memset(est, 0, sizeof(*est));
+    free(curves);
+    return est->nodes;
+}
+
+/* Widen the measured bands and the kernel-level uncertainty by the fleet's spread. */
+static void widen(struct gp_efficiency *eff, double low, double high)
+{
+    eff->uncertainty_low *= low;
+    eff->uncertainty_high *= high;
+    for (int c = 0; c < GP_BAND_COUNT; c++) {
+        eff->band[c].low *= low;
+        eff->band[c].high *= high;
+    }
+}
+
 void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calibration_curve *fits,
                                 size_t count, const char *gpu_id)
 {
-    const struct gp_calibration_curve *chosen[SLOT_COUNT] = {0}, *newest = NULL;
     struct gp_eff_override ov;
+    double low = 1.0, high = 1.0;
+    size_t nodes = 0;
+    int64_t newest = 0;
+    const char *host = "";
 
-    for (size_t i = 0; i < count; i++) {
-        int slot = slot_of(&fits[i]);
-        if (slot < 0 || strcmp(fits[i].gpu_id, gpu_id) != 0)
-            continue;
-        if (!chosen[slot] || fits[i].started_at >= chosen[slot]->started_at)
-            chosen[slot] = &fits[i];
-    }
     memset(&ov, 0, sizeof(ov));
     for (int s = 0; s < SLOT_COUNT; s++) {
-        const struct gp_calibration_curve *c = chosen[s];
-        if (!c || !usable(c))
+        struct gp_fleet_estimate est;
+        if (fleet_curve(&est, fits, count, gpu_id, s) == 0)
             continue;
-        struct gp_eff_curve curve = {c->eff_max, c->s_half};
+        struct gp_eff_curve curve = {est.eff_max, est.s_half};
         if (s == SLOT_BANDWIDTH) {
             ov.bandwidth = curve;
             ov.bandwidth_set = true;
@@ -49,13 +85,22 @@ void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calib
             ov.gemm[s] = curve;
             ov.gemm_set[s] = true;
         }
-        if (!newest || c->started_at >= newest->started_at)
-            newest = c;
+        low = est.low < low ? est.low : low;
+        high = est.high > high ? est.high : high;
+        nodes = est.nodes > nodes ? est.nodes : nodes;
+        newest = est.newest > newest ? est.newest : newest;
     }
-    if (!newest || newest->started_at <= 0)
+    for (size_t i = 0; nodes == 1 && i < count; i++)
+        if (strcmp(fits[i].gpu_id, gpu_id) == 0 && fits[i].started_at == newest)
+            host = fits[i].host;
+    if (nodes == 0 || newest <= 0)
         return;
     char date[11];
-    gp_time_format_date(newest->started_at, date, sizeof(date));
-    snprintf(ov.source, sizeof(ov.source), "calibrated:%.60s:%s", newest->host, date);
+    gp_time_format_date(newest, date, sizeof(date));
+    if (nodes == 1)
+        snprintf(ov.source, sizeof(ov.source), "calibrated:%.60s:%s", host, date);
+    else
+        snprintf(ov.source, sizeof(ov.source), "calibrated:median of %zu nodes:%s", nodes, date);
     gp_efficiency_apply(eff, &ov);
+    widen(eff, low, high);
 }

@@ -106,9 +106,9 @@ static int prepare_gpu(struct gp_plan_gpu *out, const struct gp_plan_request *re
     gp_efficiency_resolve(&out->eff, req->efficiencies, gpu->id);
     if (stack)
         gp_stack_apply(&out->eff, req->stacks, stack);
-    gp_plan_calibration_choose(&out->eff, req->fits, req->fit_count, gpu->id);
     if (req->bands)
         memcpy(out->eff.band, req->bands->band, sizeof(out->eff.band));
+    gp_plan_calibration_choose(&out->eff, req->fits, req->fit_count, gpu->id);
     memset(&out->price, 0, sizeof(out->price));
     out->price.owned = true;
     gp_text_copy(out->price.tier, sizeof(out->price.tier), "owned");

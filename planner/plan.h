@@ -159,9 +159,12 @@ void gp_plan_result_release(struct gp_plan_result *res);
 
 /*
  * Apply the calibrated curves of `gpu_id` among `fits` over `eff`: for each kernel and
- * precision the newest run's curve (on equal start times the later one in `fits`); curves
- * outside eff_max (0, 1] or with a negative s_half are ignored. The source becomes
- * "calibrated:<host>:<date>" of the newest run used. Leaves `eff` as it is when none applies.
+ * precision the fleet median (gp_fleet_estimate) over each GPU's (host and device's) newest
+ * usable run; curves outside eff_max (0, 1] or with a negative s_half are ignored. The measured
+ * bands and the kernel-level uncertainty are widened by the fleet's spread: the lowest 10th and
+ * highest 90th percentile over the median among the curves used. The source becomes
+ * "calibrated:<host>:<date>" for one node, "calibrated:median of N nodes:<date>" for more,
+ * dated by the newest run used. Leaves `eff` as it is when none applies.
  */
 void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calibration_curve *fits,
                                 size_t count, const char *gpu_id);

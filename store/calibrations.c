@@ -323,7 +323,9 @@ int gp_store_calibration_fits_for_gpu(struct gp_store *store, const char *gpu_id
 {
     static const char sql[] =
         "SELECT f.kernel, f.precision, f.eff_max, f.s_half, f.peak, f.r2, f.points, c.host,"
-        " c.started_at, c.fingerprint, c.gpu_id"
+        " c.started_at, c.fingerprint, c.gpu_id,"
+        " CASE WHEN json_valid(c.conditions) THEN"
+        "  COALESCE(json_extract(c.conditions, '$.device_index'), 0) ELSE 0 END"
         " FROM calibration_fits f JOIN calibrations c ON c.id = f.calibration_id"
         " WHERE (?1 IS NULL OR c.gpu_id = ?1) AND c.gpu_id <> '' AND f.peak > 0"
         " ORDER BY c.started_at, c.id, f.kernel, f.precision";
@@ -355,6 +357,7 @@ int gp_store_calibration_fits_for_gpu(struct gp_store *store, const char *gpu_id
         c->started_at = sqlite3_column_int64(stmt, 8);
         gp_store__column_text(stmt, 9, c->fingerprint, sizeof(c->fingerprint));
         gp_store__column_text(stmt, 10, c->gpu_id, sizeof(c->gpu_id));
+        c->device = sqlite3_column_int(stmt, 11);
         n++;
     }
     if (rc == 0 && step != SQLITE_DONE)

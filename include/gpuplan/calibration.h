@@ -71,6 +71,7 @@ struct gp_calibration_curve {
     double r2;          /* goodness of fit */
     int points;         /* measured points behind the fit */
     char host[256];     /* the machine that measured it */
+    int device;         /* the backend's device index on that machine (0 when not recorded) */
     int64_t started_at; /* when, Unix seconds UTC */
     char fingerprint[GP_CALIBRATION_FINGERPRINT_MAX];
 };

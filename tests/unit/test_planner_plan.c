@@ -42,15 +42,17 @@ static struct gp_calibration_curve curve(const char *gpu_id, const char *kernel,
 
 /* ---- calibration ---------------------------------------------------------------------------- */
 
-static void test_calibration_newest_per_curve(void **state)
+/* The fleet median per curve over each GPU's newest run, the band widened by the spread. */
+static void test_calibration_fleet_median(void **state)
 {
     const int64_t t0 = 1790000000;
-    /* Table: fits oldest first, as the store lists them. */
+    /* Table: fits oldest first, as the store lists them; the host names say what they test. */
     const struct gp_calibration_curve fits[] = {
+        curve("h200-sxm", "gemm", "bf16", 0.50, t0 - DAY, "new"), /* superseded by new's next */
         curve("h200-sxm", "gemm", "bf16", 0.70, t0, "old"),
         curve("h200-sxm", "bandwidth", "", 0.80, t0, "old"),
         curve("h200-sxm", "gemm", "bf16", 0.75, t0 + DAY, "new"),
-        curve("h200-sxm", "gemm", "bf16", 0.76, t0 + DAY, "same-second"), /* later wins a tie */
+        curve("h200-sxm", "gemm", "bf16", 0.76, t0 + DAY, "same-second"),
         curve("mi300x", "gemm", "bf16", 0.10, t0 + 2 * DAY, "other-gpu"),
         curve("h200-sxm", "gemm", "fp8", 1.50, t0 + 3 * DAY, "bad"), /* eff_max above 1 */
         curve("h200-sxm", "copy", "", 0.50, t0 + 4 * DAY, "unknown-kernel"),
@@ -59,13 +61,32 @@ static void test_calibration_newest_per_curve(void **state)
     (void)state;
 
     gp_efficiency_resolve(&defaults, &effs, "h200-sxm");
+    defaults.band[0] = (struct gp_band){0.8, 1.1, 10};
     eff = defaults;
     gp_plan_calibration_choose(&eff, fits, sizeof(fits) / sizeof(fits[0]), "h200-sxm");
-    assert_float_equal(eff.gemm[GP_BF16].eff_max, 0.76, 1e-12);
+    assert_float_equal(eff.gemm[GP_BF16].eff_max, 0.75, 1e-12); /* of 0.70, 0.75, 0.76 */
     assert_float_equal(eff.bandwidth.eff_max, 0.80, 1e-12);
     /* The bad newest fp8 curve leaves the default, and names no source. */
     assert_float_equal(eff.gemm[GP_FP8].eff_max, defaults.gemm[GP_FP8].eff_max, 1e-12);
-    assert_string_equal(eff.source, "calibrated:same-second:2026-09-22");
+    assert_string_equal(eff.source, "calibrated:median of 3 nodes:2026-09-22");
+    /* The band: bf16's 10th and 90th percentile over its median. */
+    double low = (0.70 + 0.2 * 0.05) / 0.75, high = (0.75 + 0.8 * 0.01) / 0.75;
+    assert_float_equal(eff.band[0].low, 0.8 * low, 1e-12);
+    assert_float_equal(eff.band[0].high, 1.1 * high, 1e-12);
+    assert_float_equal(eff.uncertainty_low, defaults.uncertainty_low * low, 1e-12);
+    assert_float_equal(eff.uncertainty_high, defaults.uncertainty_high * high, 1e-12);
+
+    /* One node with two GPUs: their median, named by the node, the band as wide as they differ. */
+    struct gp_calibration_curve node[] = {
+        curve("h200-sxm", "gemm", "bf16", 0.70, t0, "node7"),
+        curve("h200-sxm", "gemm", "bf16", 0.80, t0, "node7"),
+    };
+    node[1].device = 1;
+    eff = defaults;
+    gp_plan_calibration_choose(&eff, node, 2, "h200-sxm");
+    assert_float_equal(eff.gemm[GP_BF16].eff_max, 0.75, 1e-12);
+    assert_string_equal(eff.source, "calibrated:node7:2026-09-21");
+    assert_float_equal(eff.band[0].low, 0.8 * 0.71 / 0.75, 1e-12);
 
     /* No fit for the GPU: the defaults stay, source included. */
     eff = defaults;
@@ -289,7 +310,7 @@ static void test_pricing_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_calibration_newest_per_curve),
+        cmocka_unit_test(test_calibration_fleet_median),
         cmocka_unit_test(test_currency),
         cmocka_unit_test(test_plan_run),
         cmocka_unit_test(test_shared_formulas),
