@@ -8,25 +8,13 @@
 #include "util/msg.h"
 #include "util/timeutil.h"
 
-/* The best row, and the next feasible priced row of the same sweep point (NULL when none). */
+/* The best row and the runner-up of its sweep point, as the planner chose them (NULL when
+ * none). */
 static const struct gp_plan_row *best_and_next(const struct gp_plan_result *res,
                                                const struct gp_plan_row **next)
 {
-    const struct gp_plan_row *best;
-    size_t group, end;
-
-    *next = NULL;
-    if (res->best >= res->count)
-        return NULL;
-    best = &res->rows[res->best];
-    group = res->per_point ? res->per_point : res->count;
-    end = (res->best / group + 1) * group;
-    for (size_t i = res->best + 1; i < end && i < res->count; i++)
-        if (res->rows[i].feasible && res->rows[i].price_known) {
-            *next = &res->rows[i];
-            break;
-        }
-    return best;
+    *next = res->runner_up < res->count ? &res->rows[res->runner_up] : NULL;
+    return res->best < res->count ? &res->rows[res->best] : NULL;
 }
 
 /* "3 x B200 (secure cloud) at runpod" (or the combination) into out[size]. */

@@ -206,7 +206,21 @@ static void convert_rows(struct gp_plan_result *res, const struct gp_plan_reques
     }
 }
 
-/* Why no row is feasible (GP_PLAN_FEASIBLE when one is), and the smallest sized fleet. */
+/* The next feasible priced row after the best one within its sweep point, or SIZE_MAX. */
+static size_t runner_up(const struct gp_plan_result *res)
+{
+    size_t group = res->per_point ? res->per_point : res->count;
+
+    if (res->best >= res->count)
+        return SIZE_MAX;
+    for (size_t i = res->best + 1; i < (res->best / group + 1) * group && i < res->count; i++)
+        if (res->rows[i].feasible && res->rows[i].price_known)
+            return i;
+    return SIZE_MAX;
+}
+
+/* Why no row is feasible (GP_PLAN_FEASIBLE when one is), the smallest sized fleet, the best
+ * row and the one after it. */
 static void explain(struct gp_plan_result *res)
 {
     unsigned all = 0;
@@ -222,6 +236,7 @@ static void explain(struct gp_plan_result *res)
         if (res->best == SIZE_MAX && (r->notes & GP_NOTE_BEST))
             res->best = i;
     }
+    res->runner_up = runner_up(res);
     if (feasible)
         res->infeasible = GP_PLAN_FEASIBLE;
     else if ((all & GP_NOTE_OVER_MAX_GPUS) && res->smallest && res->used.assumptions.max_gpus > 0)

@@ -133,6 +133,7 @@ struct gp_plan_result {
     int64_t oldest_price;     /* oldest observation of a price a row uses, Unix seconds UTC; 0 */
     int64_t newest_price;     /* newest observation of a price a row uses, Unix seconds UTC; 0 */
     size_t best;              /* index of the row marked best, or SIZE_MAX */
+    size_t runner_up; /* the next feasible priced row of the best row's sweep point, or SIZE_MAX */
     enum gp_plan_infeasible infeasible; /* GP_PLAN_FEASIBLE when some row is feasible */
     const struct gp_plan_row *smallest; /* the smallest sized fleet, or NULL; into rows */
 };

@@ -227,6 +227,10 @@ static void test_plan_run(void **state)
     assert_int_equal(a.per_point, 2);
     assert_int_equal(a.infeasible, GP_PLAN_FEASIBLE);
     assert_true(a.best < a.count && (a.rows[a.best].notes & GP_NOTE_BEST));
+    /* The runner-up is the next feasible priced row of the best row's point. */
+    assert_int_equal(a.best, 0);
+    assert_true(a.rows[1].feasible && a.rows[1].price_known);
+    assert_int_equal(a.runner_up, 1);
     for (size_t i = 0; i < a.count; i++) /* bought from each type's own offer, per GPU */
         assert_string_equal(a.rows[i].provider, strcmp(a.rows[i].gpu, "h100-sxm") ? "b" : "a");
     /* Each point is ranked on its own: the first row of each is the best. */
@@ -261,6 +265,7 @@ static void test_plan_run(void **state)
     assert_non_null(a.smallest);
     assert_true(a.smallest->gpus > 1);
     assert_int_equal(a.best, SIZE_MAX);
+    assert_int_equal(a.runner_up, SIZE_MAX);
     gp_plan_result_release(&a);
     usd.req.base.assumptions.max_gpus = 0;
     usd.req.base.assumptions.power_budget_kw = 0.001;
