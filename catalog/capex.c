@@ -105,16 +105,14 @@ done:
     return rc;
 }
 
+static int parse_capex(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_capex_parse(out, text, len, origin);
+}
+
 int gp_capex_load(struct gp_capex_table *out)
 {
-    struct gp_buf text = GP_BUF_INIT;
-    char origin[4200];
-    int rc = gp_data_read(&text, "capex.json", origin, sizeof(origin));
-
-    if (rc == 0)
-        rc = gp_capex_parse(out, gp_buf_str(&text), text.len, origin);
-    gp_buf_release(&text);
-    return rc;
+    return gp_data_parse_file("capex.json", parse_capex, out);
 }
 
 void gp_capex_release(struct gp_capex_table *table)

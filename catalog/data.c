@@ -25,6 +25,18 @@ static const struct gp_embedded_file *embedded_find(const char *relpath)
     return NULL;
 }
 
+int gp_data_parse_file(const char *relpath, gp_data_parse_fn *parse, void *out)
+{
+    struct gp_buf text = GP_BUF_INIT;
+    char origin[4200];
+    int rc = gp_data_read(&text, relpath, origin, sizeof(origin));
+
+    if (rc == 0)
+        rc = parse(out, gp_buf_str(&text), text.len, origin);
+    gp_buf_release(&text);
+    return rc;
+}
+
 int gp_data_read(struct gp_buf *out, const char *relpath, char *origin, size_t origin_size)
 {
     const struct gp_embedded_file *f;

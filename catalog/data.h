@@ -17,6 +17,13 @@ void gp_data_set_dir(const char *dir);
  */
 int gp_data_read(struct gp_buf *out, const char *relpath, char *origin, size_t origin_size);
 
+/* Parse `len` bytes of `text` into `out`; `origin` names the text in messages. */
+typedef int gp_data_parse_fn(void *out, const char *text, size_t len, const char *origin);
+
+/* Read the data file `relpath` (gp_data_read) and parse it with `parse` into `out`. Returns 0,
+ * the read's error, or the parser's. */
+int gp_data_parse_file(const char *relpath, gp_data_parse_fn *parse, void *out);
+
 /*
  * List the files directly under the folder `reldir` ("workloads", "prices") whose names end in
  * `suffix`, from both the directory and the embedded set, sorted and without duplicates.

@@ -83,16 +83,14 @@ done:
     return rc;
 }
 
+static int parse_fx(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_fx_parse(out, text, len, origin);
+}
+
 int gp_fx_load(struct gp_fx_table *out)
 {
-    struct gp_buf text = GP_BUF_INIT;
-    char origin[4200];
-    int rc = gp_data_read(&text, "fx.json", origin, sizeof(origin));
-
-    if (rc == 0)
-        rc = gp_fx_parse(out, gp_buf_str(&text), text.len, origin);
-    gp_buf_release(&text);
-    return rc;
+    return gp_data_parse_file("fx.json", parse_fx, out);
 }
 
 void gp_fx_release(struct gp_fx_table *fx)

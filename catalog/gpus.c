@@ -10,9 +10,10 @@
 #include "util/text.h"
 
 static const char *const entry_keys[] = {
-    "id",        "name",   "vendor",      "arch",          "peak_tflops",     "hbm_gb",
-    "hbm_tbs",   "tdp_w",  "scaleup_gbs", "scaleout_gbps", "gpus_per_node", "node_overhead_w",
-    "llc_mb",    "capex_usd", "source", NULL,
+    "id",          "name",          "vendor",        "arch",
+    "peak_tflops", "hbm_gb",        "hbm_tbs",       "tdp_w",
+    "scaleup_gbs", "scaleout_gbps", "gpus_per_node", "node_overhead_w",
+    "llc_mb",      "capex_usd",     "source",        NULL,
 };
 
 static int parse_peaks(struct gp_json_reader *r, const cJSON *entry, struct gp_gpu *gpu)
@@ -145,16 +146,14 @@ done:
     return rc;
 }
 
+static int parse_gpus(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_catalog_parse(out, text, len, origin);
+}
+
 int gp_catalog_load(struct gp_catalog *out)
 {
-    struct gp_buf text = GP_BUF_INIT;
-    char origin[4200];
-    int rc = gp_data_read(&text, "gpus.json", origin, sizeof(origin));
-
-    if (rc == 0)
-        rc = gp_catalog_parse(out, gp_buf_str(&text), text.len, origin);
-    gp_buf_release(&text);
-    return rc;
+    return gp_data_parse_file("gpus.json", parse_gpus, out);
 }
 
 void gp_catalog_release(struct gp_catalog *cat)

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "catalog/data.h"
-#include "util/buf.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -144,17 +143,15 @@ int gp_regions_parse(struct gp_region_table *out, const char *text, size_t len, 
     return rc;
 }
 
+static int parse_regions(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_regions_parse(out, text, len, origin);
+}
+
 int gp_regions_load(struct gp_region_table *out)
 {
-    struct gp_buf text = GP_BUF_INIT;
-    char origin[4200];
-    int rc = gp_data_read(&text, "regions.json", origin, sizeof(origin));
-
     memset(out, 0, sizeof(*out));
-    if (rc == 0)
-        rc = gp_regions_parse(out, gp_buf_str(&text), text.len, origin);
-    gp_buf_release(&text);
-    return rc;
+    return gp_data_parse_file("regions.json", parse_regions, out);
 }
 
 void gp_regions_release(struct gp_region_table *table)
