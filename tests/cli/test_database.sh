@@ -97,6 +97,11 @@ if [[ $(id -u) -ne 0 || ${#as_user[@]} -gt 0 ]]; then
   check "read-only file: plan" 0 $?
   "${as_user[@]}" "$gpuplan" quote list --db "$tmp/shared/ro-file.db" >/dev/null 2>"$tmp/err"
   check "read-only file: quote list" 0 $?
+  mkdir -m 777 "$tmp/out-dir"
+  "${as_user[@]}" "$gpuplan" report --db "$tmp/shared/ro-file.db" -w chat-llama-3.1-70b \
+    --out "$tmp/out-dir/report.json" >/dev/null 2>"$tmp/err"
+  check "read-only file: report" 0 $?
+  [[ -s "$tmp/out-dir/report.json" ]]; check "read-only file: report written" 0 $?
   "${as_user[@]}" "$gpuplan" quote add --db "$tmp/shared/ro-file.db" --provider acme --gpu b200 --price 3 \
     >/dev/null 2>"$tmp/err"
   check "read-only file: a write is refused" 5 $? "$tmp/err" "read-only"
