@@ -150,8 +150,8 @@ static int armed_main(int argc, char **argv, char **envp)
     return real_main(argc, argv, envp);
 }
 
-int __libc_start_main(main_fn main, int argc, char **argv, void (*init)(void),
-                      void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
+int __libc_start_main(main_fn main, int argc, char **argv, void (*init)(void), void (*fini)(void),
+                      void (*rtld_fini)(void), void *stack_end)
 {
     start_fn real_start;
     void *sym = lookup("__libc_start_main");

@@ -229,9 +229,9 @@ static int v_current_time64(sqlite3_vfs *vfs, sqlite3_int64 *out)
 static void install(void)
 {
     static const sqlite3_io_methods methods = {
-        3,           f_close,     f_read,      f_write,          f_truncate,    f_sync,
-        f_file_size, f_lock,      f_unlock,    f_check_reserved, f_file_control, f_sector_size,
-        f_device,    f_shm_map,   f_shm_lock,  f_shm_barrier,    f_shm_unmap,   f_fetch,
+        3,           f_close,   f_read,     f_write,          f_truncate,     f_sync,
+        f_file_size, f_lock,    f_unlock,   f_check_reserved, f_file_control, f_sector_size,
+        f_device,    f_shm_map, f_shm_lock, f_shm_barrier,    f_shm_unmap,    f_fetch,
         f_unfetch,
     };
 

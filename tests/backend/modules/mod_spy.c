@@ -23,8 +23,8 @@ static int probe(char *reason, size_t size)
 }
 
 static const struct gp_backend_ops ops = {
-    GP_BACKEND_ABI_VERSION, "spy",            "test module",   probe,     mod_init,
-    mod_shutdown,           mod_device_count, mod_device_info, mod_bench, mod_last_error,
+    GP_BACKEND_ABI_VERSION, "spy",           "test module", probe,          mod_init, mod_shutdown,
+    mod_device_count,       mod_device_info, mod_bench,     mod_last_error,
 };
 
 EXPORT const struct gp_backend_ops *gpuplan_backend_entry(void)
