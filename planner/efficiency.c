@@ -227,6 +227,7 @@ int gp_efficiency_table_parse(struct gp_efficiency_table *out, const char *text,
     }
     snprintf(out->defaults.source, sizeof(out->defaults.source), "default");
     out->defaults.serve_attention = out->defaults.serve_compute;
+    out->defaults.expert_gemm = 1.0;
     out->defaults.claim_inference = 1.0;
     out->defaults.claim_training = 1.0;
     if (!rc) {

@@ -29,6 +29,8 @@ struct gp_efficiency {
     double step_overhead_s;     /* fixed cost of one decode step (scheduling, sampling), s */
     double layer_overhead_s;    /* fixed cost per layer per forward pass (launches, norms), s */
     double sequence_overhead_s; /* engine cost per sequence per decode step (scheduling), s */
+    double expert_gemm;         /* share of a GEMM's fixed cost one expert of a grouped MoE GEMM
+                                   pays, (0, 1] */
     double runtime_overhead_gb; /* per-GPU memory outside weights and KV (activations, comm), GB */
     int max_batch;              /* most sequences an engine batches in one step */
     double net_efficiency;      /* achieved share of scale-up bandwidth in all-reduce */

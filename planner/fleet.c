@@ -268,6 +268,7 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     out->notes = s.notes | (eff->vendor_claim ? GP_NOTE_VENDOR_CLAIM : 0u);
     out->feasible = s.feasible;
     out->tp = perf.tp;
+    out->ep = perf.ep > 0 ? perf.ep : 1;
     out->batch = perf.batch;
     out->bound = perf.bound;
     out->ttft_ms = perf.ttft_ms;

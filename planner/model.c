@@ -49,7 +49,25 @@ enum gp_precision gp_model_precision(const struct gp_gpu *gpu, enum gp_precision
 
 double gp_model_kv_bytes_per_token(const struct gp_model_arch *m, enum gp_precision kv)
 {
-    return 2.0 * m->layers * m->kv_heads * m->head_dim * gp_precision_bytes(kv);
+    return gp_model_kv_bytes_per_gpu(m, kv, 1);
+}
+
+double gp_model_kv_bytes_per_gpu(const struct gp_model_arch *m, enum gp_precision kv, int t)
+{
+    /* Multi-head latent attention caches one compressed latent and the RoPE key per layer, the
+     * same on every tensor-parallel rank. */
+    if (m->kv_lora_rank > 0)
+        return (double)m->layers * (m->kv_lora_rank + m->rope_dim) * gp_precision_bytes(kv);
+    double heads = ceil((double)m->kv_heads / t);
+    return 2.0 * m->layers * heads * m->head_dim * gp_precision_bytes(kv);
+}
+
+double gp_model_attention_width(const struct gp_model_arch *m)
+{
+    /* With MLA the decode step attends in the latent space (absorbed projections). */
+    if (m->kv_lora_rank > 0)
+        return (double)m->heads * (m->kv_lora_rank + m->rope_dim);
+    return (double)m->heads * m->head_dim;
 }
 
 /* Achieved rates on one GPU after efficiencies: the terms of every roofline below. */
@@ -80,7 +98,7 @@ static double allreduce(double bytes, int t, const struct rates *r, double laten
 /* The best configuration found so far for an inference workload. */
 struct candidate {
     double per_gpu;       /* output tokens/s per GPU */
-    int tp, batch;        /* tensor-parallel degree; sequences per step */
+    int tp, ep, batch;    /* tensor-parallel degree; expert-parallel GPUs; sequences per step */
     double rate;          /* output tokens/s of one replica */
     double ttft, tpot;    /* ms */
     double busy;          /* share of the step the GPU is working, [0, 1] */
@@ -88,103 +106,171 @@ struct candidate {
     enum gp_bound bound;  /* what limits it */
 };
 
-/*
- * One tensor-parallel degree. A decode step is a roofline per operation class, each linear in
- * the batch b:
- *   GEMMs      max(c0 + c b, w)   (compute; or reading the weights once per step)
- *   attention  a0 + a b           (reading each sequence's KV cache, or its FLOPs)
- *   all-reduce k0 + k b,  fixed overheads o,
- * and each sequence brings its prefill, amortised over its output tokens as p b. The time per
- * output token a user sees is the sum, so the largest b meeting a limit has a closed form.
- * Returns 0 when it fits, 1 when it does not fit memory, 2 when no batch meets the targets.
- * It is longer than the project's 80 lines on purpose: the coefficients and the closed-form
- * batch are one derivation, and it reads best whole, in the order of the formula above.
- */
-static int try_tp(struct candidate *out, const struct gp_workload *w, const struct gp_gpu *gpu,
-                  const struct gp_efficiency *eff, const struct rates *r, enum gp_precision prec,
-                  int t)
+/* The per-step terms of one layout (tensor-parallel degree t, or experts spread over ep GPUs
+ * with attention data-parallel), each linear in the batch b per GPU. */
+struct terms {
+    int t, ep;                /* tensor-parallel degree; expert-parallel GPUs (1 = none) */
+    double cap;               /* most sequences per GPU that fit the KV cache and the engine */
+    double kv_tok;            /* KV cache bytes per token on one GPU */
+    double attn;              /* attention width a decode token reads against, elements */
+    double dense, expw;       /* bytes of dense weights and of the experts on one GPU */
+    double c0, c;             /* GEMM fixed and per-sequence compute time, s */
+    double a0, a;             /* attention fixed and per-sequence time, s */
+    double k0, k;             /* collective fixed and per-sequence time, s */
+    double o;                 /* fixed step overhead, s */
+    double pre, pre_c, pre_m; /* one request's prefill: time, its compute and memory parts, s */
+    double n_gemm;            /* GEMMs per forward pass at the largest batch */
+    double expert_gemm;       /* fixed cost of one expert's GEMM, in standalone GEMMs */
+};
+
+/* Time to read the weights a step over `b` sequences per GPU touches: the dense ones, and the
+ * experts that some token of the whole batch (b x ep sequences) is routed to. */
+static double touched_share(const struct terms *x, const struct gp_model_arch *m, double b)
+{
+    if (m->experts <= 1)
+        return 1.0;
+    return 1.0 - pow(1.0 - (double)m->active_experts / m->experts, b * x->ep);
+}
+
+/* GEMMs of one forward pass on one GPU: four per block and the head, and for MoE blocks three
+ * per expert the batch reaches (each a small GEMM that pays its own fixed cost). */
+static double gemm_count(const struct terms *x, const struct gp_model_arch *m, double b)
+{
+    double n = 4.0 * m->layers + 1.0;
+    if (m->experts > 1)
+        n += gp_model_moe_layers(m) * 3.0 * x->expert_gemm *
+             ((double)m->experts / x->ep * touched_share(x, m, b) + m->shared_experts);
+    return n;
+}
+
+static double weights_read(const struct terms *x, const struct gp_model_arch *m,
+                           const struct rates *r, double b)
+{
+    return op_time(x->dense + x->expw * touched_share(x, m, b), gemm_count(x, m, b), r->bw_half,
+                   r->bytes);
+}
+
+/* Mixture-of-experts token exchange of a layout: each token's hidden state goes to the GPUs
+ * of its experts and back (at most once per GPU), twice per MoE layer. */
+static double all_to_all(const struct gp_model_arch *m, int ep, double tokens,
+                         const struct rates *r)
+{
+    double copies = fmin((double)m->active_experts, (double)ep) * (ep - 1) / ep;
+    return 2.0 * gp_model_moe_layers(m) * copies * tokens * m->hidden * ACT_BYTES / r->link;
+}
+
+/* Fill the terms of layout (t, ep); returns 1 when it does not fit memory. */
+static int layout_terms(struct terms *x, const struct gp_workload *w, const struct gp_gpu *gpu,
+                        const struct gp_efficiency *eff, const struct rates *r,
+                        enum gp_precision prec, int t, int ep)
 {
     const struct gp_model_arch *m = &w->model;
     const struct gp_inference *in = &w->inference;
     double L = m->layers, s = in->input_tokens, g = in->output_tokens, ctx = s + g / 2.0;
-    double wb = gp_precision_bytes(prec), kvb = gp_precision_bytes(in->kv_precision);
-    double active = gp_model_active_params(m), experts = gp_model_expert_params(m);
-    double attn = (double)m->heads * m->head_dim;
-    double kv_heads_gpu = ceil((double)m->kv_heads / t);
-    double kv_tok = 2.0 * L * kv_heads_gpu * m->head_dim * kvb; /* per GPU, bytes/token */
-    double weights = m->params * wb / t;
-    double avail =
-        gpu->hbm_gb * 1e9 * in->memory_fraction - weights - eff->runtime_overhead_gb * 1e9;
-    double n_gemm = 4.0 * L + 1.0;
+    double wb = gp_precision_bytes(prec), experts = gp_model_expert_params(m);
+    double active = gp_model_active_params(m), lat = eff->net_latency_s;
+    double moe_lat = ep > 1 ? 2.0 * gp_model_moe_layers(m) * lat : 0.0;
 
-    if (avail < kv_tok * (s + g) || (t > 1 && !(r->link > 0)))
+    memset(x, 0, sizeof(*x));
+    x->t = t;
+    x->ep = ep;
+    x->expert_gemm = eff->expert_gemm > 0 ? eff->expert_gemm : 1.0;
+    x->kv_tok = gp_model_kv_bytes_per_gpu(m, in->kv_precision, t);
+    x->attn = gp_model_attention_width(m);
+    x->dense = (m->params - experts) * wb / t;
+    x->expw = experts * wb / (t * ep);
+    double avail = gpu->hbm_gb * 1e9 * in->memory_fraction - x->dense - x->expw -
+                   eff->runtime_overhead_gb * 1e9;
+    if (avail < x->kv_tok * (s + g) || (t * ep > 1 && !(r->link > 0)))
         return 1;
-    double cap = floor(avail / (kv_tok * ctx));
     double engine_max = in->max_batch > 0 ? in->max_batch : eff->max_batch;
-    if (cap > engine_max)
-        cap = engine_max;
-
-    /* Weights one decode step reads: all dense weights, and the experts the batch reaches. */
-    double touched = m->params;
-    if (experts > 0) {
-        double miss = pow(1.0 - (double)m->active_experts / m->experts, cap);
-        touched = m->params - experts * miss;
-    }
-    double c0 = op_time(0, n_gemm, r->gemm_half, r->flops);
-    double c = 2.0 * active / t / r->flops;
-    double wread = op_time(touched * wb / t, n_gemm, r->bw_half, r->bytes);
-    double a0 = op_time(0, L, r->bw_half, r->bytes);
-    double a = fmax(4.0 * L * attn * ctx / t / r->attn, kv_tok * ctx / r->bytes) +
-               eff->sequence_overhead_s;
-    double k0 = t > 1 ? 2.0 * L * eff->net_latency_s : 0.0;
-    double k = t > 1 ? 2.0 * L * 2.0 * (t - 1) / t * m->hidden * ACT_BYTES / r->link : 0.0;
-    double o = eff->step_overhead_s + L * eff->layer_overhead_s;
-
+    x->cap = fmin(floor(avail / (x->kv_tok * ctx)), engine_max);
+    x->n_gemm = gemm_count(x, m, x->cap);
+    x->c0 = op_time(0, x->n_gemm, r->gemm_half, r->flops);
+    x->c = 2.0 * active / t / r->flops;
+    x->a0 = op_time(0, L, r->bw_half, r->bytes);
+    x->a = fmax(4.0 * L * x->attn * ctx / t / r->attn, x->kv_tok * ctx / r->bytes) +
+           eff->sequence_overhead_s;
+    x->k0 = (t > 1 ? 2.0 * L * lat : 0.0) + moe_lat;
+    x->k = (t > 1 ? 2.0 * L * 2.0 * (t - 1) / t * m->hidden * ACT_BYTES / r->link : 0.0) +
+           (ep > 1 ? all_to_all(m, ep, 1.0, r) : 0.0);
+    x->o = eff->step_overhead_s + L * eff->layer_overhead_s;
     /* Prefill of one request: GEMMs over s tokens (compute-bound for any real prompt), causal
-     * attention, and the same all-reduces with s tokens of payload. */
-    double pre_c = op_time(s * 2.0 * active / t, n_gemm, r->gemm_half, r->flops) +
-                   s * 2.0 * L * attn * s / t / r->attn;
-    double pre_m = op_time(weights, n_gemm, r->bw_half, r->bytes);
-    double pre_comm = 2.0 * L * allreduce(s * m->hidden * ACT_BYTES, t, r, eff->net_latency_s);
-    double pre = fmax(pre_c, pre_m) + pre_comm + L * eff->layer_overhead_s;
-    double p = pre / g;
+     * attention, and the same collectives with s tokens of payload. */
+    double head = (double)m->heads * m->head_dim;
+    x->pre_c = op_time(s * 2.0 * active / t, x->n_gemm, r->gemm_half, r->flops) +
+               s * 2.0 * L * head * s / t / r->attn;
+    x->pre_m = op_time(x->dense + x->expw, x->n_gemm, r->bw_half, r->bytes);
+    double pre_comm = 2.0 * L * allreduce(s * m->hidden * ACT_BYTES, t, r, lat) +
+                      (ep > 1 ? all_to_all(m, ep, s, r) + moe_lat : 0.0);
+    x->pre = fmax(x->pre_c, x->pre_m) + pre_comm + L * eff->layer_overhead_s;
+    return 0;
+}
 
-    double b = cap, fixed = a0 + k0 + o;
+/* The largest batch per GPU within the latency targets, or 0. */
+static double choose_batch(const struct terms *x, const struct gp_workload *w,
+                           const struct rates *r)
+{
+    const struct gp_inference *in = &w->inference;
+    double wread = weights_read(x, &w->model, r, x->cap), p = x->pre / in->output_tokens;
+    double b = x->cap, fixed = x->a0 + x->k0 + x->o;
+
     if (in->tpot_ms > 0) {
         double lim = in->tpot_ms * 1e-3 - fixed;
-        b = fmin(b, fmin((lim - c0) / (c + a + k + p), (lim - wread) / (a + k + p)));
+        b = fmin(b,
+                 fmin((lim - x->c0) / (x->c + x->a + x->k + p), (lim - wread) / (x->a + x->k + p)));
     }
     if (in->ttft_ms > 0) {
-        double lim = in->ttft_ms * 1e-3 - pre - fixed;
-        b = fmin(b, fmin((lim - c0) / (c + a + k), (lim - wread) / (a + k)));
+        double lim = in->ttft_ms * 1e-3 - x->pre - fixed;
+        b = fmin(b, fmin((lim - x->c0) / (x->c + x->a + x->k), (lim - wread) / (x->a + x->k)));
     }
     b = floor(b);
+    return b >= 1 ? b : 0;
+}
+
+/*
+ * One layout. A decode step is a roofline per operation class, each linear in the batch b:
+ *   GEMMs      max(c0 + c b, w(b))   (compute; or reading the weights the batch touches)
+ *   attention  a0 + a b              (reading each sequence's KV cache, or its FLOPs)
+ *   collectives k0 + k b,  fixed overheads o,
+ * and each sequence brings its prefill, amortised over its output tokens as p b. The time per
+ * output token a user sees is the sum, so the largest b meeting a limit has a closed form.
+ * Returns 0 when it fits, 1 when it does not fit memory, 2 when no batch meets the targets.
+ */
+static int try_layout(struct candidate *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+                      const struct gp_efficiency *eff, const struct rates *r,
+                      enum gp_precision prec, int t, int ep)
+{
+    const struct gp_model_arch *m = &w->model;
+    double L = m->layers, g = w->inference.output_tokens;
+    double ctx = w->inference.input_tokens + g / 2.0;
+    struct terms x;
+
+    if (layout_terms(&x, w, gpu, eff, r, prec, t, ep))
+        return 1;
+    double b = choose_batch(&x, w, r);
     if (!(b >= 1))
         return 2;
-    /* The limits used the experts a full batch reaches; the chosen batch may reach fewer,
-     * which only shortens the step. */
-    if (experts > 0 && b < cap) {
-        double miss = pow(1.0 - (double)m->active_experts / m->experts, b);
-        wread = op_time((m->params - experts * miss) * wb / t, n_gemm, r->bw_half, r->bytes);
-    }
-
-    double gemm = fmax(c0 + c * b, wread), comm = k0 + k * b;
-    double step = gemm + a0 + a * b + comm + o;
+    double wread = weights_read(&x, m, r, b), p = x.pre / g;
+    x.c0 = op_time(0, gemm_count(&x, m, b), r->gemm_half, r->flops);
+    double gemm = fmax(x.c0 + x.c * b, wread), comm = x.k0 + x.k * b;
+    double step = gemm + x.a0 + x.a * b + comm + x.o;
     double tpot = step + p * b;
-    double rate = b / tpot;
+    double rate = b * ep / tpot;
     if (!(rate > 0) || !isfinite(tpot))
         return 2;
 
-    out->per_gpu = rate / t;
+    out->per_gpu = rate / (t * ep);
     out->tp = t;
+    out->ep = ep;
     out->batch = (int)b;
     out->rate = rate;
     out->tpot = tpot * 1e3;
-    out->ttft = (pre + step) * 1e3;
-    double comp_all = c0 + c * b + 4.0 * L * attn * ctx / t / r->attn * b + pre_c * b / g;
-    double mem_all = wread + kv_tok * ctx / r->bytes * b + pre_m * b / g;
-    out->busy =
-        fmin(1.0, (gemm + a0 + (a - eff->sequence_overhead_s) * b + comm + pre * b / g) / tpot);
+    out->ttft = (x.pre + step) * 1e3;
+    double comp_all = x.c0 + x.c * b + 4.0 * L * x.attn * ctx / t / r->attn * b + x.pre_c * b / g;
+    double mem_all = wread + x.kv_tok * ctx / r->bytes * b + x.pre_m * b / g;
+    out->busy = fmin(
+        1.0, (gemm + x.a0 + (x.a - eff->sequence_overhead_s) * b + comm + x.pre * b / g) / tpot);
     out->compute_share = comp_all / (comp_all + mem_all);
     if (comm > comp_all && comm > mem_all)
         out->bound = GP_BOUND_INTERCONNECT;
@@ -236,15 +322,21 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
 
     rates_init(&r, gpu, eff, out->precision,
                attention_precision(gpu, out->precision, in->kv_precision), scale, true);
-    for (int t = 1; t <= 8 && t <= gpu->gpus_per_node; t *= 2) {
-        if (in->tensor_parallel > 0 && t != in->tensor_parallel)
+    /* Tensor parallel within the node; for MoE also experts over ep GPUs with attention
+     * data-parallel (tensor parallel 1). */
+    for (int i = 0; i < 8; i++) {
+        int t = i < 4 ? 1 << i : 1, ep = i < 4 ? 1 : 1 << (i - 3);
+        if (t > gpu->gpus_per_node || ep > gpu->gpus_per_node ||
+            (ep > 1 && (w->model.experts <= 1 || in->expert_parallel == 1)) ||
+            (in->tensor_parallel > 0 && t != in->tensor_parallel) ||
+            (in->expert_parallel > 1 && ep != in->expert_parallel))
             continue;
-        int rc = try_tp(&c, w, gpu, eff, &r, out->precision, t);
+        int rc = try_layout(&c, w, gpu, eff, &r, out->precision, t, ep);
         if (rc != 1)
             fits = true;
         if (rc != 0)
             continue;
-        double gpus = in->load == GP_LOAD_MAX ? 0 : gp_model_whole_units(demand / c.rate) * t;
+        double gpus = in->load == GP_LOAD_MAX ? 0 : gp_model_whole_units(demand / c.rate) * t * ep;
         if (best.tp == 0 || gpus < best_gpus || (gpus == best_gpus && c.per_gpu > best.per_gpu)) {
             best = c;
             best_gpus = gpus;
@@ -256,7 +348,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     }
     out->feasible = true;
     out->tp = best.tp;
-    out->ep = 1;
+    out->ep = best.ep;
     out->pp = 1;
     out->batch = best.batch;
     out->replica_rate = best.rate;

@@ -68,8 +68,14 @@ void gp_model_evaluate(struct gp_perf *out, const struct gp_workload *w, const s
  * format it has (fp4 -> fp6 -> fp8 -> bf16 -> fp16 -> fp32). */
 enum gp_precision gp_model_precision(const struct gp_gpu *gpu, enum gp_precision want);
 
-/* KV cache bytes per token for the whole model: 2 * layers * kv_heads * head_dim * bytes. */
+/* KV cache bytes per token for the whole model: 2 * layers * kv_heads * head_dim * bytes, or
+ * with multi-head latent attention layers * (kv_lora_rank + rope_dim) * bytes. */
 double gp_model_kv_bytes_per_token(const struct gp_model_arch *m, enum gp_precision kv);
+/* The same on one of `t` tensor-parallel GPUs (KV heads split, at least one each; an MLA
+ * latent is held whole by every rank). */
+double gp_model_kv_bytes_per_gpu(const struct gp_model_arch *m, enum gp_precision kv, int t);
+/* Elements a decode token's attention reads per cached token and layer, summed over heads. */
+double gp_model_attention_width(const struct gp_model_arch *m);
 
 /* The whole number of units that covers `x` (ceil), forgiving floating-point noise: a quotient
  * within 1e-12 (relative) above a whole number counts as that number, so 12.000000000001

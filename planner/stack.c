@@ -9,8 +9,8 @@
 #include "util/text.h"
 
 static const char *const phase_names[GP_PHASE_COUNT + 1] = {
-    "prefill", "decode",       "attention",   "communication",
-    "overlap", "training_mfu", "sequence_us", NULL};
+    "prefill",     "decode",      "attention", "communication", "overlap", "training_mfu",
+    "sequence_us", "expert_gemm", NULL};
 static const char *const stack_keys[] = {"name",  "stack", "version", "as_of",  "vendors",
                                          "claim", "base",  "source",  "phases", NULL};
 static const char *const claim_keys[] = {"inference", "training", NULL};
@@ -307,6 +307,8 @@ void gp_stack_apply(struct gp_efficiency *eff, const struct gp_stack_table *tabl
         eff->sequence_overhead_s = ph[GP_PHASE_SEQUENCE_US].factor * 1e-6;
     if (ph[GP_PHASE_TRAINING_MFU].factor > 0)
         eff->mfu *= ph[GP_PHASE_TRAINING_MFU].factor;
+    if (ph[GP_PHASE_EXPERT_GEMM].factor > 0)
+        eff->expert_gemm = ph[GP_PHASE_EXPERT_GEMM].factor;
     eff->claim_inference = s->claim ? s->claim_inference : 1.0;
     eff->claim_training = s->claim ? s->claim_training : 1.0;
     eff->vendor_claim = s->claim;

@@ -21,6 +21,8 @@ enum gp_stack_phase {
     GP_PHASE_TRAINING_MFU,  /* multiplier on the GPU's training model-FLOPs utilisation */
     GP_PHASE_SEQUENCE_US,   /* engine time per sequence per decode step (scheduling, sampling),
                                microseconds, [0, 1000] */
+    GP_PHASE_EXPERT_GEMM,   /* share of a standalone GEMM's fixed cost each expert of a grouped
+                               MoE GEMM pays, (0, 1] */
     GP_PHASE_COUNT
 };
 

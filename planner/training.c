@@ -213,8 +213,8 @@ static bool better(const struct gp_training *t, const struct layout *a, const st
 }
 
 /* Search the layouts: tensor parallel up to the node, pipeline stages, the smallest context
- * parallelism that fits. A fixed fleet tries groups up to four times the first that fits; a deadline
- * takes the first group that fits, tensor parallelism filling the node first. */
+ * parallelism that fits. A fixed fleet tries groups up to four times the first that fits; a
+ * deadline takes the first group that fits, tensor parallelism filling the node first. */
 static bool search(const struct job *j, struct layout *best)
 {
     const struct gp_training *t = &j->w->training;

@@ -15,9 +15,15 @@
 
 static const char *const kind_names[] = {"inference", "training", "generic", NULL};
 
-static const char *const arch_keys[] = {"name",           "params",   "layers", "hidden", "heads",
-                                        "kv_heads",       "head_dim", "ffn",    "vocab",  "experts",
-                                        "active_experts", "source",   NULL};
+static const char *const arch_keys[] = {"name",           "params",
+                                        "layers",         "hidden",
+                                        "heads",          "kv_heads",
+                                        "head_dim",       "ffn",
+                                        "vocab",          "experts",
+                                        "active_experts", "moe_ffn",
+                                        "dense_layers",   "shared_experts",
+                                        "kv_lora_rank",   "rope_dim",
+                                        "source",         NULL};
 
 static const char *const inference_keys[] = {"kind",
                                              "name",
@@ -85,19 +91,37 @@ static double attention_params(const struct gp_model_arch *m)
     return d * q + 2.0 * d * kv + q * d;
 }
 
+double gp_model_moe_layers(const struct gp_model_arch *m)
+{
+    return m->experts > 1 ? (double)(m->layers - m->dense_layers) : 0.0;
+}
+
+static double expert_width(const struct gp_model_arch *m)
+{
+    return m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
+}
+
 double gp_model_expert_params(const struct gp_model_arch *m)
 {
     if (m->experts <= 1)
         return 0.0;
-    return (double)m->layers * m->experts * 3.0 * m->hidden * m->ffn;
+    return gp_model_moe_layers(m) * m->experts * 3.0 * m->hidden * expert_width(m);
 }
 
+/* Parameters from the shape: attention, the FFNs (dense blocks, then routed and shared experts
+ * with their router), norms and untied embeddings. */
 static double shape_params(const struct gp_model_arch *m)
 {
-    double d = m->hidden;
-    double ffn = 3.0 * d * m->ffn * m->experts + (m->experts > 1 ? d * m->experts : 0.0);
-    double layer = attention_params(m) + ffn + 2.0 * d;
-    return m->layers * layer + 2.0 * (double)m->vocab * d + d;
+    double d = m->hidden, moe = gp_model_moe_layers(m);
+    double dense_ffn = 3.0 * d * m->ffn;
+    double moe_ffn = m->experts > 1 ? 3.0 * d * expert_width(m) * (m->experts + m->shared_experts) +
+                                          d * m->experts
+                                    : dense_ffn;
+    double blocks = m->layers * (attention_params(m) + 2.0 * d) + (m->layers - moe) * dense_ffn +
+                    (m->experts > 1 ? moe * moe_ffn : 0.0);
+    if (m->experts <= 1)
+        blocks = m->layers * (attention_params(m) + dense_ffn + 2.0 * d);
+    return blocks + 2.0 * (double)m->vocab * d + d;
 }
 
 void gp_model_arch_complete(struct gp_model_arch *m)
@@ -268,6 +292,26 @@ static int read_precision(struct gp_json_reader *r, const cJSON *obj, const char
                         name);
 }
 
+/* The optional MoE and MLA shape fields: each a whole number from 0, dense_layers below
+ * layers. */
+static int read_moe_mla(struct gp_json_reader *r, const cJSON *obj, struct gp_model_arch *m)
+{
+    static const char *const keys[] = {"moe_ffn", "dense_layers", "shared_experts", "kv_lora_rank",
+                                       "rope_dim"};
+    int *fields[] = {&m->moe_ffn, &m->dense_layers, &m->shared_experts, &m->kv_lora_rank,
+                     &m->rope_dim};
+    int rc = 0;
+
+    for (size_t i = 0; !rc && i < sizeof(keys) / sizeof(keys[0]); i++) {
+        rc = gp_json_int(r, obj, keys[i], fields[i], GP_JSON_OPTIONAL);
+        if (!rc && (*fields[i] < 0 || *fields[i] > 1000000))
+            rc = gp_json_fail(r, keys[i], "must be between 0 and %g", 1000000.0);
+    }
+    if (!rc && m->layers > 0 && m->dense_layers >= m->layers)
+        rc = gp_json_fail(r, "dense_layers", "must be below layers (%d)", m->layers);
+    return rc;
+}
+
 static int read_arch_object(struct gp_json_reader *r, const cJSON *obj, struct gp_model_arch *m)
 {
     int rc = gp_json_check_keys(r, obj, arch_keys);
@@ -296,6 +340,8 @@ static int read_arch_object(struct gp_json_reader *r, const cJSON *obj, struct g
         rc = gp_json_int(r, obj, "experts", &m->experts, GP_JSON_OPTIONAL);
     if (!rc)
         rc = gp_json_int(r, obj, "active_experts", &m->active_experts, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = read_moe_mla(r, obj, m);
     if (rc)
         return rc;
     /* Zero or negative counts are reported by the rules below, not silently defaulted. */

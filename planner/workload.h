@@ -23,6 +23,11 @@ struct gp_model_arch {
     int vocab;              /* vocabulary size */
     int experts;            /* experts per MoE layer; 1 = dense */
     int active_experts;     /* experts each token is routed to; 1 = dense */
+    int moe_ffn;            /* FFN inner width of one expert; 0 = ffn */
+    int dense_layers;       /* leading blocks with a dense FFN of width ffn (no experts) */
+    int shared_experts;     /* experts every token passes through, per MoE block */
+    int kv_lora_rank;       /* multi-head latent attention: cached latent width; 0 = GQA */
+    int rope_dim;           /* MLA: width of the decoupled RoPE key, cached too */
 };
 
 /* The preset architectures of data/models.json. */
@@ -140,7 +145,9 @@ int gp_workload_validate(const struct gp_workload *w);
 void gp_model_arch_complete(struct gp_model_arch *m);
 /* Parameters a token passes through (all but the experts it is not routed to), count. */
 double gp_model_active_params(const struct gp_model_arch *m);
-/* Parameters in expert FFNs across all layers, count (0 for dense models). */
+/* Parameters in routed expert FFNs across all layers, count (0 for dense models). */
 double gp_model_expert_params(const struct gp_model_arch *m);
+/* Blocks with experts (0 for dense models). */
+double gp_model_moe_layers(const struct gp_model_arch *m);
 
 #endif

@@ -30,6 +30,8 @@ const struct gp_plan_column gp_plan_columns[] = {
         PRECISION, 0, ALL, ALL, NONE),
     COL("tp", INT, 0, "TP", "GPUs per replica", COUNT, -1,
         INT, AT(tp), ALL, ALL, SIZED),
+    COL("ep", INT, 0, "EP", "expert-parallel GPUs per replica", COUNT, -1,
+        INT, AT(ep), INFERENCE, INFERENCE, SIZED),
     COL("replicas", INT, 0, "replicas", NULL, COUNT, -1,
         INT, AT(replicas), ALL, ALL, SIZED),
     COL("gpus", INT, 0, "GPUs", "GPUs", COUNT, 1,
