@@ -55,10 +55,28 @@ int gp_calibrate_device(struct gp_calibration *out, struct gp_calibrate_failed *
                         const struct gp_catalog *catalog,
                         const struct gp_calibrate_options *options);
 
+/*
+ * The measurement alone, as gp_calibrate_device makes it but without the curves: `gpu` (may be
+ * NULL) gives the datasheet peaks a rate may not exceed. Needs neither the catalog nor GSL, so
+ * the fallback driver (calibrate/fallback_main.c) runs it too. Same results and errors.
+ */
+int gp_calibrate_measure(struct gp_calibration *out, struct gp_calibrate_failed *failed,
+                         const struct gp_backend_candidate *backend, int device,
+                         const struct gp_gpu *gpu, const struct gp_calibrate_options *options);
+
+/* Names of the backend precisions and the catalog precision of each (calibrate/runner.c). */
+extern const char *const gp_calibrate__precision_names[GP_BENCH_PRECISION_COUNT];
+extern const enum gp_precision gp_calibrate__catalog_precision[GP_BENCH_PRECISION_COUNT];
+
 /* Refit the curves of `cal` from its points (used after import and by the run itself), replacing
  * its fits and the points' residuals. `peaks` gives the datasheet peak per precision and for
  * bandwidth (GB/s), or NULL when the device has no catalog entry. */
 int gp_calibrate_fit_all(struct gp_calibration *cal, const struct gp_gpu *peaks);
+
+/* Fit the curves of every run that has points but no curves (the fallback driver exports none),
+ * with the datasheet of its gpu_id from `catalog`. 0 or GP_ENOMEM. */
+int gp_calibrate_fit_missing(struct gp_calibration *runs, size_t count,
+                             const struct gp_catalog *catalog);
 
 /* Compute and set cal->fingerprint from the run's identity and its measured values. */
 void gp_calibrate_fingerprint(struct gp_calibration *cal);

@@ -10,14 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "calibrate/device_map.h"
-#include "calibrate/fit.h"
 #include "calibrate/schedule.h"
 #include "calibrate/stats.h"
-#include "catalog/catalog.h"
 #include "util/error.h"
+#include "util/jsonw.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
@@ -28,11 +25,12 @@
 
 static const char *const kind_names[GP_BENCH_KIND_COUNT] = {"copy",  "scale", "add",
                                                             "triad", "read",  "gemm"};
-static const char *const precision_names[GP_BENCH_PRECISION_COUNT] = {"fp64", "fp32", "tf32",
-                                                                      "bf16", "fp16", "fp8"};
-/* Catalog precision for each backend precision. */
-static const enum gp_precision catalog_precision[GP_BENCH_PRECISION_COUNT] = {
+const char *const gp_calibrate__precision_names[GP_BENCH_PRECISION_COUNT] = {"fp64", "fp32", "tf32",
+                                                                             "bf16", "fp16", "fp8"};
+const enum gp_precision gp_calibrate__catalog_precision[GP_BENCH_PRECISION_COUNT] = {
     GP_FP64, GP_FP32, GP_TF32, GP_BF16, GP_FP16, GP_FP8};
+#define precision_names   gp_calibrate__precision_names
+#define catalog_precision gp_calibrate__catalog_precision
 
 /* One planned benchmark and the share of the device's time budget it may use. */
 struct step {
@@ -224,48 +222,47 @@ static void host_name(char *out, size_t size)
 static char *conditions_json(const struct gp_device_info *d, const struct run *run, int planned,
                              int skipped, int over_budget, const struct gp_calibrate_failed *failed)
 {
-    cJSON *o = cJSON_CreateObject();
-    char *text = NULL;
+    struct gp_jsonw w;
 
-    if (!o)
-        return NULL;
-    cJSON_AddNumberToObject(o, "device_index", run->device);
-    cJSON_AddStringToObject(o, "vendor", d->vendor);
-    cJSON_AddStringToObject(o, "arch", d->arch);
-    cJSON_AddStringToObject(o, "bus_id", d->bus_id);
-    cJSON_AddNumberToObject(o, "memory_bytes", (double)d->memory_bytes);
-    cJSON_AddNumberToObject(o, "llc_bytes", (double)d->llc_bytes);
-    cJSON_AddNumberToObject(o, "compute_units", d->compute_units);
-    cJSON_AddStringToObject(o, "driver_version", d->driver_version);
-    cJSON_AddStringToObject(o, "runtime_version", d->runtime_version);
-    cJSON_AddStringToObject(o, "library_version", d->library_version);
-    cJSON_AddStringToObject(o, "partition", d->partition);
+    gp_jsonw_init(&w, 0);
+    gp_jsonw_open(&w, NULL, '{');
+    gp_jsonw_number(&w, "device_index", run->device);
+    gp_jsonw_string(&w, "vendor", d->vendor);
+    gp_jsonw_string(&w, "arch", d->arch);
+    gp_jsonw_string(&w, "bus_id", d->bus_id);
+    gp_jsonw_number(&w, "memory_bytes", (double)d->memory_bytes);
+    gp_jsonw_number(&w, "llc_bytes", (double)d->llc_bytes);
+    gp_jsonw_number(&w, "compute_units", d->compute_units);
+    gp_jsonw_string(&w, "driver_version", d->driver_version);
+    gp_jsonw_string(&w, "runtime_version", d->runtime_version);
+    gp_jsonw_string(&w, "library_version", d->library_version);
+    gp_jsonw_string(&w, "partition", d->partition);
     if (d->ecc >= 0)
-        cJSON_AddBoolToObject(o, "ecc", d->ecc);
+        gp_jsonw_bool(&w, "ecc", d->ecc);
     if (d->clock_mhz > 0)
-        cJSON_AddNumberToObject(o, "clock_mhz", d->clock_mhz);
+        gp_jsonw_number(&w, "clock_mhz", d->clock_mhz);
     if (d->memory_clock_mhz > 0)
-        cJSON_AddNumberToObject(o, "memory_clock_mhz", d->memory_clock_mhz);
+        gp_jsonw_number(&w, "memory_clock_mhz", d->memory_clock_mhz);
     if (d->power_limit_w > 0)
-        cJSON_AddNumberToObject(o, "power_limit_w", d->power_limit_w);
+        gp_jsonw_number(&w, "power_limit_w", d->power_limit_w);
     if (run->clock_loaded > 0)
-        cJSON_AddNumberToObject(o, "clock_mhz_loaded", run->clock_loaded);
+        gp_jsonw_number(&w, "clock_mhz_loaded", run->clock_loaded);
     if (run->power_loaded > 0)
-        cJSON_AddNumberToObject(o, "power_w_loaded", run->power_loaded);
-    cJSON_AddStringToObject(o, "backend_path", run->b->path);
-    cJSON_AddStringToObject(o, "statistic", "median of device-timed runs after warm-up");
-    cJSON_AddStringToObject(o, "timing", d->timing);
-    cJSON_AddStringToObject(o, "plan", run->quick ? "quick" : "full");
-    cJSON_AddNumberToObject(o, "steps_planned", planned);
-    cJSON_AddNumberToObject(o, "steps_skipped_for_time", skipped);
-    cJSON_AddNumberToObject(o, "steps_run_over_budget", over_budget);
-    cJSON_AddNumberToObject(o, "steps_failed", failed->count);
-    cJSON *list = cJSON_AddArrayToObject(o, "failed_steps");
-    for (int i = 0; list && i < failed->count && i < GP_CALIBRATE_FAILED_MAX; i++)
-        cJSON_AddItemToArray(list, cJSON_CreateString(failed->steps[i]));
-    text = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    return text;
+        gp_jsonw_number(&w, "power_w_loaded", run->power_loaded);
+    gp_jsonw_string(&w, "backend_path", run->b->path);
+    gp_jsonw_string(&w, "statistic", "median of device-timed runs after warm-up");
+    gp_jsonw_string(&w, "timing", d->timing);
+    gp_jsonw_string(&w, "plan", run->quick ? "quick" : "full");
+    gp_jsonw_number(&w, "steps_planned", planned);
+    gp_jsonw_number(&w, "steps_skipped_for_time", skipped);
+    gp_jsonw_number(&w, "steps_run_over_budget", over_budget);
+    gp_jsonw_number(&w, "steps_failed", failed->count);
+    gp_jsonw_open(&w, "failed_steps", '[');
+    for (int i = 0; i < failed->count && i < GP_CALIBRATE_FAILED_MAX; i++)
+        gp_jsonw_string(&w, NULL, failed->steps[i]);
+    gp_jsonw_close(&w, ']');
+    gp_jsonw_close(&w, '}');
+    return gp_jsonw_finish(&w);
 }
 
 /* The datasheet peak (TFLOP/s, or GB/s for bandwidth) for a point, 0 when unknown. */
@@ -388,84 +385,6 @@ static int run_step(struct gp_calibration_point *out, struct run *run, const str
     return 0;
 }
 
-int gp_calibrate_fit_all(struct gp_calibration *cal, const struct gp_gpu *peaks)
-{
-    double *sizes = NULL, *eff = NULL, *resid = NULL;
-    size_t *index = NULL;
-    struct gp_calibration_fit *fits = NULL;
-    size_t nfits = 0;
-    int rc = 0;
-
-    free(cal->fits);
-    cal->fits = NULL;
-    cal->fit_count = 0;
-    if (cal->point_count == 0)
-        return 0;
-    sizes = malloc(cal->point_count * sizeof(*sizes));
-    eff = malloc(cal->point_count * sizeof(*eff));
-    resid = malloc(cal->point_count * sizeof(*resid));
-    index = malloc(cal->point_count * sizeof(*index));
-    fits = calloc(GP_BENCH_PRECISION_COUNT + 1, sizeof(*fits));
-    if (!sizes || !eff || !resid || !index || !fits) {
-        rc = gp_error_set(GP_ENOMEM, "out of memory fitting curves");
-        goto done;
-    }
-    for (size_t i = 0; i < cal->point_count; i++)
-        cal->points[i].residual = 0.0;
-
-    /* Set -1 is bandwidth (the triad points); 0.. are GEMM precisions (square shapes from the
-     * library, the compute-bound family the curve describes). */
-    for (int set = -1; set < GP_BENCH_PRECISION_COUNT; set++) {
-        double peak = 0.0;
-        size_t n = 0;
-        if (peaks)
-            peak = set < 0 ? peaks->hbm_tbs * 1000.0 : peaks->peak_tflops[catalog_precision[set]];
-        for (size_t i = 0; i < cal->point_count; i++) {
-            const struct gp_calibration_point *pt = &cal->points[i];
-            int take = set < 0 ? strcmp(pt->kernel, "triad") == 0
-                               : strcmp(pt->kernel, "gemm") == 0 &&
-                                     strcmp(pt->precision, precision_names[set]) == 0 &&
-                                     pt->m == pt->n && pt->n == pt->k &&
-                                     strncmp(pt->impl, "own", 3) != 0 && pt->m >= 128 &&
-                                     !strstr(pt->impl, "fast-accum");
-            if (!take || pt->size <= 0)
-                continue;
-            sizes[n] = pt->size;
-            eff[n] = peak > 0 ? pt->median / peak : pt->median;
-            index[n++] = i;
-        }
-        if (n < 3)
-            continue;
-        struct gp_fit_result fr;
-        if (gp_fit_saturating(&fr, sizes, eff, n, resid) != 0)
-            continue; /* a degenerate set keeps its raw points and gets no curve */
-        struct gp_calibration_fit *f = &fits[nfits++];
-        gp_text_copy(f->kernel, sizeof(f->kernel), set < 0 ? "bandwidth" : "gemm");
-        gp_text_copy(f->precision, sizeof(f->precision), set < 0 ? "" : precision_names[set]);
-        f->eff_max = fr.eff_max;
-        f->s_half = fr.s_half;
-        f->eff_max_se = fr.eff_max_se;
-        f->s_half_se = fr.s_half_se;
-        f->rmse = fr.rmse;
-        f->r2 = fr.r2;
-        f->peak = peak;
-        f->points = (int)n;
-        for (size_t i = 0; i < n; i++)
-            cal->points[index[i]].residual = resid[i];
-    }
-    cal->fits = fits;
-    cal->fit_count = nfits;
-    fits = NULL;
-
-done:
-    free(sizes);
-    free(eff);
-    free(resid);
-    free(index);
-    free(fits);
-    return rc;
-}
-
 /* FNV-1a, 64 bits, continued from `h`. */
 static uint64_t fnv(uint64_t h, const char *s)
 {
@@ -575,10 +494,9 @@ static void run_plan(struct gp_calibration *out, struct run *run, const struct p
     *over_budget = sched.over_budget;
 }
 
-int gp_calibrate_device(struct gp_calibration *out, struct gp_calibrate_failed *failed,
-                        const struct gp_backend_candidate *backend, int device,
-                        const struct gp_catalog *catalog,
-                        const struct gp_calibrate_options *options)
+int gp_calibrate_measure(struct gp_calibration *out, struct gp_calibrate_failed *failed,
+                         const struct gp_backend_candidate *backend, int device,
+                         const struct gp_gpu *gpu, const struct gp_calibrate_options *options)
 {
     struct plan *plan = NULL;
     const struct gp_device_info *info;
@@ -596,9 +514,8 @@ int gp_calibrate_device(struct gp_calibration *out, struct gp_calibrate_failed *
     run.device = device;
     run.quick = options->quick;
     run.is_cpu = strcmp(info->vendor, "cpu") == 0;
+    run.gpu = gpu;
     gpu_id = run.is_cpu ? NULL : gp_calibrate_map_device(info->name, info->memory_bytes);
-    if (gpu_id && catalog)
-        run.gpu = gp_catalog_find(catalog, gpu_id);
 
     plan = malloc(sizeof(*plan));
     out->points = calloc(MAX_STEPS, sizeof(*out->points));
@@ -634,9 +551,7 @@ int gp_calibrate_device(struct gp_calibration *out, struct gp_calibrate_failed *
         rc = gp_error_set(GP_ERROR, "no benchmark ran: the backend supports none of the plan");
         goto done;
     }
-    rc = gp_calibrate_fit_all(out, run.gpu);
-    if (rc == 0)
-        gp_calibrate_fingerprint(out);
+    gp_calibrate_fingerprint(out);
 
 done:
     free(plan);

@@ -259,7 +259,8 @@ static int run_import(struct gp_cli *cli, const char *path)
     gp_table_init(&table, import_columns, sizeof(import_columns) / sizeof(import_columns[0]));
     if (rc)
         goto done;
-    if (gp_exchange_read(&runs, &count, path, catalog) != 0) {
+    if (gp_exchange_read(&runs, &count, path, catalog) != 0 ||
+        gp_calibrate_fit_missing(runs, count, catalog) != 0) {
         rc = gp_cli_fail();
         goto done;
     }

@@ -21,6 +21,16 @@ function keyval(line) {
     return 1
 }
 
+# The value of "name" anywhere in the line (the conditions object is written on one line).
+function field(line, name,    s) {
+    if (!match(line, "\"" name "\":[ \t]*(\"[^\"]*\"|[-0-9.eE+]+)"))
+        return ""
+    s = substr(line, RSTART, RLENGTH)
+    sub(/^"[^"]*":[ \t]*/, "", s)
+    gsub(/"/, "", s)
+    return s
+}
+
 function finite(v) {
     return v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/
 }
@@ -60,11 +70,13 @@ BEGIN {
     if (K == "fingerprint") { section = ""; runs++ }
     else if (K == "gpu_id") gpu = V
     else if (K == "device_name") device = V
-    else if (K == "library_version" && library == "") library = V
-    else if (K == "driver_version" && driver == "") driver = V
-    else if (K == "clock_mhz_loaded") clock = V
-    else if (K == "power_w_loaded") power = V
-    else if (K == "power_limit_w") limit = V
+    else if (K == "conditions") {
+        library = field($0, "library_version")
+        driver = field($0, "driver_version")
+        clock = field($0, "clock_mhz_loaded")
+        power = field($0, "power_w_loaded")
+        limit = field($0, "power_limit_w")
+    }
     else if (K == "points") section = "points"
     else if (K == "fits") section = "fits"
     if (section != "points")

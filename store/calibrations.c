@@ -9,19 +9,6 @@
 #include "store/store_int.h"
 #include "util/error.h"
 
-void gp_calibration_release(struct gp_calibration *cal)
-{
-    if (!cal)
-        return;
-    free(cal->conditions);
-    free(cal->points);
-    free(cal->fits);
-    cal->conditions = NULL;
-    cal->points = NULL;
-    cal->fits = NULL;
-    cal->point_count = cal->fit_count = 0;
-}
-
 void gp_calibrations_free(struct gp_calibration *runs, size_t count)
 {
     if (!runs)

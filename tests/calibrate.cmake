@@ -47,6 +47,12 @@ add_test(NAME backend_calibrate_cli
                  ${GP_TEST_MODULE_DIR})
 set_tests_properties(backend_calibrate_cli PROPERTIES LABELS backend TIMEOUT 300)
 
+add_test(NAME backend_fallback_driver
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/backend/test_fallback_driver.sh
+                 $<TARGET_FILE:gpuplan-calibrate> $<TARGET_FILE:gpuplan> ${GP_TEST_H200_DIR}
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(backend_fallback_driver PROPERTIES LABELS backend TIMEOUT 300)
+
 # The rehearsal of scripts/gpu-check.sh against the pretend H200 (builds into a folder of its
 # own, reused by later runs). It compiles the project, so it runs alone: beside it, tests with
 # time limits of their own would starve on a small machine.

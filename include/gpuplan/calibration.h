@@ -76,7 +76,8 @@ struct gp_calibration_curve {
     char fingerprint[GP_CALIBRATION_FINGERPRINT_MAX];
 };
 
-/* Free what a record holds (not the struct itself). Accepts NULL. Defined in store/. */
+/* Free what a record holds (not the struct itself). Accepts NULL. Defined in
+ * store/calibration_record.c. */
 void gp_calibration_release(struct gp_calibration *cal);
 
 #endif

@@ -38,7 +38,7 @@ grep -q '^0,,gemm,fp32,1,4096,4096,' "$tmp/out"; check "decode-shaped gemm measu
 grep -q 'fit gemm      fp32' "$tmp/err"; check "fp32 curve fitted" 0 $?
 grep -q '"format":	"gpuplan-calibration"' "$tmp/run.json"; check "export written" 0 $?
 # A quick plan is the required core: the budget may shorten repetitions but drops no step.
-grep -q '"steps_skipped_for_time":	0,' "$tmp/run.json"; check "quick plan ran in full" 0 $?
+grep -q '"steps_skipped_for_time":0,' "$tmp/run.json"; check "quick plan ran in full" 0 $?
 
 "$gpuplan" calibrate import "$tmp/run.json" --db "$tmp/b.db" --format csv >"$tmp/out" 2>"$tmp/err"
 check "import into a new database" 0 $? "$tmp/out" ',added'

@@ -59,8 +59,22 @@ awk -f "$root/scripts/gpu-check.awk" "$root/data/gpus.json" "$tmp/null.json" >"$
 [[ $? -eq 1 ]] && grep -q 'median null is not a positive number' "$tmp/null.txt"
 check "a median that is not a number is a bad point" $?
 
+# The fallback path (nvcc and cc only): the same checks and summary from the driver's export.
+if command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  GPUPLAN_CHECK_FALLBACK=1 GPUPLAN_BACKEND_DIR=$h200 GPUPLAN_CHECK_BUILD=$build-fallback \
+    "$root/scripts/gpu-check.sh" "$tmp/fb" >"$tmp/fb.stdout" 2>&1
+  status=$?
+  [[ $status -eq 1 ]]; check "fallback: exit 1 for the injected step failure (got $status)" $?
+  grep -q '^build: fallback' "$tmp/fb/gpu-check.log"; check "fallback: chosen" $?
+  grep -q 'gpu-fallback-build: built' "$tmp/fb/gpu-check.log"; check "fallback: built" $?
+  grep -q '^gemm bf16  *[0-9.]* TFLOP/s' "$tmp/fb/gpu-check.log"; check "fallback: summary" $?
+  grep -q '^points     [0-9]* in 1 run(s), 0 bad' "$tmp/fb/gpu-check.log"; check "fallback: no bad point" $?
+else
+  echo "skip the fallback path: no nvcc"
+fi
+
 echo "$passed passed, $failed failed"
 if [[ $failed -ne 0 ]]; then
-  echo "--- script output"; cat "$tmp/stdout"
+  echo "--- script output"; cat "$tmp/stdout"; cat "$tmp/fb.stdout" 2>/dev/null
 fi
 [[ $failed -eq 0 ]]
