@@ -185,6 +185,9 @@ static int check_arch(const struct gp_model_arch *m, struct broken *b)
     if (m->active_experts > m->experts)
         return breaks(b, "model.active_experts", "must be between 1 and experts (%g)",
                       (double)m->experts);
+    if (m->dense_layers < 0 || m->dense_layers >= m->layers)
+        return breaks(b, "model.dense_layers", "must be between 0 and layers - 1 (%g)",
+                      (double)m->layers - 1);
     return 0;
 }
 
