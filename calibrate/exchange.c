@@ -200,7 +200,7 @@ static int parse_run(struct gp_json_reader *r, const cJSON *o, struct gp_calibra
             return gp_json_fail(r, "gpu_id", "%s", why);
         }
     }
-    c->conditions = cJSON_PrintUnformatted(cond);
+    c->conditions = gp_json_print(cond, false);
     if (!c->conditions)
         return gp_error_set(GP_ENOMEM, "out of memory reading %s", r->file);
     rc = gp_json_read_list((void **)&c->points, &c->point_count, r, o, "points", sizeof(*c->points),

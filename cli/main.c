@@ -7,6 +7,7 @@
 #include "catalog/data.h"
 #include "cli/cli.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/msg.h"
 #include "util/text.h"
 
@@ -155,6 +156,7 @@ int main(int argc, char **argv)
 
     memset(&cli, 0, sizeof(cli));
     cli.currency = "USD";
+    gp_json_init();
     if (argc < 2) {
         print_overview(stderr);
         return GP_EXIT_USAGE;

@@ -9,6 +9,7 @@
 
 #include "cli/plan_meta.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/timeutil.h"
 
 static const struct gp_column offer_columns[] = {
@@ -423,7 +424,7 @@ static int run_facts(struct gp_table *t, const struct gp_cli_plan_run *run)
 {
     const struct gp_plan_input *in = &run->res.used;
     cJSON *workload = gp_cli_plan_workload_json(&in->workload);
-    char *text = workload ? cJSON_PrintUnformatted(workload) : NULL;
+    char *text = gp_json_print(workload, false);
     char item[160], detail[160];
     int rc = text ? 0 : GP_ENOMEM;
 

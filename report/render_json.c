@@ -4,6 +4,7 @@
 
 #include "report/table.h"
 #include "util/error.h"
+#include "util/json.h"
 
 enum { SCRATCH_MAX = 512 };
 
@@ -57,10 +58,9 @@ int gp_render_json(const struct gp_table *t, const struct gp_render_options *opt
     char *text = NULL;
     int rc = 0;
 
-    if (!doc)
+    if (!doc || !cJSON_AddNumberToObject(doc, "schema_version",
+                                         options->schema_version ? options->schema_version : 1))
         goto oom;
-    cJSON_AddNumberToObject(doc, "schema_version",
-                            options->schema_version ? options->schema_version : 1);
     if (t->meta) {
         cJSON_ArrayForEach(member, t->meta)
         {
@@ -76,7 +76,7 @@ int gp_render_json(const struct gp_table *t, const struct gp_render_options *opt
         cJSON_Delete(rows);
         goto oom;
     }
-    text = cJSON_Print(doc);
+    text = gp_json_print(doc, true);
     if (!text)
         goto oom;
     fputs(text, out);

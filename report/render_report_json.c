@@ -5,6 +5,7 @@
 
 #include "report/report.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/timeutil.h"
 
 enum { REPORT_SCHEMA_VERSION = 2 };
@@ -53,7 +54,7 @@ static cJSON *report_json(const struct gp_report *r)
 int gp_report_render_json(const struct gp_report *r, FILE *out)
 {
     cJSON *doc = report_json(r);
-    char *text = doc ? cJSON_Print(doc) : NULL;
+    char *text = gp_json_print(doc, true);
     int rc = 0;
 
     if (!text)

@@ -6,6 +6,7 @@
 
 #include "store/store_int.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/timeutil.h"
 
 int gp_store_seed_hash(struct gp_store *store, char *out, size_t size)
@@ -52,7 +53,7 @@ static char *gpu_json(const struct gp_gpu *g)
     cJSON_AddNumberToObject(obj, "gpus_per_node", g->gpus_per_node);
     cJSON_AddNumberToObject(obj, "node_overhead_w", g->node_overhead_w);
     cJSON_AddNumberToObject(obj, "llc_mb", g->llc_mb);
-    text = cJSON_PrintUnformatted(obj);
+    text = gp_json_print(obj, false);
     cJSON_Delete(obj);
     return text;
 }

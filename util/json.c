@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,13 +223,31 @@ int gp_json_locate(const char *text, size_t len, const char *path, int *line, in
  * through here so that the two are told apart. */
 static _Thread_local bool json_out_of_memory;
 
+/* Every cJSON allocation that failed in this process. cJSON_Add* calls whose result is not
+ * checked drop a member when they fail, so a document built after one may be incomplete. */
+static atomic_ulong json_failed_allocations;
+
 static void *json_malloc(size_t size)
 {
     void *p = malloc(size);
 
-    if (!p)
+    if (!p) {
         json_out_of_memory = true;
+        atomic_fetch_add(&json_failed_allocations, 1);
+    }
     return p;
+}
+
+void gp_json_init(void)
+{
+    cJSON_InitHooks(&(cJSON_Hooks){json_malloc, free});
+}
+
+char *gp_json_print(const cJSON *doc, bool formatted)
+{
+    if (!doc || atomic_load(&json_failed_allocations))
+        return NULL;
+    return formatted ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
 }
 
 int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file)
@@ -238,7 +257,7 @@ int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file)
     int line, col;
 
     *out = NULL;
-    cJSON_InitHooks(&(cJSON_Hooks){json_malloc, free});
+    gp_json_init();
     json_out_of_memory = false;
     root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root && json_out_of_memory)

@@ -43,6 +43,17 @@ enum gp_json_flags {
     GP_JSON_NULLABLE = 1 << 1, /* null leaves *out unchanged and returns 0 */
 };
 
+/* Route cJSON's allocations through gpuplan's hook, which records every failure. Called once at
+ * start-up (and again by gp_json_parse); idempotent. */
+void gp_json_init(void);
+
+/*
+ * `doc` as text (indented when `formatted`), owned by the caller (cJSON_free). NULL when out of
+ * memory, and also when any cJSON allocation has failed in this process so far: a member added
+ * without a check may then be missing, and an incomplete document is never written.
+ */
+char *gp_json_print(const cJSON *doc, bool formatted);
+
 /*
  * Parse `len` bytes of `text`. On malformed input returns GP_EINVALID with a message
  * "FILE:LINE:COL: invalid JSON ..."; *out is owned by the caller (cJSON_Delete).
