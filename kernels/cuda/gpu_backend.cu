@@ -559,6 +559,77 @@ static int gpu_probe(char *reason, size_t size)
     return 100;
 }
 
+/* The vendor, architecture, versions, precisions and timing method of one device. */
+static void describe_platform(const gpuDeviceProp *prop, int driver, int runtime,
+                              struct gp_device_info *info)
+{
+    info->precisions = GP_BENCH_PRECISION_BIT(GP_BENCH_FP32) |
+                       GP_BENCH_PRECISION_BIT(GP_BENCH_BF16) |
+                       GP_BENCH_PRECISION_BIT(GP_BENCH_FP16);
+#if defined(GP_BACKEND_HIP)
+    snprintf(info->vendor, sizeof(info->vendor), "amd");
+    snprintf(info->arch, sizeof(info->arch), "%.31s", prop->gcnArchName);
+    info->arch[strcspn(info->arch, ":")] = '\0';
+    snprintf(info->driver_version, sizeof(info->driver_version), "HIP driver %d", driver);
+    snprintf(info->runtime_version, sizeof(info->runtime_version), "HIP %d.%d.%d",
+             runtime / 10000000, runtime / 100000 % 100, runtime % 100000);
+    /* The runtime reports the per-XCD L2 only; the kernel driver's topology also lists the
+     * Infinity Cache (256 MiB on gfx942 and gfx950), which the working sets must beat. */
+    uint64_t llc = kfd_llc_bytes(prop);
+    if (llc > info->llc_bytes)
+        info->llc_bytes = llc;
+    if (strncmp(info->arch, "gfx94", 5) == 0 || strncmp(info->arch, "gfx95", 5) == 0) {
+        if (info->llc_bytes < ((uint64_t)256 << 20))
+            info->llc_bytes = (uint64_t)256 << 20;
+        info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_FP8);
+#if defined(GP_VENDOR_TF32)
+        /* xf32 only through the library: the own kernel's fp32 FMA is not tf32 math. */
+        if (strncmp(info->arch, "gfx94", 5) == 0)
+            info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_TF32);
+#endif
+    }
+    snprintf(info->timing, sizeof(info->timing),
+             "HIP events around a batch of back-to-back launches (>= %.0f ms or %d launches), "
+             "divided by the launches",
+             BATCH_S * 1e3, MAX_LAUNCHES);
+#else
+    snprintf(info->vendor, sizeof(info->vendor), "nvidia");
+    snprintf(info->arch, sizeof(info->arch), "sm_%d%d", prop->major, prop->minor);
+    snprintf(info->driver_version, sizeof(info->driver_version), "CUDA driver %d.%d", driver / 1000,
+             driver % 1000 / 10);
+    snprintf(info->runtime_version, sizeof(info->runtime_version), "CUDA runtime %d.%d",
+             runtime / 1000, runtime % 1000 / 10);
+    if (prop->major >= 8)
+        info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_TF32);
+    if (prop->major > 8 || (prop->major == 8 && prop->minor >= 9))
+        info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_FP8);
+    snprintf(info->timing, sizeof(info->timing),
+             "CUDA events around a batch of back-to-back launches (>= %.0f ms or %d launches), "
+             "divided by the launches",
+             BATCH_S * 1e3, MAX_LAUNCHES);
+#endif
+}
+
+/* Which GEMM library the module measures with: for cuBLASLt its version and its file. */
+static void describe_library(struct gp_device_info *info)
+{
+#if defined(GP_HAVE_VENDOR_GEMM) && !defined(GP_BACKEND_HIP)
+    /* The version and the file the dynamic linker chose: the module's RUNPATH points at the
+     * toolkit it was built with, but LD_LIBRARY_PATH or a second toolkit can win. */
+    size_t lt = cublasLtGetVersion(); /* major * 10000 + minor * 100 + patch */
+    Dl_info where;
+    void *fn = (void *)&cublasLtGetVersion;
+    int found = dladdr(fn, &where) != 0 && where.dli_fname;
+    snprintf(info->library_version, sizeof(info->library_version), "cuBLASLt %zu.%zu.%zu%s%.90s%s",
+             lt / 10000, lt / 100 % 100, lt % 100, found ? " (" : "", found ? where.dli_fname : "",
+             found ? ")" : "");
+#elif defined(GP_HAVE_VENDOR_GEMM)
+    snprintf(info->library_version, sizeof(info->library_version), "%s", GP_VENDOR_GEMM_NAME);
+#else
+    snprintf(info->library_version, sizeof(info->library_version), "own tiled kernel only");
+#endif
+}
+
 static void describe(int dev, struct gp_device_info *info, int *sms)
 {
     gpuDeviceProp prop;
@@ -584,66 +655,8 @@ static void describe(int dev, struct gp_device_info *info, int *sms)
         driver = 0;
     if (gpuRuntimeGetVersion(&runtime) != gpuSuccess)
         runtime = 0;
-    info->precisions = GP_BENCH_PRECISION_BIT(GP_BENCH_FP32) |
-                       GP_BENCH_PRECISION_BIT(GP_BENCH_BF16) |
-                       GP_BENCH_PRECISION_BIT(GP_BENCH_FP16);
-#if defined(GP_BACKEND_HIP)
-    snprintf(info->vendor, sizeof(info->vendor), "amd");
-    snprintf(info->arch, sizeof(info->arch), "%.31s", prop.gcnArchName);
-    info->arch[strcspn(info->arch, ":")] = '\0';
-    snprintf(info->driver_version, sizeof(info->driver_version), "HIP driver %d", driver);
-    snprintf(info->runtime_version, sizeof(info->runtime_version), "HIP %d.%d.%d",
-             runtime / 10000000, runtime / 100000 % 100, runtime % 100000);
-    /* The runtime reports the per-XCD L2 only; the kernel driver's topology also lists the
-     * Infinity Cache (256 MiB on gfx942 and gfx950), which the working sets must beat. */
-    uint64_t llc = kfd_llc_bytes(&prop);
-    if (llc > info->llc_bytes)
-        info->llc_bytes = llc;
-    if (strncmp(info->arch, "gfx94", 5) == 0 || strncmp(info->arch, "gfx95", 5) == 0) {
-        if (info->llc_bytes < ((uint64_t)256 << 20))
-            info->llc_bytes = (uint64_t)256 << 20;
-        info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_FP8);
-#if defined(GP_VENDOR_TF32)
-        /* xf32 only through the library: the own kernel's fp32 FMA is not tf32 math. */
-        if (strncmp(info->arch, "gfx94", 5) == 0)
-            info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_TF32);
-#endif
-    }
-    snprintf(info->timing, sizeof(info->timing),
-             "HIP events around a batch of back-to-back launches (>= %.0f ms or %d launches), "
-             "divided by the launches",
-             BATCH_S * 1e3, MAX_LAUNCHES);
-#else
-    snprintf(info->vendor, sizeof(info->vendor), "nvidia");
-    snprintf(info->arch, sizeof(info->arch), "sm_%d%d", prop.major, prop.minor);
-    snprintf(info->driver_version, sizeof(info->driver_version), "CUDA driver %d.%d", driver / 1000,
-             driver % 1000 / 10);
-    snprintf(info->runtime_version, sizeof(info->runtime_version), "CUDA runtime %d.%d",
-             runtime / 1000, runtime % 1000 / 10);
-    if (prop.major >= 8)
-        info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_TF32);
-    if (prop.major > 8 || (prop.major == 8 && prop.minor >= 9))
-        info->precisions |= GP_BENCH_PRECISION_BIT(GP_BENCH_FP8);
-    snprintf(info->timing, sizeof(info->timing),
-             "CUDA events around a batch of back-to-back launches (>= %.0f ms or %d launches), "
-             "divided by the launches",
-             BATCH_S * 1e3, MAX_LAUNCHES);
-#endif
-#if defined(GP_HAVE_VENDOR_GEMM) && !defined(GP_BACKEND_HIP)
-    /* The version and the file the dynamic linker chose: the module's RUNPATH points at the
-     * toolkit it was built with, but LD_LIBRARY_PATH or a second toolkit can win. */
-    size_t lt = cublasLtGetVersion(); /* major * 10000 + minor * 100 + patch */
-    Dl_info where;
-    void *fn = (void *)&cublasLtGetVersion;
-    int found = dladdr(fn, &where) != 0 && where.dli_fname;
-    snprintf(info->library_version, sizeof(info->library_version), "cuBLASLt %zu.%zu.%zu%s%.90s%s",
-             lt / 10000, lt / 100 % 100, lt % 100, found ? " (" : "", found ? where.dli_fname : "",
-             found ? ")" : "");
-#elif defined(GP_HAVE_VENDOR_GEMM)
-    snprintf(info->library_version, sizeof(info->library_version), "%s", GP_VENDOR_GEMM_NAME);
-#else
-    snprintf(info->library_version, sizeof(info->library_version), "own tiled kernel only");
-#endif
+    describe_platform(&prop, driver, runtime, info);
+    describe_library(info);
     query_management(dev, &prop, info);
 }
 
