@@ -45,7 +45,7 @@ static void unit_text(char *out, size_t size, const struct gp_plan_row *r, const
 bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res)
 {
     const struct gp_plan_row *next, *best = best_and_next(res, &next);
-    char fleet[256], unit[96], runner[320] = "; no runner-up";
+    char fleet[256], unit[96], runner[448] = "; no runner-up";
     int n;
 
     out[0] = '\0';
@@ -56,8 +56,11 @@ bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result 
     if (next) {
         char other[256];
         fleet_text(other, sizeof(other), next);
-        snprintf(runner, sizeof(runner), "; runner-up: %s, %s (%d GPUs), %s %.0f/month", next->gpu,
-                 other, next->gpus, res->currency, next->cost_per_month);
+        snprintf(runner, sizeof(runner),
+                 "; runner-up: %s, %s (%d GPUs), %s %.0f/month; the cheapest costs %.1f%% less "
+                 "per unit of work",
+                 next->gpu, other, next->gpus, res->currency, next->cost_per_month,
+                 100.0 * gp_plan_saving(best, next));
     }
     n = snprintf(out, size, "cheapest purchasable fleet: %s, %s (%d GPUs), %s %.0f/month, %s%s",
                  best->gpu, fleet, best->gpus, res->currency, best->cost_per_month, unit, runner);

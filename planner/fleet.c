@@ -189,6 +189,13 @@ double gp_plan_unit_cost(const struct gp_plan_row *row)
     return 0.0;
 }
 
+double gp_plan_saving(const struct gp_plan_row *best, const struct gp_plan_row *runner)
+{
+    double theirs = gp_plan_unit_cost(runner);
+
+    return theirs > 0.0 ? 1.0 - gp_plan_unit_cost(best) / theirs : 0.0;
+}
+
 /* The central prediction with its throughput multiplied by `f`: the same layout, faster or
  * slower; a deadline-sized training fleet grows or shrinks instead. */
 static void scaled(struct gp_perf *out, const struct gp_perf *perf, const struct gp_workload *w,

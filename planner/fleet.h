@@ -128,6 +128,10 @@ struct gp_plan_row {
  * (generic). */
 double gp_plan_unit_cost(const struct gp_plan_row *row);
 
+/* What the best row saves against the runner-up per unit of work, as a fraction of the
+ * runner-up's cost (0.29 = 29% less); 0 when the runner-up costs nothing. */
+double gp_plan_saving(const struct gp_plan_row *best, const struct gp_plan_row *runner);
+
 /*
  * Plan `w` on `gpu`: model it (central and uncertainty bounds), size the fleet for the target,
  * compute power, energy and cost with `price`. Never fails; what cannot be done is in

@@ -246,8 +246,7 @@ static int summary_row(struct gp_table *t, const struct gp_report *r,
     }
     if (!rc && best && runner) {
         rc |= gp_table_set_text(t, "runner_up", "%s", runner->gpu);
-        rc |= gp_table_set_number(t, "saving",
-                                  1.0 - gp_plan_unit_cost(best) / gp_plan_unit_cost(runner));
+        rc |= gp_table_set_number(t, "saving", gp_plan_saving(best, runner));
     }
     if (!rc)
         rc = plan_risks(&risks, p, best, runner, expiring);

@@ -304,6 +304,26 @@ static void test_shared_formulas(void **state)
     assert_float_equal(gp_inference_demand(&in), 40, 1e-9);
 }
 
+/* The saving the conclusion line and the report's summary state: per unit of work of the kind. */
+static void test_saving(void **state)
+{
+    struct gp_plan_row best, runner;
+    (void)state;
+
+    memset(&best, 0, sizeof(best));
+    memset(&runner, 0, sizeof(runner));
+    best.kind = runner.kind = GP_WORKLOAD_INFERENCE;
+    best.cost_per_mtok = 0.75;
+    runner.cost_per_mtok = 1.0;
+    best.total_cost = runner.total_cost = 5.0; /* not the inference unit: must not count */
+    assert_float_equal(gp_plan_saving(&best, &runner), 0.25, 1e-12);
+    best.kind = runner.kind = GP_WORKLOAD_TRAINING;
+    runner.total_cost = 8.0;
+    assert_float_equal(gp_plan_saving(&best, &runner), 0.375, 1e-12);
+    runner.total_cost = 0.0; /* nothing to save against */
+    assert_float_equal(gp_plan_saving(&best, &runner), 0.0, 0);
+}
+
 static void test_pricing_names(void **state)
 {
     (void)state;
@@ -319,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_currency),
         cmocka_unit_test(test_plan_run),
         cmocka_unit_test(test_shared_formulas),
+        cmocka_unit_test(test_saving),
         cmocka_unit_test(test_pricing_names),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
