@@ -31,12 +31,13 @@ modules=$(cd "$build/lib/gpuplan" 2>/dev/null && ls libgpuplan-*.so 2>/dev/null 
 for m in $modules; do [[ -f "$root/usr/lib/gpuplan/$m" ]]; check "installed module $m" 0 $?; done
 "$root/usr/bin/gpuplan" backends --format csv --db "$tmp/backends.db" 2>&1 | tr -d '\r' >"$tmp/backends.csv"
 check "installed gpuplan backends" 0 "${PIPESTATUS[0]}"
-loaded_from=$(awk -F, 'NR > 1 && $NF != "built-in" {print $NF}' "$tmp/backends.csv" |
-  sed 's|.*/||' | sort | tr '\n' ' ')
+# The rows of modules found (their path last); a backend whose module was not built has none.
+found=$(awk -F, 'NR > 1 && $NF != "built-in" && $NF != ""' "$tmp/backends.csv")
+loaded_from=$(printf '%s\n' "$found" | awk -F, 'NF {print $NF}' | sed 's|.*/||' | sort |
+  tr '\n' ' ')
 check "every module found" "$modules" "$loaded_from"
 check "no module from outside the installed tree" 0 \
-  "$(awk -F, 'NR > 1 && $NF != "built-in"' "$tmp/backends.csv" |
-    grep -vc ",$root/usr/bin/../lib/gpuplan/libgpuplan-")"
+  "$(printf '%s\n' "$found" | grep . | grep -vc ",$root/usr/bin/../lib/gpuplan/libgpuplan-")"
 check "no module from the build tree" 0 "$(grep -c "$build" "$tmp/backends.csv")"
 
 # Every option of every command (and subcommand) in the man page and both completions.
