@@ -39,6 +39,7 @@ static const char *const inference_keys[] = {"kind",
                                              "memory_fraction",
                                              "tensor_parallel",
                                              "max_batch",
+                                             "expert_parallel",
                                              "allow_mixed_providers",
                                              "demand_profile",
                                              NULL};
@@ -58,6 +59,8 @@ static const char *const training_keys[] = {"kind",
                                             "seq_len",
                                             "micro_batch",
                                             "global_batch_tokens",
+                                            "trainable_fraction",
+                                            "critical_batch_tokens",
                                             "tensor_parallel",
                                             "pipeline_parallel",
                                             "allow_mixed_providers",
@@ -191,8 +194,17 @@ static int check_arch(const struct gp_model_arch *m, struct broken *b)
     return 0;
 }
 
-static int check_inference(const struct gp_inference *in, struct broken *b)
+static int check_inference(const struct gp_inference *in, const struct gp_model_arch *m,
+                           struct broken *b)
 {
+    if (in->expert_parallel > 1 && m->experts <= 1)
+        return breaks(b, "expert_parallel", "needs a mixture-of-experts model; '%s' is dense",
+                      m->name);
+    if (in->expert_parallel > 1 && in->tensor_parallel > 1)
+        return breaks(b, "expert_parallel",
+                      "needs tensor_parallel 0 or 1 (attention runs data-parallel); "
+                      "tensor_parallel is %d",
+                      in->tensor_parallel);
     if (in->precision == GP_FP64 || in->precision == GP_INT8)
         return breaks(b, "precision", "must be one of fp32, tf32, bf16, fp16, fp8, fp6, fp4");
     if (in->kv_precision == GP_FP64 || in->kv_precision == GP_TF32 || in->kv_precision == GP_INT8)
@@ -248,7 +260,7 @@ static int check_workload(const struct gp_workload *w, struct broken *b)
         return breaks(b, kb.field, "%s", kb.msg);
     switch (w->kind) {
     case GP_WORKLOAD_INFERENCE:
-        return check_inference(&w->inference, b);
+        return check_inference(&w->inference, &w->model, b);
     case GP_WORKLOAD_TRAINING:
         return check_training(&w->training, b);
     case GP_WORKLOAD_GENERIC:
@@ -532,6 +544,8 @@ static int read_inference(struct gp_json_reader *r, const cJSON *root, struct gp
         rc = gp_json_int(r, root, "tensor_parallel", &in->tensor_parallel, GP_JSON_OPTIONAL);
     if (!rc)
         rc = gp_json_int(r, root, "max_batch", &in->max_batch, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_int(r, root, "expert_parallel", &in->expert_parallel, GP_JSON_OPTIONAL);
     return rc;
 }
 
@@ -571,6 +585,12 @@ static int read_training(struct gp_json_reader *r, const cJSON *root, struct gp_
         rc = gp_json_int(r, root, "micro_batch", &t->micro_batch, GP_JSON_OPTIONAL);
     if (!rc)
         rc = gp_json_number(r, root, "global_batch_tokens", &t->global_batch_tokens,
+                            GP_JSON_OPTIONAL);
+    if (!rc)
+        rc =
+            gp_json_number(r, root, "trainable_fraction", &t->trainable_fraction, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "critical_batch_tokens", &t->critical_batch_tokens,
                             GP_JSON_OPTIONAL);
     if (!rc)
         rc = gp_json_int(r, root, "tensor_parallel", &t->tensor_parallel, GP_JSON_OPTIONAL);

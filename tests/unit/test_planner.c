@@ -51,6 +51,24 @@ static struct gp_workload inference(const char *model, enum gp_precision p, doub
     return w;
 }
 
+/* A BF16 training workload on a preset: Adam (12 bytes a parameter), ZeRO-1, 4k sequences. */
+static struct gp_workload training(const char *model, double tokens, int gpus, double batch)
+{
+    struct gp_workload w;
+    memset(&w, 0, sizeof(w));
+    w.kind = GP_WORKLOAD_TRAINING;
+    w.model = *gp_model_table_find(&models, model);
+    w.training = (struct gp_training){.precision = GP_BF16,
+                                      .tokens = tokens,
+                                      .gpus = gpus,
+                                      .optimizer_bytes = 12,
+                                      .zero_stage = 1,
+                                      .seq_len = 4096,
+                                      .micro_batch = 1,
+                                      .global_batch_tokens = batch};
+    return w;
+}
+
 /* ---- workloads ------------------------------------------------------------------------------ */
 
 static void test_presets_parse(void **state)
@@ -89,6 +107,18 @@ static void test_parse_fields(void **state)
     assert_true(w.inference.memory_fraction == 0.9);
     assert_int_equal(w.model.layers, 80);
     assert_true(fabs(w.model.params - 70.55e9) / 70.55e9 < 0.01);
+    assert_int_equal(w.inference.expert_parallel, 0); /* the planner chooses */
+    assert_int_equal(parse(&w, "{\"kind\": \"inference\", \"model\": \"deepseek-r1\", "
+                               "\"input_tokens\": 1024, \"output_tokens\": 1024, \"target\": "
+                               "\"max\", \"expert_parallel\": 8}"),
+                     0);
+    assert_int_equal(w.inference.expert_parallel, 8);
+    assert_int_equal(parse(&w, "{\"kind\": \"training\", \"model\": \"llama-2-70b\", "
+                               "\"tokens\": 1e9, \"gpus\": 8, \"trainable_fraction\": 0.001, "
+                               "\"critical_batch_tokens\": 1048576}"),
+                     0);
+    assert_true(w.training.trainable_fraction == 0.001);
+    assert_true(w.training.critical_batch_tokens == 1048576);
 }
 
 struct bad_case {
@@ -145,6 +175,22 @@ static void test_parse_errors(void **state)
         {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, \"gpus\": 8, "
          "\"pipeline_parallel\": 3}",
          "pipeline_parallel: must be 0 (choose) or a power of 2 up to 65536"},
+        {"{\"kind\": \"inference\", \"model\": \"llama-2-70b\", \"input_tokens\": 5, "
+         "\"output_tokens\": 1, \"target\": \"max\", \"expert_parallel\": 4}",
+         "expert_parallel: needs a mixture-of-experts model"},
+        {"{\"kind\": \"inference\", \"model\": \"deepseek-r1\", \"input_tokens\": 5, "
+         "\"output_tokens\": 1, \"target\": \"max\", \"expert_parallel\": 6}",
+         "expert_parallel: must be 0 (choose), 1, 2, 4 or 8 GPUs"},
+        {"{\"kind\": \"inference\", \"model\": \"deepseek-r1\", \"input_tokens\": 5, "
+         "\"output_tokens\": 1, \"target\": \"max\", \"expert_parallel\": 4, "
+         "\"tensor_parallel\": 2}",
+         "expert_parallel: needs tensor_parallel 0 or 1"},
+        {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, \"gpus\": 8, "
+         "\"trainable_fraction\": 1.5}",
+         "trainable_fraction: must be between 0 (all) and 1"},
+        {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, \"gpus\": 8, "
+         "\"critical_batch_tokens\": -1}",
+         "critical_batch_tokens: must be between 0 (none assumed) and 1e+12 tokens"},
         {"{\"kind\": \"generic\", \"flops\": 0, \"bytes\": 0}", "a job needs flops or bytes"},
         {"[1, 2]", "must be a JSON object"},
         {"{\"kind\": ", "invalid JSON"},
@@ -305,22 +351,11 @@ static void test_efficiency_scale_monotonic(void **state)
 
 static void test_training(void **state)
 {
-    struct gp_workload w;
+    struct gp_workload w = training("llama-3.1-8b", 1e11, 64, 4194304);
     struct gp_efficiency e = eff_for("h100-sxm");
     struct gp_perf plain, recompute;
     (void)state;
-    memset(&w, 0, sizeof(w));
-    w.kind = GP_WORKLOAD_TRAINING;
-    w.model = *gp_model_table_find(&models, "llama-3.1-8b");
-    w.training = (struct gp_training){.precision = GP_BF16,
-                                      .tokens = 1e11,
-                                      .gpus = 64,
-                                      .optimizer_bytes = 12,
-                                      .zero_stage = 1,
-                                      .mfu = 0.4,
-                                      .seq_len = 4096,
-                                      .micro_batch = 1,
-                                      .global_batch_tokens = 4194304};
+    w.training.mfu = 0.4;
     w.training.pipeline_parallel = 1; /* no pipeline: the closed form below holds */
     gp_model_evaluate(&plain, &w, gpu("h100-sxm"), &e, 1.0, 0);
     assert_true(plain.feasible);
@@ -557,6 +592,19 @@ struct set_case {
     const char *expect; /* substring of the message when rc != 0 */
 };
 
+/* Each case through gp_plan_set on `in`: its status, and its message when it fails. */
+static void set_cases(struct gp_plan_input *in, const struct set_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int rc = gp_plan_set(in, cases[i].key, cases[i].value);
+        if (rc != cases[i].rc)
+            fail_msg("case %zu (%s=%s): rc %d: %s", i, cases[i].key, cases[i].value, rc,
+                     gp_error_last());
+        if (rc && !strstr(gp_error_last(), cases[i].expect))
+            fail_msg("case %zu: '%s' lacks '%s'", i, gp_error_last(), cases[i].expect);
+    }
+}
+
 static void test_set(void **state)
 {
     static const struct set_case cases[] = {
@@ -582,20 +630,18 @@ static void test_set(void **state)
         {"max_gpus", "0", 0, NULL},
         {"max_gpus", "-1", GP_EINVALID, "must be 0 (no limit) or between 1 and 1e+09 GPUs"},
         {"pipeline_parallel", "2", GP_EINVALID, "applies to training workloads"},
+        {"expert_parallel", "3", GP_EINVALID, "must be 0 (choose), 1, 2, 4 or 8 GPUs"},
+        {"expert_parallel", "16", GP_EINVALID, "expert_parallel: 16 is out of range"},
+        {"expert_parallel", "1", 0, NULL},
+        {"trainable_fraction", "0.1", GP_EINVALID, "applies to training workloads"},
+        {"critical_batch_tokens", "1e6", GP_EINVALID, "applies to training workloads"},
     };
     struct gp_plan_input in;
     (void)state;
     memset(&in, 0, sizeof(in));
     in.workload = inference("llama-3.1-70b", GP_FP8, 1024, 256);
     gp_assumptions_init(&in.assumptions);
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        int rc = gp_plan_set(&in, cases[i].key, cases[i].value);
-        if (rc != cases[i].rc)
-            fail_msg("case %zu (%s=%s): rc %d: %s", i, cases[i].key, cases[i].value, rc,
-                     gp_error_last());
-        if (rc && !strstr(gp_error_last(), cases[i].expect))
-            fail_msg("case %zu: '%s' lacks '%s'", i, gp_error_last(), cases[i].expect);
-    }
+    set_cases(&in, cases, sizeof(cases) / sizeof(cases[0]));
     assert_true(in.workload.inference.input_tokens == 2048);
     assert_int_equal(in.workload.inference.precision, GP_FP4);
     assert_int_equal(in.workload.inference.load, GP_LOAD_REQUESTS);
@@ -603,8 +649,47 @@ static void test_set(void **state)
     assert_true(in.assumptions.pue == 1.1);
     assert_int_equal(in.workload.model.layers, 40);
     assert_int_equal(in.workload.inference.tensor_parallel, 4);
+    assert_int_equal(in.workload.inference.expert_parallel, 1);
     /* The parameter count follows the shape. */
     assert_true(in.workload.model.params < 40e9);
+}
+
+/* The training keys of --set, and what the model makes of them. */
+static void test_set_training(void **state)
+{
+    static const struct set_case cases[] = {
+        {"trainable_fraction", "0.001", 0, NULL},
+        {"trainable_fraction", "1.5", GP_EINVALID, "trainable_fraction: 1.5 is out of range"},
+        {"trainable_fraction", "-0.1", GP_EINVALID, "must be between 0 (all) and 1"},
+        {"trainable_fraction", "x", GP_EINVALID, "trainable_fraction: 'x' is not a number"},
+        {"critical_batch_tokens", "2.5", GP_EINVALID,
+         "critical_batch_tokens: '2.5' is not a whole"},
+        {"critical_batch_tokens", "-1", GP_EINVALID, "between 0 (none assumed) and 1e+12 tokens"},
+        {"critical_batch_tokens", "1048576", 0, NULL},
+        {"expert_parallel", "2", GP_EINVALID, "applies to inference workloads"},
+    };
+    struct gp_plan_input in;
+    struct gp_efficiency e = eff_for("h100-sxm");
+    struct gp_perf full, lora, critical;
+    (void)state;
+    memset(&in, 0, sizeof(in));
+    in.workload = training("llama-3.1-8b", 1e10, 2048, 1048576);
+    gp_assumptions_init(&in.assumptions);
+    gp_model_evaluate(&full, &in.workload, gpu("h100-sxm"), &e, 1.0, 0);
+    set_cases(&in, cases, 1);
+    gp_model_evaluate(&lora, &in.workload, gpu("h100-sxm"), &e, 1.0, 0);
+    set_cases(&in, cases + 1, sizeof(cases) / sizeof(cases[0]) - 1);
+    assert_true(in.workload.training.trainable_fraction == 0.001);
+    assert_true(in.workload.training.critical_batch_tokens == 1048576);
+    assert_int_equal(gp_workload_validate(&in.workload), 0);
+    /* Frozen weights skip their gradients: less work per token. */
+    assert_true(full.feasible && lora.feasible);
+    assert_true(lora.train_hours < full.train_hours);
+    /* 2048 ranks need a batch of at least 2048 sequences, 8x the asked 1M tokens: past the
+     * critical batch the same loss takes more tokens, so the run takes longer. */
+    gp_model_evaluate(&critical, &in.workload, gpu("h100-sxm"), &e, 1.0, 0);
+    assert_true(critical.feasible);
+    assert_true(critical.train_hours > lora.train_hours * 1.5);
 }
 
 static void test_sweep_parse(void **state)
@@ -849,6 +934,7 @@ int main(void)
         cmocka_unit_test(test_prices),
         cmocka_unit_test(test_rank),
         cmocka_unit_test(test_set),
+        cmocka_unit_test(test_set_training),
         cmocka_unit_test(test_sweep_parse),
         cmocka_unit_test(test_efficiency_table),
         cmocka_unit_test(test_parse_buying),
