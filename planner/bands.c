@@ -1,4 +1,4 @@
-/* Reading data/bands.json, the class of a plan, and the narrowest band holding a share of cases. */
+/* Reading data/bands.json, the class of a plan, and the conformal band of a class's errors. */
 #include "planner/bands.h"
 
 #include <math.h>
@@ -33,25 +33,21 @@ int gp_band_class_of(const struct gp_workload *w, int gpus, int gpus_per_node)
     return -1;
 }
 
-void gp_bands_narrowest(const double *r, size_t n, double coverage, double *lo, double *hi)
+static int compare_double(const void *a, const void *b)
 {
-    size_t k = (size_t)ceil(coverage * (double)n - 1e-9);
-    double best = INFINITY;
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
-    if (k < 1)
-        k = 1;
-    if (k > n)
-        k = n;
-    *lo = r[0];
-    *hi = r[n - 1];
-    for (size_t i = 0; i + k <= n; i++) {
-        double width = log(r[i + k - 1]) - log(r[i]);
-        if (width < best) {
-            best = width;
-            *lo = r[i];
-            *hi = r[i + k - 1];
-        }
-    }
+int gp_bands_conformal(double *e, size_t n, double coverage, double *q)
+{
+    size_t k = (size_t)ceil(coverage * (double)(n + 1) - 1e-9);
+
+    if (n == 0 || k > n)
+        return -1;
+    qsort(e, n, sizeof(*e), compare_double);
+    *q = e[k > 0 ? k - 1 : 0];
+    return 0;
 }
 
 /* One entry of "bands" as read, before it goes to its class's slot. */

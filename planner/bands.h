@@ -16,8 +16,8 @@ enum gp_band_class {
     GP_BAND_COUNT
 };
 
-/* measured / predicted throughput at the ends of the narrowest interval holding `coverage` of
- * the class's validation cases. */
+/* measured / predicted throughput at the ends of the class's conformal band (gp_bands_conformal)
+ * at `coverage`. */
 struct gp_band {
     double low;  /* multiplier on the central prediction at the pessimistic end, > 0 */
     double high; /* multiplier at the optimistic end, >= low */
@@ -41,9 +41,11 @@ int gp_band_class_of(const struct gp_workload *w, int gpus, int gpus_per_node);
 int gp_bands_parse(struct gp_bands *out, const char *text, size_t len, const char *origin);
 
 /*
- * The narrowest interval [lo, hi] of the sorted ratios `r` (n > 0, ascending) that holds at
- * least ceil(coverage * n) of them, compared in log space.
+ * The split-conformal band of `n` absolute log errors |log(measured / predicted)| (`e`, any
+ * order; sorted in place): their ceil((n + 1) x coverage)-th smallest, q. A new case
+ * exchangeable with these lies within exp(-q)..exp(q) times the prediction with probability at
+ * least `coverage`. Returns 0 with *q set, or -1 when n is too small for that order statistic.
  */
-void gp_bands_narrowest(const double *r, size_t n, double coverage, double *lo, double *hi);
+int gp_bands_conformal(double *e, size_t n, double coverage, double *q);
 
 #endif

@@ -198,16 +198,21 @@ static void test_claim_and_calibration(void **state)
 static void test_bands(void **state)
 {
     struct gp_bands b;
-    double r[] = {0.5, 0.9, 0.95, 1.0, 1.05, 1.1, 1.12, 1.2, 1.3, 3.0}, lo, hi;
+    double e[] = {0.9, 0.05, 0.1, 0.0, 0.05, 0.1, 0.12, 0.2, 0.3, 0.25}, q = 0;
     static const char *dup = "{\"schema_version\": 1, \"coverage\": 0.8, \"bands\": [{\"class\": "
                              "\"inference-moe\", \"low\": 0.5, \"high\": 2, \"cases\": 4}, "
                              "{\"class\": \"inference-moe\", \"low\": 0.5, \"high\": 2, "
                              "\"cases\": 4}]}";
     (void)state;
-    gp_bands_narrowest(r, 10, 0.8, &lo, &hi);
-    assert_true(lo == 0.9 && hi == 1.3); /* 8 of 10, the outliers left out */
-    gp_bands_narrowest(r, 10, 1.0, &lo, &hi);
-    assert_true(lo == 0.5 && hi == 3.0);
+    /* The ceil(11 x 0.8) = 9th smallest of 10 absolute errors; all 10 for 0.9; too few for 0.95
+     * (the 11th of 10) and for 0.8 of 3 cases (the 4th of 3). */
+    assert_int_equal(gp_bands_conformal(e, 10, 0.8, &q), 0);
+    assert_true(q == 0.3);
+    assert_int_equal(gp_bands_conformal(e, 10, 0.9, &q), 0);
+    assert_true(q == 0.9);
+    assert_int_equal(gp_bands_conformal(e, 10, 0.95, &q), -1);
+    assert_int_equal(gp_bands_conformal(e, 3, 0.8, &q), -1);
+    assert_int_equal(gp_bands_conformal(e, 0, 0.8, &q), -1);
     assert_int_equal(gp_bands_parse(&b, dup, strlen(dup), "b.json"), GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "duplicate class"));
     /* The shipped bands: every class with cases, and no band narrower than a point. */

@@ -8,6 +8,7 @@
  * carries. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,76 +487,150 @@ static int report_classes(struct harness *h)
     return failures;
 }
 
-/* Share of a class's cases whose ratio lies in the band derived from all the others. */
-static double leave_one_out(const struct band_cases *b)
+/* Whether class `c` has cases enough for a held-out band of its own: with one case left out,
+ * the conformal order statistic must still exist. */
+static bool band_alone(const struct harness *h, int c)
 {
-    double rest[MAX_CASES], lo, hi;
-    size_t held = 0;
+    size_t n = h->band[c].count;
+    return n >= 2 && ceil(BAND_COVERAGE * (double)n - 1e-9) <= (double)(n - 1);
+}
 
-    if (b->count < 3)
-        return 0;
-    for (size_t i = 0; i < b->count; i++) {
-        size_t n = 0;
-        for (size_t j = 0; j < b->count; j++)
-            if (j != i)
-                rest[n++] = b->ratio[j];
-        qsort(rest, n, sizeof(*rest), compare_double);
-        gp_bands_narrowest(rest, n, BAND_COVERAGE, &lo, &hi);
-        held += b->ratio[i] >= lo && b->ratio[i] <= hi;
+/* Serving classes pool with serving classes, training with training. */
+static bool band_kind(int c)
+{
+    return c == GP_BAND_INFERENCE_DENSE || c == GP_BAND_INFERENCE_MOE;
+}
+
+/* Whether class `c`'s band draws on the cases of class `d`: its own, or, for a class too small
+ * for a band of its own, every class of its kind. */
+static bool band_pools(const struct harness *h, int c, int d)
+{
+    return c == d || (!band_alone(h, c) && band_kind(c) == band_kind(d));
+}
+
+/* The absolute log errors class `c`'s band is derived from, leaving out case `skip` of class
+ * `c` (SIZE_MAX: none), into out[]; returns how many. */
+static size_t band_errors(const struct harness *h, int c, size_t skip, double *out)
+{
+    size_t n = 0;
+
+    for (int d = 0; d < GP_BAND_COUNT; d++) {
+        if (!band_pools(h, c, d))
+            continue;
+        for (size_t i = 0; i < h->band[d].count; i++)
+            if (!(d == c && i == skip) && n < MAX_CASES)
+                out[n++] = fabs(log(h->band[d].ratio[i]));
     }
-    return (double)held / (double)b->count;
+    return n;
+}
+
+/* Coverage of one band class: the band from all its cases, and each case against the band
+ * derived without it (leave-one-out). */
+struct band_result {
+    size_t cases, pooled; /* the class's own cases; the cases its band is derived from */
+    double q;             /* conformal half-width, log units; < 0: too few cases */
+    size_t in, held;      /* own cases inside the band; inside their held-out band */
+    double held_factor;   /* mean held-out band factor exp(q): prediction / f .. x f */
+};
+
+static void band_measure(const struct harness *h, int c, struct band_result *out)
+{
+    const struct band_cases *b = &h->band[c];
+    double e[MAX_CASES], q;
+
+    memset(out, 0, sizeof(*out));
+    out->cases = b->count;
+    out->pooled = band_errors(h, c, SIZE_MAX, e);
+    out->q = gp_bands_conformal(e, out->pooled, BAND_COVERAGE, &q) ? -1.0 : q;
+    for (size_t i = 0; out->q >= 0 && i < b->count; i++) {
+        double err = fabs(log(b->ratio[i]));
+        out->in += err <= out->q + 1e-12;
+        if (gp_bands_conformal(e, band_errors(h, c, i, e), BAND_COVERAGE, &q))
+            continue;
+        out->held += err <= q + 1e-12;
+        out->held_factor += exp(q) / (double)b->count;
+    }
+}
+
+/* Print one class's band, or its line of data/bands.json (`write`); returns 1 when the shipped
+ * band differs or the held-out coverage is below BAND_COVERAGE. */
+static int band_report(const struct harness *h, int c, const struct band_result *r, bool write,
+                       bool *first)
+{
+    const struct gp_band *shipped = &h->bands.band[c];
+    const char *name = gp_band_class_name((enum gp_band_class)c);
+    double lo = exp(-r->q), hi = exp(r->q), n = (double)r->cases;
+
+    if (write) {
+        printf("%s\n    {\"class\": \"%s\", \"low\": %.3f, \"high\": %.3f, \"cases\": %zu}",
+               *first ? "" : ",", name, lo, hi, r->pooled);
+        *first = false;
+        return 0;
+    }
+    bool differs = fabs(shipped->low - lo) > BAND_SLACK || fabs(shipped->high - hi) > BAND_SLACK ||
+                   shipped->cases != (int)r->pooled;
+    bool short_held = (double)r->held < BAND_COVERAGE * n - 1e-9;
+    printf(h->markdown ? "| %s | %zu | %zu | %.3f | %.3f | %.0f%% | %.0f%% | %.3f |%s%s\n"
+                       : "band %s: %zu cases (band from %zu), low %.3f high %.3f, in band %.0f%%, "
+                         "held out %.0f%%, mean held-out factor %.3f%s%s\n",
+           name, r->cases, r->pooled, lo, hi, 100.0 * (double)r->in / n,
+           100.0 * (double)r->held / n, r->held_factor,
+           differs ? "  data/bands.json DIFFERS (rerun with --write-bands)" : "",
+           short_held ? "  HELD-OUT COVERAGE BELOW TARGET" : "");
+    return differs || short_held;
 }
 
 /*
- * Derive each band class's band from its cases and compare it with data/bands.json, or print
- * the file (`write`). Returns the number of classes that disagree.
+ * Derive each band class's conformal band from its cases and compare it with data/bands.json,
+ * or print the file (`write`); report coverage in sample and held out, per class and over all
+ * cases. Returns the number of failures: a band that differs from the file, or a held-out
+ * coverage (per class or overall) below BAND_COVERAGE.
  */
 static int check_bands(struct harness *h, bool write)
 {
+    size_t cases = 0, in = 0, held = 0;
     int failures = 0;
     bool first = true;
 
     if (write)
         printf("{\n  \"schema_version\": 1,\n  \"notes\": \"Written by validate_planner "
                "--write-bands from the errors of tests/validation; do not edit by hand. low and "
-               "high multiply the central throughput: the narrowest interval of measured / "
-               "predicted holding coverage of the class's cases.\",\n  \"coverage\": %.2f,\n  "
-               "\"bands\": [",
+               "high multiply the central throughput: exp(-q) and exp(q), q the split-conformal "
+               "quantile of |log(measured / predicted)| over the class's cases (a class with too "
+               "few cases pools those of its kind); cases is how many.\",\n  \"coverage\": "
+               "%.2f,\n  \"bands\": [",
                BAND_COVERAGE);
     else
-        printf("%s\n", h->markdown ? "\n| band class | cases | low | high | in band | held out "
-                                     "|\n|---|---:|---:|---:|---:|---:|"
+        printf("%s\n", h->markdown ? "\n| band class | cases | band from | low | high | in band | "
+                                     "held out | mean held-out factor |\n"
+                                     "|---|---:|---:|---:|---:|---:|---:|---:|"
                                    : "");
     for (int c = 0; c < GP_BAND_COUNT; c++) {
-        struct band_cases *b = &h->band[c];
-        const struct gp_band *shipped = &h->bands.band[c];
-        double lo, hi;
-        if (b->count == 0)
+        struct band_result r;
+        if (h->band[c].count == 0)
             continue;
-        qsort(b->ratio, b->count, sizeof(*b->ratio), compare_double);
-        gp_bands_narrowest(b->ratio, b->count, BAND_COVERAGE, &lo, &hi);
-        size_t in = 0;
-        for (size_t i = 0; i < b->count; i++)
-            in += b->ratio[i] >= lo - 1e-12 && b->ratio[i] <= hi + 1e-12;
-        if (write) {
-            printf("%s\n    {\"class\": \"%s\", \"low\": %.3f, \"high\": %.3f, \"cases\": %zu}",
-                   first ? "" : ",", gp_band_class_name((enum gp_band_class)c), lo, hi, b->count);
-            first = false;
+        band_measure(h, c, &r);
+        if (r.q < 0) {
+            if (!write)
+                printf("band %s: %zu cases, too few for a band\n",
+                       gp_band_class_name((enum gp_band_class)c), r.cases);
             continue;
         }
-        bool bad = fabs(shipped->low - lo) > BAND_SLACK || fabs(shipped->high - hi) > BAND_SLACK ||
-                   shipped->cases != (int)b->count;
-        failures += bad;
-        printf(h->markdown ? "| %s | %zu | %.3f | %.3f | %.0f%% | %.0f%% |%s\n"
-                           : "band %s: %zu cases, low %.3f high %.3f, in band %.0f%%, held out "
-                             "%.0f%%%s\n",
-               gp_band_class_name((enum gp_band_class)c), b->count, lo, hi,
-               100.0 * (double)in / (double)b->count, 100.0 * leave_one_out(b),
-               bad ? "  data/bands.json DIFFERS (rerun with --write-bands)" : "");
+        failures += band_report(h, c, &r, write, &first);
+        cases += r.cases;
+        in += r.in;
+        held += r.held;
     }
-    if (write)
+    if (write) {
         printf("\n  ]\n}\n");
-    return failures;
+        return 0;
+    }
+    bool short_held = cases == 0 || (double)held < BAND_COVERAGE * (double)cases - 1e-9;
+    printf("%sall band classes: %zu cases, in band %.0f%%, held out %.0f%% (target %.0f%%)%s\n",
+           h->markdown ? "\n- " : "", cases, cases ? 100.0 * (double)in / (double)cases : 0.0,
+           cases ? 100.0 * (double)held / (double)cases : 0.0, 100.0 * BAND_COVERAGE,
+           short_held ? "  HELD-OUT COVERAGE BELOW TARGET" : "");
+    return failures + short_held;
 }
 
 static int load_all(struct harness *h)
