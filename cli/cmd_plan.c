@@ -84,6 +84,7 @@ static int render(struct gp_cli *cli, const struct plan_run *run)
         return rc;
     gp_plan_view_table(&view, &table);
     table.row_json = gp_cli_plan_row_json;
+    table.fit_hint = "--wide shows every column, --columns picks them";
     table.meta = cJSON_CreateObject();
     if (!table.meta ||
         !cJSON_AddItemToObject(table.meta, "workload",

@@ -136,8 +136,9 @@ int gp_render_text(const struct gp_table *t, const struct gp_render_options *opt
         fputs(emphasis ? "\033[0m\n" : "\n", out);
     }
     if (dropped)
-        fprintf(out, "(%zu column%s left out to fit %zu characters)\n", dropped,
-                dropped == 1 ? "" : "s", options->width);
+        fprintf(out, "(%zu column%s left out to fit %zu characters%s%s)\n", dropped,
+                dropped == 1 ? "" : "s", options->width, t->fit_hint ? "; " : "",
+                t->fit_hint ? t->fit_hint : "");
     free(widths);
     return ferror(out) ? gp_error_set(GP_ERROR, "cannot write output") : 0;
 }

@@ -79,6 +79,8 @@ struct gp_table {
     const struct gp_column_look *looks; /* borrowed, `ncols` entries beside `columns`;
                                            NULL = every column plain, headed by its name */
     gp_table_row_json_fn *row_json;     /* NULL, or adds members to each JSON row */
+    const char *fit_hint; /* borrowed: text tables add it to the line saying how many columns
+                             were left out to fit ("--wide shows them all"); NULL = none */
 };
 
 enum gp_format { GP_FORMAT_TABLE, GP_FORMAT_CSV, GP_FORMAT_JSON };

@@ -195,9 +195,18 @@ static void text_fits_width_by_rank(void **state)
     assert_string_equal(one, "K\n"
                              "kkkkkkkkkk\n"
                              "(2 columns left out to fit 5 characters)\n");
+    t.fit_hint = "--wide shows them";
+    char *hinted = render_in(&t, GP_FORMAT_TABLE, NULL, 33);
+    assert_string_equal(hinted, "K           S\n"
+                                "kkkkkkkkkk  ssssssssss\n"
+                                "(1 column left out to fit 33 characters; --wide shows them)\n");
+    char *unhinted = render_in(&t, GP_FORMAT_TABLE, NULL, 34);
+    assert_null(strstr(unhinted, "--wide"));
     free(all);
     free(two);
     free(one);
+    free(hinted);
+    free(unhinted);
     gp_table_release(&t);
 }
 
