@@ -96,12 +96,13 @@ static int render(struct gp_cli *cli, const struct plan_run *run)
         return gp_cli_fail();
     }
     char conclusion[1024];
-    if (gp_cli_plan_conclusion(conclusion, sizeof(conclusion), res))
+    /* JSON is read by programs: its text keeps the decimal point whatever --locale says. */
+    if (gp_cli_plan_conclusion(conclusion, sizeof(conclusion), res, '.'))
         cJSON_AddStringToObject(table.meta, "conclusion", conclusion);
     gp_cli_plan_warn_stale(res);
     rc = gp_cli_output(cli, &table, res->best);
     if (rc == 0 && cli->format == GP_FORMAT_TABLE)
-        gp_cli_plan_summary_print(stdout, res);
+        gp_cli_plan_summary_print(stdout, res, cli->locale->decimal);
     if (rc == 0 && res->infeasible != GP_PLAN_FEASIBLE)
         rc = explain_infeasible(res);
     gp_table_release(&table);

@@ -1,7 +1,8 @@
 /* `gpuplan prices`: current offers per GPU-hour, cheapest first; `prices history`: every
  * observed price. */
-#include <stdio.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +196,17 @@ static void stream_close(struct price_stream *s)
     free(s->unpriced);
 }
 
+/* printf's "%+.1f" of the change from `before` to `now` in percent, with the decimal mark
+ * `decimal`, into a 32-byte `buf`; returns buf. */
+static const char *signed_change(char buf[32], double now, double before, char decimal)
+{
+    double pct = (now / before - 1.0) * 100.0;
+
+    buf[0] = signbit(pct) ? '-' : '+';
+    gp_number_format(buf + 1, 31, fabs(pct), 1, decimal);
+    return buf;
+}
+
 /* --changed-since: the changed offers, with what each cost before. */
 static int list_changes(struct gp_cli *cli, struct gp_store *store, const struct price_args *a)
 {
@@ -207,12 +219,14 @@ static int list_changes(struct gp_cli *cli, struct gp_store *store, const struct
         return gp_cli_fail();
     gp_table_init(&table, gp_price_columns, gp_price_column_count);
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        char change[64];
-        if (list[i].previous_usd > 0)
-            snprintf(change, sizeof(change), "was %.2f (%+.1f%%)",
-                     list[i].previous_usd * a->rows.per_usd,
-                     (list[i].offer.usd_per_gpu_hour / list[i].previous_usd - 1.0) * 100.0);
-        else
+        char change[96], was[32], by[32];
+        if (list[i].previous_usd > 0) {
+            gp_number_format(was, sizeof(was), list[i].previous_usd * a->rows.per_usd, 2,
+                             cli->locale->decimal);
+            snprintf(change, sizeof(change), "was %s (%s%%)", was,
+                     signed_change(by, list[i].offer.usd_per_gpu_hour, list[i].previous_usd,
+                                   cli->locale->decimal));
+        } else
             snprintf(change, sizeof(change), "new");
         rc = gp_price_row_add(&table, &a->rows, &list[i].offer, change);
     }
@@ -289,10 +303,11 @@ static int list_history(struct gp_cli *cli, struct price_args *a)
                         strcmp(prev->region, offers[i].region) == 0 &&
                         strcmp(prev->instance_type, offers[i].instance_type) == 0 &&
                         prev->tier == offers[i].tier;
-        char change[48] = "first-seen";
+        char change[48] = "first-seen", by[32];
         if (same_key)
-            snprintf(change, sizeof(change), "changed %+.1f%%",
-                     (offers[i].usd_per_gpu_hour / prev->usd_per_gpu_hour - 1.0) * 100.0);
+            snprintf(change, sizeof(change), "changed %s%%",
+                     signed_change(by, offers[i].usd_per_gpu_hour, prev->usd_per_gpu_hour,
+                                   cli->locale->decimal));
         rc = gp_price_row_add(&table, &a->rows, &offers[i], change);
     }
     rc = rc ? gp_cli_fail() : gp_cli_output(cli, &table, SIZE_MAX);

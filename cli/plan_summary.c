@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/plan_table.h"
+#include "report/table.h"
 #include "util/msg.h"
 #include "util/timeutil.h"
 
@@ -26,58 +27,71 @@ static void fleet_text(char *out, size_t size, const struct gp_plan_row *r)
         snprintf(out, size, "%d x %s at %s", r->instances, r->instance_type, r->provider);
 }
 
-/* The cost per unit of work with its unit: per million output tokens, per run, per job. */
-static void unit_text(char *out, size_t size, const struct gp_plan_row *r, const char *currency)
+/* `value` with `decimals` and the decimal mark `decimal`, into a 32-byte `buf`; returns buf. */
+static const char *number(char buf[32], double value, int decimals, char decimal)
 {
+    gp_number_format(buf, 32, value, decimals, decimal);
+    return buf;
+}
+
+/* The cost per unit of work with its unit: per million output tokens, per run, per job. */
+static void unit_text(char *out, size_t size, const struct gp_plan_row *r, const char *currency,
+                      char decimal)
+{
+    char n[32];
+
     switch (r->kind) {
     case GP_WORKLOAD_INFERENCE:
-        snprintf(out, size, "%s %.4f per million output tokens", currency, r->cost_per_mtok);
+        snprintf(out, size, "%s %s per million output tokens", currency,
+                 number(n, r->cost_per_mtok, 4, decimal));
         break;
     case GP_WORKLOAD_TRAINING:
-        snprintf(out, size, "%s %.0f per run", currency, r->total_cost);
+        snprintf(out, size, "%s %s per run", currency, number(n, r->total_cost, 0, decimal));
         break;
     case GP_WORKLOAD_GENERIC:
-        snprintf(out, size, "%s %.6f per job", currency, r->total_cost);
+        snprintf(out, size, "%s %s per job", currency, number(n, r->total_cost, 6, decimal));
         break;
     }
 }
 
-bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res)
+bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res, char decimal)
 {
     const struct gp_plan_row *next, *best = best_and_next(res, &next);
-    char fleet[256], unit[96], runner[448] = "; no runner-up";
+    char fleet[256], unit[96], runner[448] = "; no runner-up", month[32];
     int n;
 
     out[0] = '\0';
     if (!best)
         return false;
     fleet_text(fleet, sizeof(fleet), best);
-    unit_text(unit, sizeof(unit), best, res->currency);
+    unit_text(unit, sizeof(unit), best, res->currency, decimal);
     if (next) {
-        char other[256];
+        char other[256], saving[32];
         fleet_text(other, sizeof(other), next);
         snprintf(runner, sizeof(runner),
-                 "; runner-up: %s, %s (%d GPUs), %s %.0f/month; the cheapest costs %.1f%% less "
+                 "; runner-up: %s, %s (%d GPUs), %s %s/month; the cheapest costs %s%% less "
                  "per unit of work",
-                 next->gpu, other, next->gpus, res->currency, next->cost_per_month,
-                 100.0 * gp_plan_saving(best, next));
+                 next->gpu, other, next->gpus, res->currency,
+                 number(month, next->cost_per_month, 0, decimal),
+                 number(saving, 100.0 * gp_plan_saving(best, next), 1, decimal));
     }
-    n = snprintf(out, size, "cheapest purchasable fleet: %s, %s (%d GPUs), %s %.0f/month, %s%s",
-                 best->gpu, fleet, best->gpus, res->currency, best->cost_per_month, unit, runner);
+    n = snprintf(out, size, "cheapest purchasable fleet: %s, %s (%d GPUs), %s %s/month, %s%s",
+                 best->gpu, fleet, best->gpus, res->currency,
+                 number(month, best->cost_per_month, 0, decimal), unit, runner);
     return n > 0;
 }
 
 /* "prices observed 2026-09-15 to 2026-09-30" and the exchange rate, into out[size]. */
-static void prices_text(char *out, size_t size, const struct gp_plan_result *res)
+static void prices_text(char *out, size_t size, const struct gp_plan_result *res, char decimal)
 {
-    char oldest[11] = "", newest[11] = "", rate[224] = "", fx_date[11] = "";
+    char oldest[11] = "", newest[11] = "", rate[224] = "", fx_date[11] = "", fx[32];
 
     if (strcmp(res->currency, "USD") != 0) {
         gp_time_format_date(res->fx_date, fx_date, sizeof(fx_date));
         snprintf(rate, sizeof(rate),
-                 "; %s at %.4f per USD (rate of %s; prices convert at the rate "
+                 "; %s at %s per USD (rate of %s; prices convert at the rate "
                  "of the day they were observed)",
-                 res->currency, res->fx_per_usd, fx_date);
+                 res->currency, number(fx, res->fx_per_usd, 4, decimal), fx_date);
     }
     if (!res->oldest_price) {
         snprintf(out, size, "prices: none used%s", rate);
@@ -88,12 +102,12 @@ static void prices_text(char *out, size_t size, const struct gp_plan_result *res
     snprintf(out, size, "prices observed %s to %s%s", oldest, newest, rate);
 }
 
-void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res)
+void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res, char decimal)
 {
     const struct gp_plan_row *next, *best = best_and_next(res, &next);
     char line[1024];
 
-    prices_text(line, sizeof(line), res);
+    prices_text(line, sizeof(line), res, decimal);
     fprintf(out, "%s\n", line);
     if (best && next && (best->notes & GP_NOTE_WITHIN_UNCERTAINTY))
         fprintf(out,
@@ -104,7 +118,7 @@ void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res)
         if (res->rows[i].excluded_offers)
             fprintf(out, "%s: %d offers outside the region or jurisdiction (%s)\n",
                     res->rows[i].gpu, res->rows[i].excluded_offers, res->rows[i].excluded);
-    if (gp_cli_plan_conclusion(line, sizeof(line), res))
+    if (gp_cli_plan_conclusion(line, sizeof(line), res, decimal))
         fprintf(out, "%s\n", line);
 }
 

@@ -11,13 +11,14 @@
 
 #include "planner/plan.h"
 
-/* "cheapest purchasable fleet: ...; runner-up: ..." into out[size]; false (out "") when no row
- * is feasible and priced. Money in the result's currency. */
-bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res);
+/* "cheapest purchasable fleet: ...; runner-up: ..." into out[size], numbers with the decimal
+ * mark `decimal` ('.' or the locale's ','); false (out "") when no row is feasible and priced.
+ * Money in the result's currency. */
+bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res, char decimal);
 
 /* The lines printed under the table: the conclusion, the uncertainty note, the exchange rate
- * and the age of the prices. */
-void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res);
+ * and the age of the prices, numbers with the decimal mark `decimal`. */
+void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res, char decimal);
 
 /* One warning line (stderr) when some row uses a price older than the allowed age. */
 void gp_cli_plan_warn_stale(const struct gp_plan_result *res);

@@ -197,10 +197,17 @@ static int label_decimals(double v)
     return d;
 }
 
+/* The report's locale: its decimal mark goes into every number on the page. */
+static const struct gp_locale *locale_of(const struct gp_report *r)
+{
+    return r->locale ? r->locale : gp_locale_default();
+}
+
 static void put_bars(FILE *out, const char *caption, const char *unit, const struct bar *bars,
-                     size_t n)
+                     size_t n, char decimal)
 {
     double max = 0;
+    char value[32];
     int height = (int)n * BAR_HEIGHT + 30, plot = CHART_WIDTH - LABEL_WIDTH - 90;
 
     for (size_t i = 0; i < n; i++)
@@ -228,9 +235,10 @@ static void put_bars(FILE *out, const char *caption, const char *unit, const str
                     "stroke-width=\"1.5\"/>",
                     LABEL_WIDTH + bars[i].low / max * plot, LABEL_WIDTH + bars[i].high / max * plot,
                     y + 10, y + 10);
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%.*f</text>\n",
-                LABEL_WIDTH + fmax(w, max > 0 ? bars[i].high / max * plot : 0) + 6, y + 14,
-                label_decimals(bars[i].value), bars[i].value);
+        gp_number_format(value, sizeof(value), bars[i].value, label_decimals(bars[i].value),
+                         decimal);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+                LABEL_WIDTH + fmax(w, max > 0 ? bars[i].high / max * plot : 0) + 6, y + 14, value);
     }
     fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#57606a\">", LABEL_WIDTH, height - 6);
     put_escaped(out, unit);
@@ -273,6 +281,7 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
 {
     struct bar bars[GP_PLAN_COLUMNS_MAX];
     char caption[160], unit[96];
+    char decimal = locale_of(r)->decimal;
     const char *per = p->kind == GP_WORKLOAD_INFERENCE  ? "million output tokens"
                       : p->kind == GP_WORKLOAD_TRAINING ? "training run"
                                                         : "job";
@@ -284,13 +293,13 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
     n = plan_bars(r, p, CHART_MONTH, bars);
     snprintf(caption, sizeof(caption), "Monthly cost per GPU type, with its uncertainty band");
     snprintf(unit, sizeof(unit), "%s per month of 730 h; the line spans the band", r->currency);
-    put_bars(out, caption, unit, bars, n);
+    put_bars(out, caption, unit, bars, n, decimal);
     n = plan_bars(r, p, CHART_UNIT, bars);
     snprintf(caption, sizeof(caption), "Cost per %s", per);
     snprintf(unit, sizeof(unit), "%s per %s", r->currency, per);
-    put_bars(out, caption, unit, bars, n);
+    put_bars(out, caption, unit, bars, n, decimal);
     n = plan_bars(r, p, CHART_POWER, bars);
-    put_bars(out, "Facility power", "kW at the facility (IT power x PUE)", bars, n);
+    put_bars(out, "Facility power", "kW at the facility (IT power x PUE)", bars, n, decimal);
     fputs("</div>\n", out);
 }
 
@@ -341,7 +350,7 @@ static void put_history_chart(FILE *out, const struct gp_report *r)
 {
     int64_t d0, d1;
     double pmax;
-    char from[16], to[16];
+    char from[16], to[16], top[32];
     int height = 260;
 
     fputs("<figure><figcaption>Price history: the cheapest on-demand (solid) and spot (dashed) "
@@ -357,13 +366,14 @@ static void put_history_chart(FILE *out, const struct gp_report *r)
     pmax = pmax > 0 ? pmax * 1.1 : 1;
     gp_time_format_date(d0, from, sizeof(from));
     gp_time_format_date(d1, to, sizeof(to));
+    gp_number_format(top, sizeof(top), pmax, 2, locale_of(r)->decimal);
     fprintf(out,
             "<line x1=\"60\" x2=\"500\" y1=\"%d\" y2=\"%d\" stroke=\"#57606a\"/>"
             "<line x1=\"60\" x2=\"60\" y1=\"20\" y2=\"%d\" stroke=\"#57606a\"/>"
             "<text x=\"60\" y=\"%d\">%s</text><text x=\"500\" y=\"%d\" text-anchor=\"end\">%s"
-            "</text><text x=\"56\" y=\"24\" text-anchor=\"end\">%.2f</text>"
+            "</text><text x=\"56\" y=\"24\" text-anchor=\"end\">%s</text>"
             "<text x=\"56\" y=\"%d\" text-anchor=\"end\">0</text>\n",
-            height - 30, height - 30, height - 30, height - 12, from, height - 12, to, pmax,
+            height - 30, height - 30, height - 30, height - 12, from, height - 12, to, top,
             height - 30);
     put_history_lines(out, r, d0, d1, pmax, height);
     fputs("<text x=\"64\" y=\"14\" fill=\"#57606a\">", out);
@@ -416,7 +426,7 @@ static void put_section(FILE *out, const struct gp_report *r, const struct gp_re
     if (s->table.nrows == 0)
         fputs("<p>None.</p>\n", out);
     else
-        put_table(out, s, r->locale ? r->locale : gp_locale_default());
+        put_table(out, s, locale_of(r));
     fputs("</section>\n", out);
 }
 

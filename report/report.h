@@ -75,7 +75,7 @@ struct gp_report {
     size_t nsections;
     const struct gp_report_price_point *history; /* borrowed, by GPU then tier then day */
     size_t nhistory;
-    const struct gp_locale *locale; /* CSV numbers and separators */
+    const struct gp_locale *locale; /* decimal mark (CSV, HTML) and CSV separators */
 };
 
 void gp_report_init(struct gp_report *r);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `gpuplan report` end to end: the format from the extension, the JSON document's shape, a CSV
-# folder per report (da_DK with a byte order mark), replaced whole on a second run, and writes
-# that fail leave neither a half file nor a temporary one behind.
+# folder per report (da_DK with a byte order mark) replaced whole on a second run, da_DK HTML
+# with decimal commas in its charts, and writes that fail leave neither a half file nor a
+# temporary one behind.
 # Usage: test_report_cli.sh GPUPLAN
 set -uo pipefail
 gpuplan=$1
@@ -38,6 +39,14 @@ PY
 check "csv folder holds one file per section" test -s "$tmp/csv/summary.csv" -a -s "$tmp/csv/plan-1.csv" -a -s "$tmp/csv/offers.csv"
 check "da_DK CSV starts with a byte order mark and uses ';'" \
   bash -c "head -c 3 '$tmp/csv/plan-1.csv' | od -An -tx1 | grep -q 'ef bb bf' && grep -q ';' '$tmp/csv/plan-1.csv'"
+"$gpuplan" report -w chat-llama-3.1-70b --locale da_DK --out "$tmp/da.html" 2>/dev/null
+check "da_DK html: chart labels and the price axis use the decimal comma" python3 - "$tmp/da.html" <<'PY'
+import re, sys
+labels = re.findall(r"<text[^>]*>([-0-9.,]+)</text>", open(sys.argv[1], encoding="utf-8").read())
+assert len(labels) > 10, labels
+assert not [l for l in labels if "." in l], labels
+assert [l for l in labels if "," in l], labels
+PY
 touch "$tmp/csv/plan-9.csv"
 "$gpuplan" report -w chat-llama-3.1-70b --format csv --out "$tmp/csv" 2>/dev/null
 check "a second csv report replaces the folder whole" bash -c "[[ ! -e '$tmp/csv/plan-9.csv' && -s '$tmp/csv/summary.csv' ]]"

@@ -173,6 +173,10 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(len(rows), 1, changed.stdout)
         self.assertIn("h100-sxm,azure,on-demand,,11.25,90.00", rows[0])
         self.assertIn("was 12.29 (-8.5%)", rows[0])
+        danish = subprocess.run([GPUPLAN, "--locale", "da_DK", "prices", "--changed-since",
+                                 "2026-11-24"], env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(danish.returncode, 0, danish.stderr)
+        self.assertIn("was 12,29 (-8,5%)", danish.stdout)
         self.assertEqual(self.last_run("azure")[:3], ("ok", 2, 1))
         self.assertEqual(self.observations("azure"), 7)
         self.assertEqual([o[4] for o in self.offers("azure")], [90.0, 48.0])
@@ -182,6 +186,12 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(hist.returncode, 0, hist.stderr)
         self.assertIn("90", hist.stdout)
         self.assertIn("98.32", hist.stdout)
+        self.assertIn("changed -8.5%", hist.stdout)
+        danish = subprocess.run([GPUPLAN, "--locale", "da_DK", "prices", "history", "--gpu",
+                                 "h100-sxm", "--provider", "azure"], env=self.env,
+                                capture_output=True, text=True, timeout=60)
+        self.assertEqual(danish.returncode, 0, danish.stderr)
+        self.assertIn("changed -8,5%", danish.stdout)
 
     def test_failures_keep_the_last_good_offers(self):
         self.refresh("--feed", "azure", scenarios={"azure": "ok"}, expect=0)
