@@ -62,6 +62,20 @@ double gp_model_kv_bytes_per_gpu(const struct gp_model_arch *m, enum gp_precisio
     return 2.0 * m->layers * heads * m->head_dim * gp_precision_bytes(kv);
 }
 
+double gp_model_kv_context(const struct gp_model_arch *m, double ctx)
+{
+    if (m->sliding_layers <= 0 || m->sliding_window <= 0 || m->layers <= 0)
+        return ctx;
+    double sliding = (double)m->sliding_layers / m->layers;
+    return (1.0 - sliding) * ctx + sliding * fmin(ctx, (double)m->sliding_window);
+}
+
+double gp_model_expert_bytes(const struct gp_model_arch *m, enum gp_precision prec)
+{
+    double bytes = gp_precision_bytes(prec);
+    return m->expert_weight_bits > 0 ? fmin(bytes, m->expert_weight_bits / 8.0) : bytes;
+}
+
 double gp_model_attention_width(const struct gp_model_arch *m)
 {
     /* With MLA the decode step attends in the latent space (absorbed projections). */
@@ -75,9 +89,11 @@ struct rates {
     double flops;     /* peak * eff_max for large GEMMs, FLOP/s */
     double attn;      /* the same for attention, which runs at the KV cache's precision */
     double gemm_half; /* s_half of the GEMM curve, FLOPs */
-    double bytes;     /* HBM bandwidth * eff_max for large transfers, B/s */
-    double bw_half;   /* s_half of the bandwidth curve, bytes */
-    double link;      /* achieved one-way scale-up bandwidth, B/s */
+    double eflops;    /* the same for the routed experts' GEMMs, in their compute precision */
+    double egemm_half;
+    double bytes;   /* HBM bandwidth * eff_max for large transfers, B/s */
+    double bw_half; /* s_half of the bandwidth curve, bytes */
+    double link;    /* achieved one-way scale-up bandwidth, B/s */
 };
 
 /* Time of `n` operations moving `total` in all: sum of (s_i + s_half) / rate, which is what
@@ -132,15 +148,31 @@ static double touched_share(const struct terms *x, const struct gp_model_arch *m
     return 1.0 - pow(1.0 - (double)m->active_experts / m->experts, b * x->ep);
 }
 
+/* GEMMs outside the experts: four per block and the head. */
+static double dense_gemms(const struct gp_model_arch *m)
+{
+    return 4.0 * m->layers + 1.0;
+}
+
 /* GEMMs of one forward pass on one GPU: four per block and the head, and for MoE blocks three
  * per expert the batch reaches (each a small GEMM that pays its own fixed cost). */
 static double gemm_count(const struct terms *x, const struct gp_model_arch *m, double b)
 {
-    double n = 4.0 * m->layers + 1.0;
+    double n = dense_gemms(m);
     if (m->experts > 1)
         n += gp_model_moe_layers(m) * 3.0 * x->expert_gemm *
              ((double)m->experts / x->ep * touched_share(x, m, b) + m->shared_experts);
     return n;
+}
+
+/* Fixed cost of the GEMMs of one forward pass: the dense ones at the model's precision, the
+ * experts' at theirs. */
+static double gemm_fixed(const struct terms *x, const struct gp_model_arch *m,
+                         const struct rates *r, double b)
+{
+    double experts = gemm_count(x, m, b) - dense_gemms(m);
+    return op_time(0, dense_gemms(m), r->gemm_half, r->flops) +
+           op_time(0, experts, r->egemm_half, r->eflops);
 }
 
 static double weights_read(const struct terms *x, const struct gp_model_arch *m,
@@ -166,7 +198,8 @@ static int layout_terms(struct terms *x, const struct gp_workload *w, const stru
 {
     const struct gp_model_arch *m = &w->model;
     const struct gp_inference *in = &w->inference;
-    double L = m->layers, s = in->input_tokens, g = in->output_tokens, ctx = s + g / 2.0;
+    double L = m->layers, s = in->input_tokens, g = in->output_tokens;
+    double ctx = gp_model_kv_context(m, s + g / 2.0), full = gp_model_kv_context(m, s + g);
     double wb = gp_precision_bytes(prec), experts = gp_model_expert_params(m);
     double active = gp_model_active_params(m), lat = eff->net_latency_s;
     double moe_lat = ep > 1 ? 2.0 * gp_model_moe_layers(m) * lat : 0.0;
@@ -178,16 +211,18 @@ static int layout_terms(struct terms *x, const struct gp_workload *w, const stru
     x->kv_tok = gp_model_kv_bytes_per_gpu(m, in->kv_precision, t);
     x->attn = gp_model_attention_width(m);
     x->dense = (m->params - experts) * wb / t;
-    x->expw = experts * wb / (t * ep);
+    x->expw = experts * gp_model_expert_bytes(m, prec) / (t * ep);
     double avail = gpu->hbm_gb * 1e9 * in->memory_fraction - x->dense - x->expw -
                    eff->runtime_overhead_gb * 1e9;
-    if (avail < x->kv_tok * (s + g) || (t * ep > 1 && !(r->link > 0)))
+    if (avail < x->kv_tok * full || (t * ep > 1 && !(r->link > 0)))
         return 1;
     double engine_max = in->max_batch > 0 ? in->max_batch : eff->max_batch;
     x->cap = fmin(floor(avail / (x->kv_tok * ctx)), engine_max);
     x->n_gemm = gemm_count(x, m, x->cap);
-    x->c0 = op_time(0, x->n_gemm, r->gemm_half, r->flops);
-    x->c = 2.0 * active / t / r->flops;
+    x->c0 = gemm_fixed(x, m, r, x->cap);
+    /* Routed experts a token reaches compute at the experts' rate, the rest at the model's. */
+    double routed = experts * m->active_experts / m->experts;
+    x->c = 2.0 * ((active - routed) / r->flops + routed / r->eflops) / t;
     x->a0 = op_time(0, L, r->bw_half, r->bytes);
     x->a = fmax(4.0 * L * x->attn * ctx / t / r->attn, x->kv_tok * ctx / r->bytes) +
            eff->sequence_overhead_s;
@@ -196,11 +231,13 @@ static int layout_terms(struct terms *x, const struct gp_workload *w, const stru
            (ep > 1 ? all_to_all(m, ep, 1.0, r) : 0.0);
     x->o = eff->step_overhead_s + L * eff->layer_overhead_s;
     /* Prefill of one request: GEMMs over s tokens (compute-bound for any real prompt), causal
-     * attention, and the same collectives with s tokens of payload. */
-    double head = (double)m->heads * m->head_dim;
-    x->pre_c = op_time(s * 2.0 * active / t, x->n_gemm, r->gemm_half, r->flops) +
-               s * 2.0 * L * head * s / t / r->attn;
-    x->pre_m = op_time(x->dense + x->expw, x->n_gemm, r->bw_half, r->bytes);
+     * attention, and the same collectives with s tokens of payload. In-flight batching runs a
+     * prompt's chunks in the decode steps' grouped expert GEMMs, which pay their fixed cost
+     * per step for every token routed to an expert: a prefill adds only its dense GEMMs'. */
+    double head = (double)m->heads * m->head_dim, n_pre = dense_gemms(m);
+    x->pre_c = s * x->c + op_time(0, n_pre, r->gemm_half, r->flops) +
+               s * 2.0 * L * head * gp_model_kv_context(m, s) / t / r->attn;
+    x->pre_m = op_time(x->dense + x->expw, n_pre, r->bw_half, r->bytes);
     double pre_comm = 2.0 * L * allreduce(s * m->hidden * ACT_BYTES, t, r, lat) +
                       (ep > 1 ? all_to_all(m, ep, s, r) + moe_lat : 0.0);
     x->pre = fmax(x->pre_c, x->pre_m) + pre_comm + L * eff->layer_overhead_s;
@@ -243,7 +280,7 @@ static int try_layout(struct candidate *out, const struct gp_workload *w, const 
 {
     const struct gp_model_arch *m = &w->model;
     double L = m->layers, g = w->inference.output_tokens;
-    double ctx = w->inference.input_tokens + g / 2.0;
+    double ctx = gp_model_kv_context(m, w->inference.input_tokens + g / 2.0);
     struct terms x;
 
     if (layout_terms(&x, w, gpu, eff, r, prec, t, ep))
@@ -252,7 +289,7 @@ static int try_layout(struct candidate *out, const struct gp_workload *w, const 
     if (!(b >= 1))
         return 2;
     double wread = weights_read(&x, m, r, b), p = x.pre / g;
-    x.c0 = op_time(0, gemm_count(&x, m, b), r->gemm_half, r->flops);
+    x.c0 = gemm_fixed(&x, m, r, b);
     double gemm = fmax(x.c0 + x.c * b, wread), comm = x.k0 + x.k * b;
     double step = gemm + x.a0 + x.a * b + comm + x.o;
     double tpot = step + p * b;
@@ -292,6 +329,21 @@ static enum gp_precision attention_precision(const struct gp_gpu *gpu, enum gp_p
     return gp_model_precision(gpu, p);
 }
 
+/*
+ * The precision routed experts compute in: the model's, unless their weights are stored in a
+ * 4- or 6-bit format the GPU has no tensor-core path for; such weights are upcast to bf16 in
+ * the GEMM (weight-only quantization: MXFP4 experts on Hopper run with bf16 activations).
+ */
+static enum gp_precision expert_precision(const struct gp_gpu *gpu, const struct gp_model_arch *m,
+                                          enum gp_precision prec)
+{
+    double bits = m->expert_weight_bits;
+    if (!(bits > 0) || bits >= 8.0 * gp_precision_bytes(prec))
+        return prec;
+    enum gp_precision stored = bits < 6.0 ? GP_FP4 : GP_FP6;
+    return gpu->peak_tflops[stored] > 0 ? prec : gp_model_precision(gpu, GP_BF16);
+}
+
 static void rates_init(struct rates *r, const struct gp_gpu *gpu, const struct gp_efficiency *eff,
                        enum gp_precision prec, enum gp_precision attn, double scale, bool serving)
 {
@@ -303,6 +355,8 @@ static void rates_init(struct rates *r, const struct gp_gpu *gpu, const struct g
     double sa = serving ? eff->serve_attention : 1.0;
     r->attn = gpu->peak_tflops[attn] * 1e12 * fmin(1.0, attn_gemm->eff_max * sa * scale);
     r->gemm_half = gemm->s_half;
+    r->eflops = r->flops;
+    r->egemm_half = r->gemm_half;
     r->bytes = gpu->hbm_tbs * 1e12 * fmin(1.0, eff->bandwidth.eff_max * sm * scale);
     r->bw_half = eff->bandwidth.s_half;
     r->link = gpu->scaleup_gbs * 1e9 / 2.0 * fmin(1.0, eff->net_efficiency * scale);
@@ -322,6 +376,13 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
 
     rates_init(&r, gpu, eff, out->precision,
                attention_precision(gpu, out->precision, in->kv_precision), scale, true);
+    enum gp_precision routed = expert_precision(gpu, &w->model, out->precision);
+    if (routed != out->precision) {
+        struct rates e;
+        rates_init(&e, gpu, eff, routed, routed, scale, true);
+        r.eflops = e.flops;
+        r.egemm_half = e.gemm_half;
+    }
     /* Tensor parallel within the node; for MoE also experts over ep GPUs with attention
      * data-parallel (tensor parallel 1). */
     for (int i = 0; i < 8; i++) {

@@ -74,6 +74,12 @@ double gp_model_kv_bytes_per_token(const struct gp_model_arch *m, enum gp_precis
 /* The same on one of `t` tensor-parallel GPUs (KV heads split, at least one each; an MLA
  * latent is held whole by every rank). */
 double gp_model_kv_bytes_per_gpu(const struct gp_model_arch *m, enum gp_precision kv, int t);
+/* The context one layer caches and attends to on average for a sequence of `ctx` tokens:
+ * `ctx` in full-attention layers, at most the window in sliding-window ones, tokens. */
+double gp_model_kv_context(const struct gp_model_arch *m, double ctx);
+/* Bytes one routed-expert weight takes in HBM when the experts compute in `prec`: the stored
+ * width (expert_weight_bits, block scales included) when narrower, else the precision's. */
+double gp_model_expert_bytes(const struct gp_model_arch *m, enum gp_precision prec);
 /* Elements a decode token's attention reads per cached token and layer, summed over heads. */
 double gp_model_attention_width(const struct gp_model_arch *m);
 

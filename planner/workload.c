@@ -15,15 +15,27 @@
 
 static const char *const kind_names[] = {"inference", "training", "generic", NULL};
 
-static const char *const arch_keys[] = {"name",           "params",
-                                        "layers",         "hidden",
-                                        "heads",          "kv_heads",
-                                        "head_dim",       "ffn",
-                                        "vocab",          "experts",
-                                        "active_experts", "moe_ffn",
-                                        "dense_layers",   "shared_experts",
-                                        "kv_lora_rank",   "rope_dim",
-                                        "source",         NULL};
+static const char *const arch_keys[] = {"name",
+                                        "params",
+                                        "layers",
+                                        "hidden",
+                                        "heads",
+                                        "kv_heads",
+                                        "head_dim",
+                                        "ffn",
+                                        "vocab",
+                                        "experts",
+                                        "active_experts",
+                                        "moe_ffn",
+                                        "dense_layers",
+                                        "shared_experts",
+                                        "kv_lora_rank",
+                                        "rope_dim",
+                                        "sliding_window",
+                                        "sliding_layers",
+                                        "expert_weight_bits",
+                                        "source",
+                                        NULL};
 
 static const char *const inference_keys[] = {"kind",
                                              "name",
@@ -191,6 +203,9 @@ static int check_arch(const struct gp_model_arch *m, struct broken *b)
     if (m->dense_layers < 0 || m->dense_layers >= m->layers)
         return breaks(b, "model.dense_layers", "must be between 0 and layers - 1 (%g)",
                       (double)m->layers - 1);
+    if (m->sliding_layers > m->layers)
+        return breaks(b, "model.sliding_layers", "must be between 0 and layers (%g)",
+                      (double)m->layers);
     return 0;
 }
 
@@ -307,14 +322,15 @@ static int read_precision(struct gp_json_reader *r, const cJSON *obj, const char
                         name);
 }
 
-/* The optional MoE and MLA shape fields: each a whole number from 0, dense_layers below
- * layers. */
+/* The optional MoE, MLA and sliding-window shape fields: each a whole number from 0,
+ * dense_layers below layers, sliding_layers at most layers; the experts' stored width. */
 static int read_moe_mla(struct gp_json_reader *r, const cJSON *obj, struct gp_model_arch *m)
 {
-    static const char *const keys[] = {"moe_ffn", "dense_layers", "shared_experts", "kv_lora_rank",
-                                       "rope_dim"};
-    int *fields[] = {&m->moe_ffn, &m->dense_layers, &m->shared_experts, &m->kv_lora_rank,
-                     &m->rope_dim};
+    static const char *const keys[] = {"moe_ffn",       "dense_layers", "shared_experts",
+                                       "kv_lora_rank",  "rope_dim",     "sliding_window",
+                                       "sliding_layers"};
+    int *fields[] = {&m->moe_ffn,  &m->dense_layers,   &m->shared_experts, &m->kv_lora_rank,
+                     &m->rope_dim, &m->sliding_window, &m->sliding_layers};
     int rc = 0;
 
     for (size_t i = 0; !rc && i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -324,6 +340,16 @@ static int read_moe_mla(struct gp_json_reader *r, const cJSON *obj, struct gp_mo
     }
     if (!rc && m->layers > 0 && m->dense_layers >= m->layers)
         rc = gp_json_fail(r, "dense_layers", "must be below layers (%d)", m->layers);
+    if (!rc && m->sliding_layers > m->layers)
+        rc = gp_json_fail(r, "sliding_layers", "must be at most layers (%d)", m->layers);
+    if (!rc && m->sliding_layers > 0 && m->sliding_window < 1)
+        rc = gp_json_fail(r, "sliding_window", "must be at least 1 when sliding_layers is set");
+    if (!rc)
+        rc = gp_json_number(r, obj, "expert_weight_bits", &m->expert_weight_bits, GP_JSON_OPTIONAL);
+    if (!rc && !(m->expert_weight_bits >= 0 && m->expert_weight_bits <= 32))
+        rc = gp_json_fail(r, "expert_weight_bits",
+                          "must be between 0 (the compute precision's "
+                          "width) and 32");
     return rc;
 }
 

@@ -12,22 +12,26 @@
 
 /* A decoder-only transformer, dense or mixture-of-experts (experts > 1). */
 struct gp_model_arch {
-    char name[GP_NAME_MAX]; /* preset name, or "custom" */
-    double params;          /* total parameters, count (derived from the shape when 0) */
-    int layers;             /* transformer blocks */
-    int hidden;             /* model width d */
-    int heads;              /* attention (query) heads */
-    int kv_heads;           /* key/value heads (GQA); equals heads for plain MHA */
-    int head_dim;           /* width of one head */
-    int ffn;                /* FFN inner width per expert (SwiGLU: three d x ffn matrices) */
-    int vocab;              /* vocabulary size */
-    int experts;            /* experts per MoE layer; 1 = dense */
-    int active_experts;     /* experts each token is routed to; 1 = dense */
-    int moe_ffn;            /* FFN inner width of one expert; 0 = ffn */
-    int dense_layers;       /* leading blocks with a dense FFN of width ffn (no experts) */
-    int shared_experts;     /* experts every token passes through, per MoE block */
-    int kv_lora_rank;       /* multi-head latent attention: cached latent width; 0 = GQA */
-    int rope_dim;           /* MLA: width of the decoupled RoPE key, cached too */
+    char name[GP_NAME_MAX];    /* preset name, or "custom" */
+    double params;             /* total parameters, count (derived from the shape when 0) */
+    int layers;                /* transformer blocks */
+    int hidden;                /* model width d */
+    int heads;                 /* attention (query) heads */
+    int kv_heads;              /* key/value heads (GQA); equals heads for plain MHA */
+    int head_dim;              /* width of one head */
+    int ffn;                   /* FFN inner width per expert (SwiGLU: three d x ffn matrices) */
+    int vocab;                 /* vocabulary size */
+    int experts;               /* experts per MoE layer; 1 = dense */
+    int active_experts;        /* experts each token is routed to; 1 = dense */
+    int moe_ffn;               /* FFN inner width of one expert; 0 = ffn */
+    int dense_layers;          /* leading blocks with a dense FFN of width ffn (no experts) */
+    int shared_experts;        /* experts every token passes through, per MoE block */
+    int kv_lora_rank;          /* multi-head latent attention: cached latent width; 0 = GQA */
+    int rope_dim;              /* MLA: width of the decoupled RoPE key, cached too */
+    int sliding_window;        /* tokens a sliding-window layer attends to and caches; 0 = none */
+    int sliding_layers;        /* layers with that window; the others attend to the whole context */
+    double expert_weight_bits; /* stored width of one routed-expert weight with its block scales,
+                                  bits (MXFP4: 4.25); 0 = the width of the compute precision */
 };
 
 /* The preset architectures of data/models.json. */

@@ -191,6 +191,18 @@ static void test_parse_errors(void **state)
         {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, \"gpus\": 8, "
          "\"critical_batch_tokens\": -1}",
          "critical_batch_tokens: must be between 0 (none assumed) and 1e+12 tokens"},
+        {"{\"kind\": \"inference\", \"model\": {\"layers\": 2, \"hidden\": 64, \"heads\": 8, "
+         "\"ffn\": 1, \"vocab\": 1, \"sliding_layers\": 3, \"sliding_window\": 8}, "
+         "\"input_tokens\": 1, \"output_tokens\": 1, \"target\": \"max\"}",
+         "model.sliding_layers: must be at most layers (2)"},
+        {"{\"kind\": \"inference\", \"model\": {\"layers\": 2, \"hidden\": 64, \"heads\": 8, "
+         "\"ffn\": 1, \"vocab\": 1, \"sliding_layers\": 1}, \"input_tokens\": 1, "
+         "\"output_tokens\": 1, \"target\": \"max\"}",
+         "model.sliding_window: must be at least 1 when sliding_layers is set"},
+        {"{\"kind\": \"inference\", \"model\": {\"layers\": 2, \"hidden\": 64, \"heads\": 8, "
+         "\"ffn\": 1, \"vocab\": 1, \"expert_weight_bits\": 40}, \"input_tokens\": 1, "
+         "\"output_tokens\": 1, \"target\": \"max\"}",
+         "model.expert_weight_bits: must be between 0"},
         {"{\"kind\": \"generic\", \"flops\": 0, \"bytes\": 0}", "a job needs flops or bytes"},
         {"[1, 2]", "must be a JSON object"},
         {"{\"kind\": ", "invalid JSON"},
@@ -213,6 +225,49 @@ static void test_architecture(void **state)
     assert_true(fabs(gp_model_active_params(m) - 12.9e9) / 12.9e9 < 0.02);
     assert_true(gp_model_kv_bytes_per_token(l, GP_FP8) == 2.0 * 80 * 8 * 128);
     assert_true(gp_model_kv_bytes_per_token(l, GP_BF16) == 4.0 * 80 * 8 * 128);
+    /* Without a window every layer holds the whole context. */
+    assert_true(gp_model_kv_context(l, 5000) == 5000);
+    assert_true(gp_model_expert_bytes(m, GP_FP8) == 1.0);
+}
+
+/* gpt-oss-120b as its config.json ships it: half the layers with a 128-token window, MXFP4
+ * experts held at 4.25 bits whatever they compute in. */
+static void test_sliding_window_and_stored_experts(void **state)
+{
+    const struct gp_model_arch *g = gp_model_table_find(&models, "gpt-oss-120b");
+    struct gp_workload w = inference("gpt-oss-120b", GP_FP8, 1024, 1024);
+    struct gp_efficiency e = eff_for("h200-sxm");
+    struct gp_perf stored, wide;
+    (void)state;
+    assert_int_equal(g->sliding_layers, 18);
+    assert_true(gp_model_kv_context(g, 100) == 100);   /* shorter than the window */
+    assert_true(gp_model_kv_context(g, 4096) == 2112); /* (4096 + 128) / 2 */
+    assert_true(gp_model_expert_bytes(g, GP_FP8) == 4.25 / 8.0);
+    assert_true(gp_model_expert_bytes(g, GP_BF16) == 4.25 / 8.0);
+    assert_true(gp_model_expert_bytes(g, GP_FP4) == 0.5); /* narrower than the stored width */
+    /* On one H200 the 4.25-bit experts leave room for far more sequences than 8-bit ones. */
+    w.inference.tensor_parallel = 1;
+    w.inference.expert_parallel = 1;
+    gp_model_evaluate(&stored, &w, gpu("h200-sxm"), &e, 1.0, 0);
+    w.model.expert_weight_bits = 0;
+    w.model.sliding_layers = 0;
+    gp_model_evaluate(&wide, &w, gpu("h200-sxm"), &e, 1.0, 0);
+    assert_true(stored.feasible && wide.feasible);
+    assert_true(stored.batch > 4 * wide.batch);
+    assert_true(stored.replica_rate > wide.replica_rate);
+    /* Hopper has no FP4 path: the MXFP4 experts run as bf16 GEMMs, so long prompts, whose
+     * prefill is compute-bound, take longer than on the same GPU given an FP4 path. */
+    struct gp_perf upcast, native;
+    struct gp_gpu with_fp4 = *gpu("h200-sxm");
+    with_fp4.peak_tflops[GP_FP4] = 2.0 * with_fp4.peak_tflops[GP_FP8];
+    w = inference("gpt-oss-120b", GP_FP8, 32768, 256);
+    w.inference.tensor_parallel = 1;
+    w.inference.expert_parallel = 1;
+    gp_model_evaluate(&upcast, &w, gpu("h200-sxm"), &e, 1.0, 0);
+    gp_model_evaluate(&native, &w, &with_fp4, &e, 1.0, 0);
+    assert_true(upcast.feasible && native.feasible);
+    assert_int_equal(upcast.batch, native.batch);
+    assert_true(upcast.replica_rate < native.replica_rate);
 }
 
 /* ---- the model ------------------------------------------------------------------------------ */
@@ -921,6 +976,7 @@ int main(void)
         cmocka_unit_test(test_parse_fields),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_architecture),
+        cmocka_unit_test(test_sliding_window_and_stored_experts),
         cmocka_unit_test(test_precision_fallback),
         cmocka_unit_test(test_memory_fit),
         cmocka_unit_test(test_latency_targets),
