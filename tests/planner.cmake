@@ -16,6 +16,11 @@ add_test(NAME planner_validation
                  ${CMAKE_CURRENT_SOURCE_DIR}/validation/power.csv
                  ${CMAKE_CURRENT_SOURCE_DIR}/validation/tolerances.csv)
 set_tests_properties(planner_validation PROPERTIES LABELS integration)
+# The same harness must fail when held-out band coverage drops below its 80 % target.
+add_test(NAME planner_validation_coverage
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/validation/coverage_check.sh
+                 $<TARGET_FILE:validate_planner> ${CMAKE_CURRENT_SOURCE_DIR}/validation)
+set_tests_properties(planner_validation_coverage PROPERTIES LABELS integration)
 
 gp_add_fuzz_target(fuzz_workload SOURCES fuzz/fuzz_workload.c LIBS gp_planner
                    CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/workload)

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Checks that the validation harness fails when a band class's held-out coverage drops below
+# 80 %: the training rows within one node are given three times their measured time, so each
+# falls outside the band the other training rows give it.
+# Usage: coverage_check.sh VALIDATE_PLANNER VALIDATION_DIR
+set -eu
+validate=$1
+dir=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# Fields: 3 anchor, 8 GPUs, 16 measured minutes (no quoting: the harness splits on commas).
+awk -F, 'BEGIN { OFS = "," } NR > 1 && $3 != "" && $8 <= 8 { $16 = $16 * 3 } { print }' \
+    "$dir/training.csv" >"$tmp/training.csv"
+if "$validate" "$dir/inference.csv" "$tmp/training.csv" "$dir/power.csv" "$dir/tolerances.csv" \
+    >"$tmp/out" 2>&1; then
+    echo "coverage_check: the harness passed with the node rows three times off" >&2
+    exit 1
+fi
+if ! grep -q '^band training-node: .*HELD-OUT COVERAGE BELOW TARGET' "$tmp/out"; then
+    cat "$tmp/out" >&2
+    echo "coverage_check: no held-out coverage failure for training-node" >&2
+    exit 1
+fi
+echo "coverage_check: held-out coverage below 80 % fails the validation"
