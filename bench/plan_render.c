@@ -99,7 +99,8 @@ static double model_rows(const struct inputs *in, struct gp_plan_row *rows,
             gp_plan_evaluate(&rows[n++], &point.workload, &point.assumptions, &in->cat.gpus[g],
                              &in->eff[g], &price);
     }
-    gp_plan_rank(rows, n, in->cat.count);
+    if (gp_plan_rank(rows, n, in->cat.count))
+        die();
     return cpu_seconds() - start;
 }
 

@@ -2,9 +2,10 @@
 #include "planner/fleet.h"
 
 #include <math.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/text.h"
 
 #define HOURS_PER_YEAR 8760.0
@@ -325,42 +326,118 @@ static int rank_class(const struct gp_plan_row *r)
     return r->price_known ? 0 : 1;
 }
 
-/* Whether `a` goes before `b`. */
-static bool before(const struct gp_plan_row *a, const struct gp_plan_row *b)
+/* Row `i`'s place in the order: its class, then cost per unit of work (priced) or throughput
+ * per GPU, highest first (unpriced), then where it stood (so the order is stable). */
+static struct gp_rank_key rank_key(const struct gp_plan_row *r, size_t i)
 {
-    int ca = rank_class(a), cb = rank_class(b);
+    struct gp_rank_key k = {rank_class(r), 0.0, i};
 
-    if (ca != cb)
-        return ca < cb;
-    if (ca == 0)
-        return gp_plan_unit_cost(a) < gp_plan_unit_cost(b);
-    if (ca == 1)
-        return a->tokens_per_s_per_gpu + a->jobs_per_hour >
-               b->tokens_per_s_per_gpu + b->jobs_per_hour;
-    return false;
+    if (k.cls == 0)
+        k.value = gp_plan_unit_cost(r);
+    else if (k.cls == 1)
+        k.value = -(r->tokens_per_s_per_gpu + r->jobs_per_hour);
+    return k;
 }
 
-void gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group)
+static bool key_before(const struct gp_rank_key *a, const struct gp_rank_key *b)
 {
-    if (group == 0)
-        group = count;
-    for (size_t start = 0; start < count; start += group) {
-        size_t end = start + group < count ? start + group : count;
-        /* Insertion sort: stable, and blocks hold one row per GPU type. */
-        for (size_t i = start + 1; i < end; i++) {
-            struct gp_plan_row key = rows[i];
+    if (a->cls != b->cls)
+        return a->cls < b->cls;
+    if (a->value != b->value)
+        return a->value < b->value;
+    return a->index < b->index;
+}
+
+/* Sort keys[n]: insertion sort for short runs, merging through tmp[n] above that; O(n log n)
+ * comparisons. */
+static void sort_keys(struct gp_rank_key *keys, struct gp_rank_key *tmp, size_t n)
+{
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++) {
+            struct gp_rank_key key = keys[i];
             size_t j = i;
-            while (j > start && before(&key, &rows[j - 1])) {
-                rows[j] = rows[j - 1];
-                j--;
-            }
-            rows[j] = key;
+            for (; j > 0 && key_before(&key, &keys[j - 1]); j--)
+                keys[j] = keys[j - 1];
+            keys[j] = key;
         }
-        for (size_t i = start; i < end; i++)
-            rows[i].notes &= ~(unsigned)GP_NOTE_BEST;
-        if (end > start && rank_class(&rows[start]) == 0)
-            rows[start].notes |= GP_NOTE_BEST;
+        return;
     }
+    size_t half = n / 2, a = 0, b = half, k = 0;
+    sort_keys(keys, tmp, half);
+    sort_keys(keys + half, tmp, n - half);
+    while (a < half && b < n)
+        tmp[k++] = key_before(&keys[b], &keys[a]) ? keys[b++] : keys[a++];
+    while (a < half)
+        tmp[k++] = keys[a++];
+    while (b < n)
+        tmp[k++] = keys[b++];
+    memcpy(keys, tmp, n * sizeof(*keys));
+}
+
+/* keys[0..n) in rank order for rows[n]; keys holds 2n entries (the second half scratch). */
+static void rank_order(struct gp_rank_key *keys, const struct gp_plan_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        keys[i] = rank_key(&rows[i], i);
+    sort_keys(keys, keys + n, n);
+}
+
+/* Only the first row of a ranked block is best, when it is feasible and priced. */
+static void mark_best(struct gp_plan_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        rows[i].notes &= ~(unsigned)GP_NOTE_BEST;
+    if (n > 0 && rank_class(&rows[0]) == 0)
+        rows[0].notes |= GP_NOTE_BEST;
+}
+
+void gp_plan_rank_copy(struct gp_plan_row *out, const struct gp_plan_row *rows, size_t n,
+                       struct gp_rank_key *keys)
+{
+    rank_order(keys, rows, n);
+    for (size_t i = 0; i < n; i++)
+        out[i] = rows[keys[i].index];
+    mark_best(out, n);
+}
+
+/* Put rows[keys[i].index] at rows[i] for every i: each row moves once, following the cycles of
+ * the permutation with one row held aside. */
+static void permute(struct gp_plan_row *rows, struct gp_rank_key *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (keys[i].index == i)
+            continue;
+        struct gp_plan_row held = rows[i];
+        size_t at = i;
+        while (keys[at].index != i) {
+            size_t from = keys[at].index;
+            rows[at] = rows[from];
+            keys[at].index = at;
+            at = from;
+        }
+        rows[at] = held;
+        keys[at].index = at;
+    }
+}
+
+int gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group)
+{
+    enum { ON_STACK = 64 };
+    struct gp_rank_key stack_keys[2 * ON_STACK], *keys = stack_keys;
+
+    if (group == 0 || group > count)
+        group = count;
+    if (group > ON_STACK && !(keys = malloc(2 * group * sizeof(*keys))))
+        return gp_error_set(GP_ENOMEM, "out of memory ranking %zu plan rows", group);
+    for (size_t start = 0; start < count; start += group) {
+        size_t n = start + group < count ? group : count - start;
+        rank_order(keys, rows + start, n);
+        permute(rows + start, keys, n);
+        mark_best(rows + start, n);
+    }
+    if (keys != stack_keys)
+        free(keys);
+    return 0;
 }
 
 void gp_notes_format(char *out, size_t size, unsigned notes)
@@ -393,9 +470,11 @@ void gp_notes_format(char *out, size_t size, unsigned notes)
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         if (!(notes & (1u << i)))
             continue;
-        int n = snprintf(out + used, size - used, "%s%s", used ? "," : "", names[i]);
-        if (n < 0 || (size_t)n >= size - used)
-            break;
-        used += (size_t)n;
+        size_t len = strlen(names[i]), comma = used > 0;
+        if (used + comma + len >= size)
+            break; /* whole names only */
+        out[used] = ',';
+        memcpy(out + used + comma, names[i], len + 1);
+        used += comma + len;
     }
 }

@@ -144,10 +144,26 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
 /* Order rows: feasible and priced by cost per unit of work, then feasible unpriced by
  * throughput per GPU, then the rest; mark the first feasible priced row GP_NOTE_BEST. Stable
  * within `group` runs: rows are ranked inside consecutive blocks of `group` rows (one sweep
- * point each); group 0 ranks all rows together. */
-void gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group);
+ * point each); group 0 ranks all rows together. O(n log n) comparisons, each row moved at most
+ * once. Returns 0, or GP_ENOMEM (blocks over 64 rows need scratch; the rows are then as
+ * they were). */
+int gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group);
 
-/* "stale-price,over-power-budget" (empty string for none) into out[size]. */
+/* Where a row goes in the order gp_plan_rank sorts by (scratch for gp_plan_rank_copy). */
+struct gp_rank_key {
+    int cls;      /* 0 feasible and priced, 1 feasible unpriced, 2 the rest */
+    double value; /* priced: cost per unit of work; unpriced: minus the throughput per GPU */
+    size_t index; /* the row's place before ranking */
+};
+
+/* One block as gp_plan_rank ranks it, copied: rows[n] into out[n] (which must not overlap
+ * them) in rank order, each row copied once, the first marked GP_NOTE_BEST when it is
+ * feasible and priced. `keys` is scratch of 2 * n entries. */
+void gp_plan_rank_copy(struct gp_plan_row *out, const struct gp_plan_row *rows, size_t n,
+                       struct gp_rank_key *keys);
+
+/* "stale-price,over-power-budget" (empty string for none) into out[size]; names that do not
+ * fit whole are left out. */
 void gp_notes_format(char *out, size_t size, unsigned notes);
 
 #endif

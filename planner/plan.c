@@ -167,15 +167,14 @@ static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
                                  req->now,
                                  req->max_age_days};
     struct gp_price unit;
-    struct gp_plan_row rented;
+    struct gp_plan_row owned_rented; /* owned rows: the same fleet rented, to break even */
+    struct gp_plan_row *rented = req->pricing == GP_PRICING_OWNED ? &owned_rented : row;
 
     gp_plan_buy_unit_price(&unit);
-    gp_plan_evaluate(&rented, &in->workload, &in->assumptions, g->gpu, &g->eff, &unit);
-    gp_plan_buy(&rented, &in->workload, &in->assumptions, g->gpu, &g->eff, &g->offers, &ctx);
-    if (req->pricing != GP_PRICING_OWNED) {
-        *row = rented;
+    gp_plan_evaluate(rented, &in->workload, &in->assumptions, g->gpu, &g->eff, &unit);
+    gp_plan_buy(rented, &in->workload, &in->assumptions, g->gpu, &g->eff, &g->offers, &ctx);
+    if (rented == row)
         return;
-    }
     bool estimate;
     struct gp_assumptions owned = in->assumptions;
     double capex = owned_capex(req, &in->assumptions, g->gpu, &estimate);
@@ -184,7 +183,7 @@ static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
     if (estimate && row->price_known)
         row->notes |= GP_NOTE_CAPEX_ESTIMATE;
     row->gpus_needed = row->gpus;
-    gp_plan_buy_break_even(row, &rented, &owned, capex);
+    gp_plan_buy_break_even(row, rented, &owned, capex);
 }
 
 /* Rented prices convert at the rate of the day they were observed, the rest at today's; the
@@ -251,6 +250,36 @@ static void explain(struct gp_plan_result *res)
         res->infeasible = GP_PLAN_DOES_NOT_FIT;
 }
 
+/* Every point's rows, ranked: each point's are planned into scratch that stays in cache and
+ * copied once, in rank order, into out->rows. Returns 0, GP_EINVALID (a sweep value) or
+ * GP_ENOMEM. */
+static int plan_points(struct gp_plan_result *out, const struct gp_plan_request *req,
+                       const struct gp_sweep *sweep, size_t points)
+{
+    size_t n = out->per_point;
+    struct gp_plan_row *scratch = malloc((n + 1) * sizeof(*scratch));
+    struct gp_rank_key *keys = malloc((2 * n + 1) * sizeof(*keys));
+    int rc = 0;
+
+    if (!scratch || !keys) {
+        rc = gp_error_set(GP_ENOMEM, "out of memory planning %zu rows", points * n);
+        goto done;
+    }
+    for (size_t v = 0; v < points; v++) {
+        struct gp_plan_input in = req->base;
+        if (sweep && (rc = gp_plan_apply(&in, sweep->key, sweep->values[v])))
+            goto done;
+        for (size_t g = 0; g < n; g++)
+            plan_row(&scratch[g], req, &in, &out->gpus[g]);
+        gp_plan_rank_copy(&out->rows[out->count], scratch, n, keys);
+        out->count += n;
+    }
+done:
+    free(scratch);
+    free(keys);
+    return rc;
+}
+
 /* The day the rate for `currency` in force at `at` dates from (as gp_fx_per_usd picks it). */
 static int64_t rate_date(const struct gp_fx_table *fx, const char *currency, int64_t at)
 {
@@ -295,14 +324,8 @@ int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
     out->per_point = ngpus;
     if (rc)
         goto done;
-    for (size_t v = 0; v < points; v++) {
-        struct gp_plan_input in = req->base;
-        if (sweep && (rc = gp_plan_apply(&in, sweep->key, sweep->values[v])))
-            goto done;
-        for (size_t g = 0; g < ngpus; g++)
-            plan_row(&out->rows[out->count++], req, &in, &out->gpus[g]);
-    }
-    gp_plan_rank(out->rows, out->count, ngpus);
+    if ((rc = plan_points(out, req, sweep, points)))
+        goto done;
     gp_plan_mark_uncertain(out->rows, out->count, ngpus);
     convert_rows(out, req);
     explain(out);

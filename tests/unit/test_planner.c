@@ -626,7 +626,7 @@ static void test_rank(void **state)
     rows[2].cost_per_mtok = 1;
     rows[3].feasible = false; /* last */
     rows[3].cost_per_mtok = 0.1;
-    gp_plan_rank(rows, 4, 0);
+    assert_int_equal(gp_plan_rank(rows, 4, 0), 0);
     assert_string_equal(rows[0].gpu, "g2");
     assert_string_equal(rows[1].gpu, "g0");
     assert_string_equal(rows[2].gpu, "g1");
@@ -637,6 +637,75 @@ static void test_rank(void **state)
     assert_string_equal(notes, "best,stale-price");
     gp_notes_format(notes, sizeof(notes), GP_NOTE_UNSUPPORTED_PRECISION | GP_NOTE_DOES_NOT_FIT);
     assert_string_equal(notes, "does-not-fit,unsupported-precision");
+    char narrow[17];
+    gp_notes_format(narrow, sizeof(narrow), GP_NOTE_BEST | GP_NOTE_STALE_PRICE);
+    assert_string_equal(narrow, "best,stale-price");
+    gp_notes_format(narrow, sizeof(narrow) - 1, GP_NOTE_BEST | GP_NOTE_STALE_PRICE);
+    assert_string_equal(narrow, "best");
+}
+
+/* Row `i` of a ranking test: a class and a cost from a fixed pattern with many ties, its
+ * number in `batch` to see where it went. */
+static void rank_row(struct gp_plan_row *r, unsigned i)
+{
+    unsigned h = i * 2654435761u;
+
+    memset(r, 0, sizeof(*r));
+    r->kind = GP_WORKLOAD_INFERENCE;
+    r->feasible = h % 7 != 0;
+    r->price_known = h % 5 != 0;
+    r->cost_per_mtok = (double)(h >> 8 & 7);
+    r->tokens_per_s_per_gpu = (double)(h >> 12 & 3);
+    r->batch = (int)i;
+    r->notes = GP_NOTE_BEST; /* stale marks must go */
+}
+
+/* The order gp_plan_rank promises, by another way: for each class, cost or throughput, then
+ * the original order. */
+static int rank_reference(const void *pa, const void *pb)
+{
+    const struct gp_plan_row *a = pa, *b = pb;
+    int ca = !a->feasible     ? 2
+             : a->price_known ? 0
+                              : 1,
+        cb = !b->feasible     ? 2
+             : b->price_known ? 0
+                              : 1;
+    double ka = ca == 0 ? a->cost_per_mtok : ca == 1 ? -a->tokens_per_s_per_gpu : 0;
+    double kb = cb == 0 ? b->cost_per_mtok : cb == 1 ? -b->tokens_per_s_per_gpu : 0;
+
+    if (ca != cb)
+        return ca - cb;
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    return a->batch - b->batch;
+}
+
+/* Blocks of every size up to well past the on-stack scratch, and a last short block: the
+ * order is the reference's, stable among ties, and only the first priced row is best. */
+static void test_rank_blocks(void **state)
+{
+    enum { N = 1000 };
+    static struct gp_plan_row rows[N], want[N];
+    static const size_t groups[] = {0, 1, 2, 9, 16, 17, 64, 65, 300, 999};
+    (void)state;
+
+    for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+        size_t group = groups[g] ? groups[g] : N;
+        for (unsigned i = 0; i < N; i++)
+            rank_row(&rows[i], i);
+        memcpy(want, rows, sizeof(rows));
+        for (size_t start = 0; start < N; start += group)
+            qsort(want + start, start + group < N ? group : N - start, sizeof(want[0]),
+                  rank_reference);
+        assert_int_equal(gp_plan_rank(rows, N, groups[g]), 0);
+        for (size_t i = 0; i < N; i++) {
+            bool first = i % group == 0;
+            assert_int_equal(rows[i].batch, want[i].batch);
+            assert_int_equal(!!(rows[i].notes & GP_NOTE_BEST),
+                             first && rows[i].feasible && rows[i].price_known);
+        }
+    }
 }
 
 /* ---- what-if keys ---------------------------------------------------------------------------- */
@@ -989,6 +1058,7 @@ int main(void)
         cmocka_unit_test(test_fleet_sizing_and_cost),
         cmocka_unit_test(test_prices),
         cmocka_unit_test(test_rank),
+        cmocka_unit_test(test_rank_blocks),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_set_training),
         cmocka_unit_test(test_sweep_parse),
