@@ -322,6 +322,53 @@ static void unpriced(struct gp_plan_row *row, enum gp_purchase_label label)
     row->cost_per_mtok = row->total_cost = row->cost_low = row->cost_high = 0;
 }
 
+/* Whether the memo holds the purchase of `groups` whole groups for `need` under `opt`. */
+static bool remembered(const struct gp_buy_memo *m, const struct gp_buy_offers *offers, int groups,
+                       const struct gp_purchase_need *need, const struct gp_purchase_options *opt)
+{
+    return m->valid && m->offers == offers && m->count == offers->count && m->groups == groups &&
+           m->need.group_gpus == need->group_gpus && m->need.gpus_per_node == need->gpus_per_node &&
+           m->opt.mode == opt->mode && m->opt.horizon_months == opt->horizon_months &&
+           m->opt.allow_mixed_providers == opt->allow_mixed_providers &&
+           m->opt.region == opt->region && m->opt.jurisdiction == opt->jurisdiction &&
+           m->opt.now == opt->now;
+}
+
+static void set_headroom(struct gp_purchase_fleet *f, double needed)
+{
+    f->headroom = needed > 0 ? f->groups / needed - 1.0 : 0.0;
+}
+
+/* The purchase for `need`: from the memo when it holds the same whole groups (single-tier
+ * modes; blended fleets depend on the fractional profile), else bought and remembered. */
+static const struct gp_purchase_result *buy(struct gp_purchase_result *own,
+                                            const struct gp_buy_offers *offers,
+                                            const struct gp_purchase_need *need,
+                                            const struct gp_purchase_options *opt,
+                                            struct gp_buy_memo *memo)
+{
+    /* as the single-tier purchase counts the groups it buys */
+    int groups = need->groups > 1 ? (int)ceil(need->groups - 1e-9) : 1;
+
+    if (!memo || opt->mode == GP_PURCHASE_BLENDED) {
+        gp_purchase_buy(own, offers->items, offers->count, need, opt);
+        return own;
+    }
+    if (!remembered(memo, offers, groups, need, opt)) {
+        gp_purchase_buy(&memo->result, offers->items, offers->count, need, opt);
+        memo->valid = true;
+        memo->offers = offers;
+        memo->count = offers->count;
+        memo->groups = groups;
+        memo->need = *need;
+        memo->opt = *opt;
+    }
+    set_headroom(&memo->result.best, need->groups);
+    for (size_t i = 0; i < memo->result.nalternatives; i++)
+        set_headroom(&memo->result.alternatives[i], need->groups);
+    return &memo->result;
+}
+
 void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
                  const struct gp_assumptions *a, const struct gp_gpu *gpu,
                  const struct gp_efficiency *eff, const struct gp_buy_offers *offers,
@@ -331,7 +378,7 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
     struct gp_purchase_need need;
     struct gp_purchase_result result; /* 4 KB: on the stack, so buying cannot fail for memory
                                          and leave a row unpriced that has offers */
-    struct gp_purchase_result *res = &result;
+    const struct gp_purchase_result *res;
 
     if (row->gpus <= 0)
         return;
@@ -343,7 +390,7 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
     opt.jurisdiction = ctx->jurisdiction;
     opt.now = ctx->now;
     row_need(&need, &opt, row, w, gpu);
-    gp_purchase_buy(res, offers->items, offers->count, &need, &opt);
+    res = buy(&result, offers, &need, &opt, ctx->memo);
     row->notes &= ~(unsigned)GP_NOTE_STALE_PRICE;
     keep_excluded(row, res, offers->items);
     if (res->label != GP_PURCHASE_OK) {

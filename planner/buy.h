@@ -29,6 +29,22 @@ int gp_buy_offers_collect(struct gp_buy_offers *out, const char *gpu_id,
 bool gp_buy_offers_add_quote(struct gp_buy_offers *out, const struct gp_offer *quote, int64_t id);
 void gp_buy_offers_release(struct gp_buy_offers *o);
 
+/*
+ * The last purchase made from one GPU type's offers. A plan's offers do not change between its
+ * rows, and a single-tier purchase depends on the need only through its whole TP groups (the
+ * fractional need sets just the headroom), so rows that need the same are bought once.
+ * Zero-initialise; nothing to release.
+ */
+struct gp_buy_memo {
+    bool valid;
+    const struct gp_buy_offers *offers; /* bought from (borrowed; must not change meanwhile) */
+    size_t count;                       /* offers->count then */
+    int groups;                         /* whole TP groups bought */
+    struct gp_purchase_need need;       /* group_gpus and gpus_per_node as bought */
+    struct gp_purchase_options opt;     /* as bought */
+    struct gp_purchase_result result;
+};
+
 /* What the purchase of every row of a plan shares. */
 struct gp_buy_context {
     enum gp_purchase_mode mode; /* single tier, or cheapest (blended with a demand profile) */
@@ -37,6 +53,7 @@ struct gp_buy_context {
     const char *jurisdiction;   /* NULL = any */
     int64_t now;                /* Unix seconds UTC */
     long max_age_days;          /* older prices are stale */
+    struct gp_buy_memo *memo;   /* NULL, or the memo of the GPU type's offers (borrowed) */
 };
 
 /* The price rows are evaluated with before gp_plan_buy: 1 USD per GPU-hour, so that every cost

@@ -158,14 +158,16 @@ static enum gp_purchase_mode purchase_mode(enum gp_pricing p)
 /* One row: rented fleets are sized at a unit price and then bought from the type's offers;
  * owned fleets are priced from capex and say when owning breaks even against renting. */
 static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
-                     const struct gp_plan_input *in, const struct gp_plan_gpu *g)
+                     const struct gp_plan_input *in, const struct gp_plan_gpu *g,
+                     struct gp_buy_memo *memo)
 {
     struct gp_buy_context ctx = {purchase_mode(req->pricing),
                                  req->horizon_months,
                                  req->region,
                                  req->jurisdiction,
                                  req->now,
-                                 req->max_age_days};
+                                 req->max_age_days,
+                                 memo};
     struct gp_price unit;
     struct gp_plan_row owned_rented; /* owned rows: the same fleet rented, to break even */
     struct gp_plan_row *rented = req->pricing == GP_PRICING_OWNED ? &owned_rented : row;
@@ -251,17 +253,18 @@ static void explain(struct gp_plan_result *res)
 }
 
 /* Every point's rows, ranked: each point's are planned into scratch that stays in cache and
- * copied once, in rank order, into out->rows. Returns 0, GP_EINVALID (a sweep value) or
- * GP_ENOMEM. */
+ * copied once, in rank order, into out->rows; each GPU type's last purchase is remembered
+ * for the next point. Returns 0, GP_EINVALID (a sweep value) or GP_ENOMEM. */
 static int plan_points(struct gp_plan_result *out, const struct gp_plan_request *req,
                        const struct gp_sweep *sweep, size_t points)
 {
     size_t n = out->per_point;
     struct gp_plan_row *scratch = malloc((n + 1) * sizeof(*scratch));
     struct gp_rank_key *keys = malloc((2 * n + 1) * sizeof(*keys));
+    struct gp_buy_memo *memos = calloc(n + 1, sizeof(*memos));
     int rc = 0;
 
-    if (!scratch || !keys) {
+    if (!scratch || !keys || !memos) {
         rc = gp_error_set(GP_ENOMEM, "out of memory planning %zu rows", points * n);
         goto done;
     }
@@ -270,13 +273,14 @@ static int plan_points(struct gp_plan_result *out, const struct gp_plan_request 
         if (sweep && (rc = gp_plan_apply(&in, sweep->key, sweep->values[v])))
             goto done;
         for (size_t g = 0; g < n; g++)
-            plan_row(&scratch[g], req, &in, &out->gpus[g]);
+            plan_row(&scratch[g], req, &in, &out->gpus[g], &memos[g]);
         gp_plan_rank_copy(&out->rows[out->count], scratch, n, keys);
         out->count += n;
     }
 done:
     free(scratch);
     free(keys);
+    free(memos);
     return rc;
 }
 

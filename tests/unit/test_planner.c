@@ -947,7 +947,7 @@ static void test_buy_row(void **state)
     struct gp_assumptions a;
     struct gp_price unit;
     struct gp_buy_offers bought = {0};
-    struct gp_buy_context ctx = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, 1790000000, 7};
+    struct gp_buy_context ctx = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, 1790000000, 7, NULL};
     struct gp_plan_row row, sized;
     (void)state;
 
@@ -1003,6 +1003,51 @@ static void test_buy_row(void **state)
     assert_true(row.notes & GP_NOTE_STALE_PRICE);
     gp_buy_offers_release(&bought);
     gp_buy_offers_release(NULL);
+}
+
+/* Rows bought through a memo are the rows bought without one, over needs that share whole
+ * groups (the headroom follows the fractional need) and when the mode or the offers change. */
+static void test_buy_memo(void **state)
+{
+    const struct gp_offer offers[] = {
+        buy_offer("lambda", "gpu_8x_b200_sxm6", 8, 53.52, GP_TIER_ON_DEMAND),
+        buy_offer("lambda", "gpu_1x_b200_sxm6", 1, 6.99, GP_TIER_ON_DEMAND),
+        buy_offer("runpod", "B200 (secure cloud)", 1, 6.79, GP_TIER_SPOT),
+    };
+    struct gp_workload w = inference("llama-3.1-70b", GP_FP8, 1024, 256);
+    struct gp_efficiency e = eff_for("b200");
+    struct gp_assumptions a;
+    struct gp_price unit;
+    struct gp_buy_offers bought = {0};
+    struct gp_buy_memo memo = {0};
+    struct gp_buy_context plain = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, 1790000000, 7, NULL};
+    struct gp_buy_context kept = plain;
+    struct gp_plan_row sized, with, without;
+    int reused = 0;
+    (void)state;
+
+    gp_assumptions_init(&a);
+    gp_plan_buy_unit_price(&unit);
+    kept.memo = &memo;
+    w.inference.load = GP_LOAD_REQUESTS;
+    assert_int_equal(gp_buy_offers_collect(&bought, "b200", offers, 3, 0), 0);
+    for (int i = 0; i < 120; i++) {
+        w.inference.rate = 1.0 + i * 0.25;
+        plain.mode = kept.mode = i % 40 < 30 ? GP_PURCHASE_CHEAPEST : GP_PURCHASE_MODE_SPOT;
+        bought.count = i % 50 < 45 ? 3 : 2;
+        gp_plan_evaluate(&sized, &w, &a, gpu("b200"), &e, &unit);
+        bool hit =
+            memo.valid && memo.count == bought.count && memo.opt.mode == kept.mode &&
+            memo.groups ==
+                (int)ceil(sized.tokens_per_s / (sized.tokens_per_s_per_gpu * sized.tp) - 1e-9);
+        with = without = sized;
+        gp_plan_buy(&with, &w, &a, gpu("b200"), &e, &bought, &kept);
+        gp_plan_buy(&without, &w, &a, gpu("b200"), &e, &bought, &plain);
+        assert_memory_equal(&with, &without, sizeof(with));
+        reused += hit;
+    }
+    assert_true(reused > 60); /* most rows share their whole groups with the row before */
+    gp_buy_offers_release(&bought);
 }
 
 /* Overlapping cost bands: the best row and the next say within-uncertainty. */
@@ -1065,6 +1110,7 @@ int main(void)
         cmocka_unit_test(test_efficiency_table),
         cmocka_unit_test(test_parse_buying),
         cmocka_unit_test(test_buy_row),
+        cmocka_unit_test(test_buy_memo),
         cmocka_unit_test(test_mark_uncertain),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
