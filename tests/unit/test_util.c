@@ -121,6 +121,19 @@ static void time_round_trips(void **state)
     assert_string_equal(out, "2026-10-01T12:00:00Z");
     gp_time_format_date(1709164800 + 86399, out, sizeof(out));
     assert_string_equal(out, "2024-02-29");
+    /* the digits written by hand are printf's, from year 0 to 9999, and short buffers are cut
+     * as printf cuts them */
+    for (int64_t day = -719528; day < 2932897; day += 97) {
+        char want[32], got[32], y[16];
+        gp_time_format_stamp(day * 86400, want, sizeof(want));
+        want[10] = '\0';
+        gp_time_format_date(day * 86400 + 4321, got, sizeof(got));
+        assert_string_equal(got, want);
+        memcpy(y, want, 5);
+        y[4] = '\0';
+        gp_time_format_date(day * 86400, got, 5);
+        assert_string_equal(got, y);
+    }
     assert_int_equal(gp_time_age_days(0, 86400 * 3 - 1), 2);
     setenv("GPUPLAN_NOW", "2026-10-01T12:00:00Z", 1);
     assert_int_equal(gp_time_now(), 1790856000);
