@@ -432,15 +432,16 @@ int gp_plan_set(struct gp_plan_input *in, const char *key, const char *value)
 
 /* ---- checks of whole workloads and models ------------------------------------------------ */
 
-/* Check one numeric key's value; on a break, name `field` and say what it must be. */
-static int check_value(const struct gp_plan_key *k, double v, const char *field,
+/* Check one numeric key's value; on a break, name the field `prefix` `name` and say what it
+ * must be. The name is put together only then: workloads are checked once per sweep point. */
+static int check_value(const struct gp_plan_key *k, double v, const char *prefix, const char *name,
                        struct gp_key_break *out)
 {
     char range[128];
 
     if (gp_plan_key_accepts(k, v))
         return 0;
-    gp_text_copy(out->field, sizeof(out->field), field);
+    snprintf(out->field, sizeof(out->field), "%s%s", prefix, name);
     gp_plan_key_range(k, range, sizeof(range));
     snprintf(out->msg, sizeof(out->msg), "must be %s", range);
     return 1;
@@ -463,7 +464,6 @@ static bool numeric_value(const struct key_def *k, const struct gp_plan_input *i
 int gp_plan_keys_check_model(const struct gp_model_arch *m, struct gp_key_break *out)
 {
     struct gp_plan_input in;
-    char field[48];
     double v;
 
     memset(&in, 0, sizeof(in));
@@ -472,8 +472,7 @@ int gp_plan_keys_check_model(const struct gp_model_arch *m, struct gp_key_break 
         const struct key_def *k = &keys[i];
         if (k->scope != MODEL || k->type == PARALLEL || !numeric_value(k, &in, &v))
             continue;
-        snprintf(field, sizeof(field), "model.%s", k->doc.name);
-        if (check_value(&k->doc, v, field, out))
+        if (check_value(&k->doc, v, "model.", k->doc.name, out))
             return 1;
     }
     return 0;
@@ -492,14 +491,12 @@ int gp_plan_keys_check_workload(const struct gp_workload *w, struct gp_key_break
         if (k->scope == ASSUMPTION || k->scope == ANY_WORKLOAD || !applies(k->scope, w->kind) ||
             (k->scope == MODEL && k->type != PARALLEL) || !numeric_value(k, &in, &v))
             continue;
-        if (check_value(&k->doc, v, k->doc.name, out))
+        if (check_value(&k->doc, v, "", k->doc.name, out))
             return 1;
     }
     if (w->kind == GP_WORKLOAD_INFERENCE && inf->load != GP_LOAD_MAX) {
         const char *name = inf->load == GP_LOAD_REQUESTS ? "requests_per_s" : "output_tokens_per_s";
-        char field[48];
-        snprintf(field, sizeof(field), "target.%s", name);
-        return check_value(&find_def(name)->doc, inf->rate, field, out);
+        return check_value(&find_def(name)->doc, inf->rate, "target.", name, out);
     }
     return 0;
 }
