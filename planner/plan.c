@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/mem.h"
 #include "util/text.h"
 
 static const char *const pricing_names[GP_PRICING_COUNT] = {"cheapest", "on-demand", "spot",
@@ -309,7 +310,8 @@ int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
     int rc = 0;
 
     memset(out, 0, sizeof(*out));
-    out->rows = calloc(points * ngpus + 1, sizeof(*out->rows));
+    /* every row is written before it is read: no zeroing, and huge pages for a sweep's */
+    out->rows = gp_mem_alloc_large(points * ngpus + 1, sizeof(*out->rows));
     out->gpus = calloc(ngpus + 1, sizeof(*out->gpus));
     if (!out->rows || !out->gpus) {
         rc = gp_error_set(GP_ENOMEM, "out of memory planning %zu rows", points * ngpus);

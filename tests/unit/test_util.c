@@ -12,6 +12,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/mem.h"
 #include "util/sanitize.h"
 #include "util/text.h"
 #include "util/timeutil.h"
@@ -330,6 +331,28 @@ static void sanitize_redacts_urls(void **state)
     check_sanitizer(gp_sanitize_urls, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* Small arrays are plain memory, large ones are aligned to whole huge pages; both hold what
+ * is written; sizes that overflow are refused. */
+static void large_arrays(void **state)
+{
+    static const size_t counts[] = {0, 1, 1000, (2u << 20) / 8 - 1, (2u << 20) / 8, 1500000};
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+        double *a = gp_mem_alloc_large(counts[i], sizeof(double));
+        assert_non_null(a);
+        for (size_t j = 0; j < counts[i]; j++)
+            a[j] = (double)j;
+        for (size_t j = 0; j < counts[i]; j += 4099)
+            assert_true(a[j] == (double)j);
+        if (counts[i] * sizeof(double) >= (2u << 20))
+            assert_int_equal((uintptr_t)a % (2u << 20), 0);
+        free(a);
+    }
+    assert_null(gp_mem_alloc_large(SIZE_MAX / 2, 4));
+    assert_null(gp_mem_alloc_large(SIZE_MAX - 4096, 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +365,7 @@ int main(void)
         cmocka_unit_test(json_errors_are_located_in_linear_time),
         cmocka_unit_test(sanitize_escapes_controls),
         cmocka_unit_test(sanitize_redacts_urls),
+        cmocka_unit_test(large_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
