@@ -933,39 +933,56 @@ static struct gp_offer buy_offer(const char *provider, const char *type, int gpu
     return o;
 }
 
+/* The B200 offers of the purchase tests: Lambda's 8- and 1-GPU instances, RunPod's GPU. */
+static void b200_offers(struct gp_offer *out, enum gp_tier runpod)
+{
+    out[0] = buy_offer("lambda", "gpu_8x_b200_sxm6", 8, 53.52, GP_TIER_ON_DEMAND);
+    out[1] = buy_offer("lambda", "gpu_1x_b200_sxm6", 1, 6.99, GP_TIER_ON_DEMAND);
+    out[2] = buy_offer("runpod", "B200 (secure cloud)", 1, 6.79, runpod);
+}
+
+/* What the purchase tests plan: the 70B chat model on B200, sized at a unit price. */
+struct buy_fixture {
+    struct gp_workload w;
+    struct gp_efficiency e;
+    struct gp_assumptions a;
+    struct gp_price unit;
+};
+
+static void buy_fixture_init(struct buy_fixture *f)
+{
+    f->w = inference("llama-3.1-70b", GP_FP8, 1024, 256);
+    f->e = eff_for("b200");
+    gp_assumptions_init(&f->a);
+    gp_plan_buy_unit_price(&f->unit);
+}
+
 /* A row sized at a unit price is bought in whole instances: cost, capacity, power, labels. */
 static void test_buy_row(void **state)
 {
-    const struct gp_offer offers[] = {
-        buy_offer("lambda", "gpu_8x_b200_sxm6", 8, 53.52, GP_TIER_ON_DEMAND),
-        buy_offer("lambda", "gpu_1x_b200_sxm6", 1, 6.99, GP_TIER_ON_DEMAND),
-        buy_offer("runpod", "B200 (secure cloud)", 1, 6.79, GP_TIER_ON_DEMAND),
-        buy_offer("quote", "", 2, 8.0, GP_TIER_ON_DEMAND),
-    };
-    struct gp_workload w = inference("llama-3.1-70b", GP_FP8, 1024, 256);
-    struct gp_efficiency e = eff_for("b200");
-    struct gp_assumptions a;
-    struct gp_price unit;
+    struct gp_offer offers[4];
+    struct buy_fixture f;
     struct gp_buy_offers bought = {0};
     struct gp_buy_context ctx = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, 1790000000, 7, NULL};
     struct gp_plan_row row, sized;
     (void)state;
 
-    gp_assumptions_init(&a);
-    gp_plan_buy_unit_price(&unit);
-    w.inference.load = GP_LOAD_REQUESTS;
-    w.inference.rate = 20;
-    w.inference.ttft_ms = 2000;
-    w.inference.tpot_ms = 50;
+    buy_fixture_init(&f);
+    b200_offers(offers, GP_TIER_ON_DEMAND);
+    offers[3] = buy_offer("quote", "", 2, 8.0, GP_TIER_ON_DEMAND);
+    f.w.inference.load = GP_LOAD_REQUESTS;
+    f.w.inference.rate = 20;
+    f.w.inference.ttft_ms = 2000;
+    f.w.inference.tpot_ms = 50;
     assert_int_equal(gp_buy_offers_collect(&bought, "b200", offers, 3, 1), 0);
     assert_int_equal(bought.count, 3);
     assert_true(gp_buy_offers_add_quote(&bought, &offers[3], 7));
     assert_false(gp_buy_offers_add_quote(&bought, &offers[3], 8)); /* no room left */
     assert_string_equal(bought.items[3].source, "quote:7");
-    gp_plan_evaluate(&sized, &w, &a, gpu("b200"), &e, &unit);
+    gp_plan_evaluate(&sized, &f.w, &f.a, gpu("b200"), &f.e, &f.unit);
     assert_true(sized.price_known && sized.cost_per_hour == sized.gpus);
     row = sized;
-    gp_plan_buy(&row, &w, &a, gpu("b200"), &e, &bought, &ctx);
+    gp_plan_buy(&row, &f.w, &f.a, gpu("b200"), &f.e, &bought, &ctx);
     assert_true(row.price_known);
     assert_int_equal(row.gpus_needed, sized.gpus);
     /* The quote's 2-GPU blocks at 8.0 (4.0 per GPU) win whole. */
@@ -982,7 +999,7 @@ static void test_buy_row(void **state)
     /* Without the quote: RunPod, the issue's $20.37 for 3 B200. */
     bought.count = 3;
     row = sized;
-    gp_plan_buy(&row, &w, &a, gpu("b200"), &e, &bought, &ctx);
+    gp_plan_buy(&row, &f.w, &f.a, gpu("b200"), &f.e, &bought, &ctx);
     assert_string_equal(row.provider, "runpod");
     assert_true(fabs(row.cost_per_hour - sized.gpus * 6.79) < 1e-9);
     assert_string_equal(row.price_date, "2026-09-21");
@@ -990,7 +1007,7 @@ static void test_buy_row(void **state)
     /* Spot asked for, none published: unpriced and labelled. */
     ctx.mode = GP_PURCHASE_MODE_SPOT;
     row = sized;
-    gp_plan_buy(&row, &w, &a, gpu("b200"), &e, &bought, &ctx);
+    gp_plan_buy(&row, &f.w, &f.a, gpu("b200"), &f.e, &bought, &ctx);
     assert_false(row.price_known);
     assert_true(row.notes & GP_NOTE_NO_SPOT_OFFER);
     assert_true(row.cost_per_hour == 0 && row.cost_per_mtok == 0);
@@ -999,7 +1016,7 @@ static void test_buy_row(void **state)
     ctx.mode = GP_PURCHASE_CHEAPEST;
     ctx.now += 30 * 86400;
     row = sized;
-    gp_plan_buy(&row, &w, &a, gpu("b200"), &e, &bought, &ctx);
+    gp_plan_buy(&row, &f.w, &f.a, gpu("b200"), &f.e, &bought, &ctx);
     assert_true(row.notes & GP_NOTE_STALE_PRICE);
     gp_buy_offers_release(&bought);
     gp_buy_offers_release(NULL);
@@ -1009,15 +1026,8 @@ static void test_buy_row(void **state)
  * groups (the headroom follows the fractional need) and when the mode or the offers change. */
 static void test_buy_memo(void **state)
 {
-    const struct gp_offer offers[] = {
-        buy_offer("lambda", "gpu_8x_b200_sxm6", 8, 53.52, GP_TIER_ON_DEMAND),
-        buy_offer("lambda", "gpu_1x_b200_sxm6", 1, 6.99, GP_TIER_ON_DEMAND),
-        buy_offer("runpod", "B200 (secure cloud)", 1, 6.79, GP_TIER_SPOT),
-    };
-    struct gp_workload w = inference("llama-3.1-70b", GP_FP8, 1024, 256);
-    struct gp_efficiency e = eff_for("b200");
-    struct gp_assumptions a;
-    struct gp_price unit;
+    struct gp_offer offers[3];
+    struct buy_fixture f;
     struct gp_buy_offers bought = {0};
     struct gp_buy_memo memo = {0};
     struct gp_buy_context plain = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, 1790000000, 7, NULL};
@@ -1026,23 +1036,23 @@ static void test_buy_memo(void **state)
     int reused = 0;
     (void)state;
 
-    gp_assumptions_init(&a);
-    gp_plan_buy_unit_price(&unit);
+    buy_fixture_init(&f);
     kept.memo = &memo;
-    w.inference.load = GP_LOAD_REQUESTS;
+    b200_offers(offers, GP_TIER_SPOT);
+    f.w.inference.load = GP_LOAD_REQUESTS;
     assert_int_equal(gp_buy_offers_collect(&bought, "b200", offers, 3, 0), 0);
     for (int i = 0; i < 120; i++) {
-        w.inference.rate = 1.0 + i * 0.25;
+        f.w.inference.rate = 1.0 + i * 0.25;
         plain.mode = kept.mode = i % 40 < 30 ? GP_PURCHASE_CHEAPEST : GP_PURCHASE_MODE_SPOT;
         bought.count = i % 50 < 45 ? 3 : 2;
-        gp_plan_evaluate(&sized, &w, &a, gpu("b200"), &e, &unit);
+        gp_plan_evaluate(&sized, &f.w, &f.a, gpu("b200"), &f.e, &f.unit);
         bool hit =
             memo.valid && memo.count == bought.count && memo.opt.mode == kept.mode &&
             memo.groups ==
                 (int)ceil(sized.tokens_per_s / (sized.tokens_per_s_per_gpu * sized.tp) - 1e-9);
         with = without = sized;
-        gp_plan_buy(&with, &w, &a, gpu("b200"), &e, &bought, &kept);
-        gp_plan_buy(&without, &w, &a, gpu("b200"), &e, &bought, &plain);
+        gp_plan_buy(&with, &f.w, &f.a, gpu("b200"), &f.e, &bought, &kept);
+        gp_plan_buy(&without, &f.w, &f.a, gpu("b200"), &f.e, &bought, &plain);
         assert_memory_equal(&with, &without, sizeof(with));
         reused += hit;
     }
