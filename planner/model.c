@@ -86,14 +86,14 @@ double gp_model_attention_width(const struct gp_model_arch *m)
 
 /* Achieved rates on one GPU after efficiencies: the terms of every roofline below. */
 struct rates {
-    double flops;     /* peak * eff_max for large GEMMs, FLOP/s */
-    double attn;      /* the same for attention, which runs at the KV cache's precision */
-    double gemm_half; /* s_half of the GEMM curve, FLOPs */
-    double eflops;    /* the same for the routed experts' GEMMs, in their compute precision */
-    double egemm_half;
-    double bytes;   /* HBM bandwidth * eff_max for large transfers, B/s */
-    double bw_half; /* s_half of the bandwidth curve, bytes */
-    double link;    /* achieved one-way scale-up bandwidth, B/s */
+    double flops;      /* peak * eff_max for large GEMMs, FLOP/s */
+    double attn;       /* the same for attention, which runs at the KV cache's precision */
+    double gemm_half;  /* s_half of the GEMM curve, FLOPs */
+    double eflops;     /* the same for the routed experts' GEMMs, in their compute precision */
+    double egemm_half; /* s_half of the experts' GEMM curve, FLOPs */
+    double bytes;      /* HBM bandwidth * eff_max for large transfers, B/s */
+    double bw_half;    /* s_half of the bandwidth curve, bytes */
+    double link;       /* achieved one-way scale-up bandwidth, B/s */
 };
 
 /* Time of `n` operations moving `total` in all: sum of (s_i + s_half) / rate, which is what
