@@ -16,7 +16,18 @@ enum { NUMBER_ROOM = 352, SCRATCH_MAX = 512 }; /* room for any double in %f */
  * (a spreadsheet would read it as a formula). */
 static bool needs_quotes(const char *text, size_t len, char sep, bool *formula)
 {
-    *formula = len > 0 && strchr("=+-@\t\r", text[0]) != NULL;
+    switch (len > 0 ? text[0] : '\0') {
+    case '=':
+    case '+':
+    case '-':
+    case '@':
+    case '\t':
+    case '\r':
+        *formula = true;
+        break;
+    default:
+        *formula = false;
+    }
     if (*formula)
         return true;
     for (size_t i = 0; i < len; i++)
@@ -48,6 +59,13 @@ static void put_text(struct gp_buf *line, const char *text, size_t len, char sep
     line->len = (size_t)(out - line->data);
 }
 
+/* Room for `extra` more bytes and a terminator in `line`: most cells fit the room reserved
+ * for the line, so the buffer is grown only when they do not. */
+static int reserve(struct gp_buf *line, size_t extra)
+{
+    return line->cap - line->len > extra ? 0 : gp_buf_grow(line, extra);
+}
+
 /* Append cell (r, c), or the header's when r is SIZE_MAX, after a separator unless first. */
 static int put_cell(struct gp_buf *line, const struct gp_table *t, size_t r, size_t c,
                     const struct gp_locale *locale, bool people)
@@ -61,7 +79,7 @@ static int put_cell(struct gp_buf *line, const struct gp_table *t, size_t r, siz
         gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
     if (value.kind == GP_CELL_TEXT)
         len = strlen(value.text);
-    if ((rc = gp_buf_grow(line, 2 * len + NUMBER_ROOM)))
+    if ((rc = reserve(line, 2 * len + NUMBER_ROOM)))
         return rc;
     if (c)
         line->data[line->len++] = locale->separator;
