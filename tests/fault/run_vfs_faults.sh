@@ -63,8 +63,10 @@ for name in quote import refresh; do
       status=$?
       runs=$((runs + 1))
       where="$name, $op fault $n (exit $status)"
-      { read -r integrity; read -r state; read -r running; read -r last; } \
-        < <(inspect "$tmp/run.db" "${probes[$name]}")
+      # Read in full before the next run: a reader still open on run.db (a process substitution
+      # is not waited for) would checkpoint and delete the log of the next run's new file.
+      report=$(inspect "$tmp/run.db" "${probes[$name]}")
+      { read -r integrity; read -r state; read -r running; read -r last; } <<<"$report"
       [[ "$integrity" == ok ]] || fail "$where: integrity_check says $integrity"
       [[ "$state" == "$old" || "$state" == "$new" ]] || fail "$where: state $state is neither $old nor $new"
       [[ "$running" == 0 ]] || fail "$where: a refresh run record stays 'running'"
