@@ -100,33 +100,16 @@ int gp_store_history_query(struct gp_store *store, const struct gp_offer_filter 
 
 /* ---- what a purchase reads ----------------------------------------------------------------- */
 
-/* The purchase index orders current offers by GPU, tier, provider, GPUs per instance, term and
- * price, so the first entry of a group (provider, GPUs per instance, term) is its cheapest
- * offer. The walk seeks from one group to the first entry of the next with exact lower bounds,
- * the successor of each key column in turn (a range such as "provider > ?" would step over
- * every entry of the group instead of seeking past it). Each step reads one row. */
-#define GROUP_SEEK_HEAD                                                                            \
-    "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers WHERE gpu_id = ?1 AND tier = ?2 AND "
-#define GROUP_SEEK_TAIL                                                                            \
-    " ORDER BY provider, gpus_per_instance, term_months, term_days, "                              \
-    "usd_per_gpu_hour LIMIT 1"
+/* The purchase groups of one GPU type and tier (purchase_offers, kept by the triggers of
+ * migration 005), each with its cheapest current offer, in the order of the purchase index. */
+static const char groups_sql[] =
+    "SELECT " GP_STORE_OFFER_COLUMNS " FROM purchase_cheapest WHERE gpu_id = ?1 AND tier = ?2 "
+    "ORDER BY provider, gpus_per_instance, term_months, term_days";
 
-/* ?3 provider, ?4 GPUs per instance, ?5 term months, ?6 term days of the group left. */
-static const char *const group_seek_sql[] = {
-    GROUP_SEEK_HEAD "provider = ?3 AND gpus_per_instance = ?4 AND term_months = ?5 AND "
-                    "term_days >= ?6 + 1" GROUP_SEEK_TAIL,
-    GROUP_SEEK_HEAD
-    "provider = ?3 AND gpus_per_instance = ?4 AND term_months >= ?5 + 1" GROUP_SEEK_TAIL,
-    GROUP_SEEK_HEAD "provider = ?3 AND gpus_per_instance >= ?4 + 1" GROUP_SEEK_TAIL,
-    /* the least text greater than ?3: ?3 followed by the least character */
-    GROUP_SEEK_HEAD "provider >= ?3 || char(1)" GROUP_SEEK_TAIL,
-};
-enum { GROUP_SEEKS = sizeof(group_seek_sql) / sizeof(group_seek_sql[0]) };
-
-/* The statements of one purchase read: the seeks to the next group, and a group's cheapest
- * offers within the filter (when the first entry alone does not answer). */
+/* The statements of one purchase read: the groups, and a group's cheapest offers within the
+ * filter (when the group's cheapest alone does not answer). */
 struct purchase_read {
-    sqlite3_stmt *seek[GROUP_SEEKS], *cheapest;
+    sqlite3_stmt *groups, *cheapest;
     bool filtered; /* a place, provider or date filter, or more than one offer per group */
     struct gp_offer *offers;
     size_t count, cap;
@@ -138,29 +121,6 @@ static struct gp_offer *next_slot(struct purchase_read *r)
     if (!o)
         gp_error_set(GP_ENOMEM, "out of memory reading offers");
     return o;
-}
-
-/* Seek from the group of *g (all zero: before the first) to the next one: 1 and *g its first
- * entry, or 0 past the last group of the bound GPU and tier. */
-static int next_group(struct gp_store *store, struct purchase_read *r, struct gp_offer *g)
-{
-    int step = SQLITE_DONE;
-    size_t first = g->provider[0] ? 0 : GROUP_SEEKS - 1;
-
-    for (size_t q = first; q < GROUP_SEEKS && step == SQLITE_DONE; q++) {
-        sqlite3_stmt *stmt = r->seek[q];
-        sqlite3_bind_text(stmt, 3, g->provider, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(stmt, 4, g->gpus_per_instance);
-        sqlite3_bind_int(stmt, 5, g->term_months);
-        sqlite3_bind_int(stmt, 6, g->term_days);
-        step = sqlite3_step(stmt);
-        if (step == SQLITE_ROW)
-            gp_store__read_offer(stmt, g);
-        sqlite3_reset(stmt);
-    }
-    if (step == SQLITE_ROW)
-        return 1;
-    return step == SQLITE_DONE ? 0 : gp_store__fail(store, "cannot read the offer index");
 }
 
 /* Append the `per_group` cheapest offers of group `g` that pass the filter. */
@@ -189,22 +149,20 @@ static int read_group(struct gp_store *store, struct purchase_read *r, const str
     return rc;
 }
 
-/* Every group of one tier: the first entry of each answers unless the read is filtered. */
+/* Every group of one tier: its cheapest offer answers unless the read is filtered. */
 static int read_tier(struct gp_store *store, struct purchase_read *r,
                      const struct gp_offer_filter *filter, int tier, size_t per_group)
 {
     struct gp_offer g;
-    int more, rc = 0;
+    int step = SQLITE_DONE, rc = 0;
 
-    memset(&g, 0, sizeof(g));
-    for (size_t q = 0; q < GROUP_SEEKS; q++) {
-        gp_store__bind_text(r->seek[q], 1, filter->gpu_id);
-        gp_store__bind_text(r->seek[q], 2, gp_tier_name((enum gp_tier)tier));
-    }
+    gp_store__bind_text(r->groups, 1, filter->gpu_id);
+    gp_store__bind_text(r->groups, 2, gp_tier_name((enum gp_tier)tier));
     gp_store__bind_text(r->cheapest, 1, filter->gpu_id);
     gp_store__bind_text(r->cheapest, 2, gp_tier_name((enum gp_tier)tier));
-    while (rc == 0 && (more = next_group(store, r, &g)) == 1) {
+    while (rc == 0 && (step = sqlite3_step(r->groups)) == SQLITE_ROW) {
         struct gp_offer *o;
+        gp_store__read_offer(r->groups, &g);
         if (filter->provider && strcmp(filter->provider, g.provider) != 0)
             continue;
         if (r->filtered)
@@ -214,7 +172,10 @@ static int read_tier(struct gp_store *store, struct purchase_read *r,
         else
             rc = GP_ENOMEM;
     }
-    return rc ? rc : more < 0 ? more : 0;
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = gp_store__fail(store, "cannot read the purchase groups");
+    sqlite3_reset(r->groups);
+    return rc;
 }
 
 static const char cheapest_sql[] =
@@ -224,8 +185,7 @@ static const char cheapest_sql[] =
 
 static void purchase_read_close(struct purchase_read *r)
 {
-    for (size_t q = 0; q < GROUP_SEEKS; q++)
-        sqlite3_finalize(r->seek[q]);
+    sqlite3_finalize(r->groups);
     sqlite3_finalize(r->cheapest);
 }
 
@@ -242,12 +202,12 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
     if (!filter->gpu_id)
         return gp_error_set(GP_EINVALID, "a purchase's offers are read for one GPU");
     r.filtered = per_group > 1 || filter->since > 0 || filter->region || filter->jurisdiction;
-    /* one read transaction for every seek: one lock and one page cache, not one per statement */
+    /* one read transaction for every statement: one lock and one page cache, not one each */
     own = sqlite3_get_autocommit(store->db) != 0;
     if (own)
         rc = gp_store__exec(store, "BEGIN");
-    for (size_t q = 0; rc == 0 && q < GROUP_SEEKS; q++)
-        rc = gp_store__prepare(store, &r.seek[q], group_seek_sql[q]);
+    if (!rc)
+        rc = gp_store__prepare(store, &r.groups, groups_sql);
     if (!rc)
         rc = gp_store__prepare(store, &r.cheapest, cheapest_sql);
     if (!rc) {

@@ -582,6 +582,136 @@ static void purchase_offers_are_the_cheapest_per_group(void **state)
     assert_int_equal(gp_store_purchase_offers(f->store, &none, 1, &rows, &n), GP_EINVALID);
 }
 
+/* The cheapest offer of each group among `all[n]` (current offers of one GPU), by brute force:
+ * the purchase read must return exactly these, in the same groups. */
+static const struct gp_offer *group_cheapest(const struct gp_offer *all, size_t n,
+                                             const struct gp_offer *g)
+{
+    const struct gp_offer *best = NULL;
+
+    for (size_t i = 0; i < n; i++)
+        if (all[i].tier == g->tier && strcmp(all[i].provider, g->provider) == 0 &&
+            all[i].gpus_per_instance == g->gpus_per_instance &&
+            all[i].term_months == g->term_months && all[i].term_days == g->term_days &&
+            (!best || all[i].usd_per_gpu_hour < best->usd_per_gpu_hour))
+            best = &all[i];
+    return best;
+}
+
+/* Every group of the current offers appears once in the purchase read, with its cheapest. */
+static void assert_groups_hold_the_cheapest(struct gp_store *store)
+{
+    struct gp_offer_filter all = {.gpu_id = "b200", .tier = -1};
+    struct gp_offer *current = NULL, *groups = NULL;
+    size_t n = 0, ngroups = 0, distinct = 0;
+
+    assert_int_equal(gp_store_offers_query(store, &all, &current, &n), 0);
+    assert_int_equal(gp_store_purchase_offers(store, &all, 1, &groups, &ngroups), 0);
+    for (size_t i = 0; i < n; i++)
+        distinct += group_cheapest(current, i + 1, &current[i]) == &current[i] &&
+                    group_cheapest(current, n, &current[i]) == &current[i];
+    assert_int_equal(ngroups, distinct);
+    for (size_t i = 0; i < ngroups; i++) {
+        const struct gp_offer *want = group_cheapest(current, n, &groups[i]);
+        assert_non_null(want);
+        assert_true(groups[i].usd_per_gpu_hour == want->usd_per_gpu_hour);
+        assert_string_equal(groups[i].instance_type, want->instance_type);
+        assert_string_equal(groups[i].region, want->region);
+        assert_string_equal(groups[i].source_url, want->source_url);
+        assert_int_equal(groups[i].observed_at, want->observed_at);
+    }
+    free(current);
+    free(groups);
+}
+
+/* Feed writes that list, reprice, resize and drop offers of two feeds in many groups: after
+ * each, the purchase groups (kept by the store's triggers) hold each group's cheapest offer. */
+static void purchase_groups_follow_every_write(void **state)
+{
+    struct store_fixture *f = *state;
+    struct gp_offer in[24];
+    unsigned seed = 12345;
+
+    for (int round = 0; round < 40; round++) {
+        size_t n = 0;
+        for (int k = 0; k < 24; k++) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 4 == 0)
+                continue; /* this key drops out of its feed this round */
+            struct gp_offer *o = &in[n++];
+            char region[16];
+            snprintf(region, sizeof(region), "r%d", k % 6);
+            /* distinct prices, so the cheapest of a group is one offer */
+            *o = offer("b200", region, 1.0 + (double)((seed >> 8) % 997) / 100.0 + k * 1e-5,
+                       100 + round);
+            snprintf(o->provider, sizeof(o->provider), "p%d", k % 2);
+            snprintf(o->source_url, sizeof(o->source_url), "https://a.invalid/%d", round % 3);
+            o->gpus_per_instance = (seed >> 24) % 2 ? 8 : 1; /* a key may change its unit */
+            o->usd_per_instance_hour = o->usd_per_gpu_hour * o->gpus_per_instance;
+            o->tier = k % 3 == 0 ? GP_TIER_SPOT : GP_TIER_ON_DEMAND;
+        }
+        assert_int_equal(gp_store_feed_replace(f->store, round % 2 ? "acme" : "other", in, n, NULL),
+                         0);
+        assert_groups_hold_the_cheapest(f->store);
+    }
+    /* a feed that lists nothing any more leaves the groups of the other */
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", in, 0, NULL), 0);
+    assert_groups_hold_the_cheapest(f->store);
+    assert_int_equal(gp_store_feed_replace(f->store, "other", in, 0, NULL), 0);
+    assert_groups_hold_the_cheapest(f->store);
+}
+
+/* A database left by the schema-4 gpuplan gains its purchase groups when opened: the cheapest
+ * current offer of each group, an unlisted cheaper one left out. */
+static void a_schema_4_database_upgrades_with_purchase_groups(void **state)
+{
+    static const char legacy[] =
+        "INSERT INTO gpus VALUES ('b200', 'B200', 'nvidia', 'blackwell', 192, 8, 1000, '{}', 't');"
+        "INSERT INTO sources (id, url) VALUES (1, 'https://a.invalid/1');"
+        "INSERT INTO feed_offers (id, feed, provider, region, instance_type, gpu_id, tier, listed,"
+        " gpus_per_instance, amount, currency, unit, usd_per_gpu_hour, usd_per_instance_hour,"
+        " observed_at, source_id) VALUES"
+        " (1, 'acme', 'acme', 'us', 'big', 'b200', 'on-demand', 1, 8, 48, 'USD',"
+        " 'instance-hour', 6, 48, 100, 1),"
+        " (2, 'acme', 'acme', 'eu', 'big', 'b200', 'on-demand', 1, 8, 40, 'USD',"
+        " 'instance-hour', 5, 40, 100, 1),"
+        " (3, 'acme', 'acme', 'ap', 'big', 'b200', 'on-demand', 0, 8, 8, 'USD',"
+        " 'instance-hour', 1, 8, 100, 1),"
+        " (4, 'acme', 'acme', 'us', 'one', 'b200', 'on-demand', 1, 1, 7, 'USD',"
+        " 'instance-hour', 7, 7, 100, 1);"
+        "PRAGMA user_version = 4;";
+    char path[64];
+    sqlite3 *db = NULL;
+    struct gp_store *store = NULL;
+    struct gp_offer_filter b200 = {.gpu_id = "b200", .tier = -1};
+    struct gp_offer *rows = NULL;
+    size_t n = 0;
+
+    (void)state;
+    snprintf(path, sizeof(path), "/tmp/gpuplan-test-upgrade4-%d.db", (int)getpid());
+    remove_database(path);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    run_migration(db, "001_initial.sql");
+    run_migration(db, "002_calibration_details.sql");
+    run_migration(db, "003_offer_keys.sql");
+    run_migration(db, "004_rentable_offers.sql");
+    assert_int_equal(sqlite3_exec(db, legacy, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+
+    assert_int_equal(gp_store_open(&store, path, 0), 0);
+    assert_int_equal(gp_store_purchase_offers(store, &b200, 1, &rows, &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(rows[0].gpus_per_instance, 1);
+    assert_true(rows[0].usd_per_gpu_hour == 7);
+    assert_int_equal(rows[1].gpus_per_instance, 8);
+    assert_string_equal(rows[1].region, "eu");
+    assert_true(rows[1].usd_per_instance_hour == 40);
+    free(rows);
+    assert_groups_hold_the_cheapest(store);
+    gp_store_close(store);
+    remove_database(path);
+}
+
 static void quotes_round_trip(void **state)
 {
     struct store_fixture *f = *state;
@@ -645,6 +775,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(place_filters_apply, setup, teardown),
         cmocka_unit_test_setup_teardown(purchase_offers_are_the_cheapest_per_group, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(purchase_groups_follow_every_write, setup, teardown),
+        cmocka_unit_test(a_schema_4_database_upgrades_with_purchase_groups),
         cmocka_unit_test_setup_teardown(quotes_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(fx_rates_come_back, setup, teardown),
     };
