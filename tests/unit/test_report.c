@@ -97,6 +97,77 @@ static void json_has_schema_meta_and_nulls(void **state)
     gp_table_release(&t);
 }
 
+/* Nested members a JSON row may carry beside its columns: a list of objects, one empty. */
+static int row_extras(const void *source, size_t row, cJSON *out)
+{
+    cJSON *list = cJSON_AddArrayToObject(out, "alternatives");
+    cJSON *first = cJSON_CreateObject();
+
+    (void)source;
+    cJSON_AddNumberToObject(first, "cost", 0.1 * (double)row + 0.2);
+    cJSON_AddStringToObject(first, "note", "two\nlines\t\"q\"");
+    cJSON_AddItemToArray(list, first);
+    cJSON_AddItemToArray(list, cJSON_CreateObject());
+    return 0;
+}
+
+/* The document as cJSON prints it whole: what the renderer, which writes a row at a time, must
+ * write byte for byte. */
+static char *whole_document(const struct gp_table *t)
+{
+    cJSON *doc = cJSON_CreateObject(), *member;
+    char *text, *out;
+
+    cJSON_AddNumberToObject(doc, "schema_version", 1);
+    cJSON_ArrayForEach(member, t->meta)
+    {
+        cJSON_AddItemToObject(doc, member->string, cJSON_Duplicate(member, 1));
+    }
+    cJSON_AddItemToObject(doc, "rows", gp_table_json_rows(t));
+    text = cJSON_Print(doc);
+    out = malloc(strlen(text) + 2);
+    sprintf(out, "%s\n", text);
+    cJSON_free(text);
+    cJSON_Delete(doc);
+    return out;
+}
+
+static void json_streams_the_document_cjson_prints_whole(void **state)
+{
+    static const double prices[] = {0.30000000000000004, 1e-7, 123456789012.5, -0.0, 1e300};
+    struct gp_table t;
+    cJSON *nested;
+    char *streamed, *whole;
+    (void)state;
+
+    build(&t);
+    for (size_t i = 0; i < sizeof(prices) / sizeof(prices[0]); i++) {
+        assert_int_equal(gp_table_add_row(&t), 0);
+        assert_int_equal(gp_table_set_text(&t, "name", "row\n%zu", i), 0);
+        assert_int_equal(gp_table_set_number(&t, "price", prices[i]), 0);
+    }
+    t.row_json = row_extras;
+    t.meta = cJSON_CreateObject();
+    nested = cJSON_AddObjectToObject(t.meta, "assumptions");
+    cJSON_AddNumberToObject(nested, "fx", 6.4321);
+    cJSON_AddItemToObject(nested, "empty", cJSON_CreateObject());
+    cJSON_AddItemToObject(t.meta, "list", cJSON_CreateIntArray((const int[]){1, 2}, 2));
+    streamed = render(&t, GP_FORMAT_JSON);
+    whole = whole_document(&t);
+    assert_string_equal(streamed, whole);
+    free(streamed);
+    free(whole);
+    /* no rows at all */
+    t.nrows = 0;
+    streamed = render(&t, GP_FORMAT_JSON);
+    whole = whole_document(&t);
+    assert_string_equal(streamed, whole);
+    free(streamed);
+    free(whole);
+    t.nrows = 12;
+    gp_table_release(&t);
+}
+
 static void text_aligns_columns(void **state)
 {
     struct gp_table t;
@@ -325,6 +396,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(csv_quotes_and_neutralises),
         cmocka_unit_test(json_has_schema_meta_and_nulls),
+        cmocka_unit_test(json_streams_the_document_cjson_prints_whole),
         cmocka_unit_test(text_aligns_columns),
         cmocka_unit_test(csv_da_dk_has_bom_semicolons_and_decimal_commas),
         cmocka_unit_test(number_format_matches_printf),
