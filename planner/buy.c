@@ -90,6 +90,10 @@ bool gp_buy_offers_add_quote(struct gp_buy_offers *out, const struct gp_offer *q
         return false;
     snprintf(source, sizeof(source), "quote:%lld", (long long)id);
     convert(&out->items[out->count], quote, source);
+    /* A quote names no instance type: rows call it what `quote list` and `prices` call it. */
+    if (!out->items[out->count].instance_type[0])
+        snprintf(out->items[out->count].instance_type, sizeof(out->items[out->count].instance_type),
+                 "quote #%lld", (long long)id);
     out->items[out->count++].tier = GP_PURCHASE_QUOTE;
     return true;
 }

@@ -25,7 +25,8 @@ struct gp_buy_offers {
  */
 int gp_buy_offers_collect(struct gp_buy_offers *out, const char *gpu_id,
                           const struct gp_offer *offers, size_t n, size_t quotes);
-/* Add the quote `id` renting `quote` (its source becomes "quote:<id>"); false without room. */
+/* Add the quote `id` renting `quote` (its source becomes "quote:<id>", its instance type, when
+ * it names none, "quote #<id>"); false without room. */
 bool gp_buy_offers_add_quote(struct gp_buy_offers *out, const struct gp_offer *quote, int64_t id);
 void gp_buy_offers_release(struct gp_buy_offers *o);
 

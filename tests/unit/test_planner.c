@@ -987,6 +987,7 @@ static void test_buy_row(void **state)
     assert_int_equal(row.gpus_needed, sized.gpus);
     /* The quote's 2-GPU blocks at 8.0 (4.0 per GPU) win whole. */
     assert_string_equal(row.price_source, "quote:7");
+    assert_string_equal(row.instance_type, "quote #7"); /* the quote named, not left empty */
     assert_int_equal(row.instances, (sized.gpus + 1) / 2);
     assert_true(fabs(row.cost_per_hour - row.instances * 8.0) < 1e-9);
     assert_true(fabs(row.cost_per_mtok -
