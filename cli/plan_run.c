@@ -227,9 +227,10 @@ static int append_offers(struct gp_store *store, const struct gp_offer_filter *f
         return gp_error_set(GP_ENOMEM, "out of memory reading offers");
     }
     run->offers = grown;
-    /* only this GPU's offers (from `first` on) can hold the same unit */
+    /* Only this GPU's offers of an earlier read (first..have) can hold the same unit: one read
+     * returns each group once. */
     for (size_t i = 0; i < n; i++)
-        if (!held(run->offers + first, run->req.offer_count - first, &offers[i]))
+        if (!held(run->offers + first, have - first, &offers[i]))
             run->offers[run->req.offer_count++] = offers[i];
     free(offers);
     return 0;

@@ -489,12 +489,21 @@ static void blended(struct purchase *p, const char *provider)
 /* Run `fn` over every pool: each provider alone, and all together when mixing is allowed. */
 static void each_pool(struct purchase *p, void (*fn)(struct purchase *, const char *))
 {
+    const char *seen[64]; /* the providers met so far; past 64, every earlier offer is asked */
+    size_t nseen = 0;
+
     for (size_t i = 0; i < p->count; i++) {
+        const char *provider = p->offers[i].provider;
         bool first = true;
-        for (size_t j = 0; j < i && first; j++)
-            first = strcmp(p->offers[j].provider, p->offers[i].provider) != 0;
-        if (first)
-            fn(p, p->offers[i].provider);
+        for (size_t j = 0; j < nseen && first; j++)
+            first = strcmp(seen[j], provider) != 0;
+        for (size_t j = 0; nseen == sizeof(seen) / sizeof(seen[0]) && j < i && first; j++)
+            first = strcmp(p->offers[j].provider, provider) != 0;
+        if (!first)
+            continue;
+        if (nseen < sizeof(seen) / sizeof(seen[0]))
+            seen[nseen++] = provider;
+        fn(p, provider);
     }
     if (p->opt->allow_mixed_providers || fn == single_tier)
         fn(p, NULL);

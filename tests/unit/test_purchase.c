@@ -501,6 +501,36 @@ static void test_blended(void **state)
     assert_true(fabs(r.best.usd_per_hour - (8 + 6 * 4 * 0.25)) < 1e-9);
 }
 
+/* More providers than the pool walk keeps in its list: the 78th still has its own pool, where a
+ * 2-GPU and a 1-GPU machine together (4.60) beat every single offer (3 x 1.60 = 4.80 at best). */
+static void test_many_providers(void **state)
+{
+    struct gp_purchase_offer offers[160];
+    struct gp_purchase_need need = {3, 1, 8};
+    struct gp_purchase_options opt;
+    struct gp_purchase_result r;
+    char names[80][8];
+
+    (void)state;
+    for (int p = 0; p < 80; p++) {
+        snprintf(names[p], sizeof(names[p]), "p%02d", p);
+        offers[2 * p] = (struct gp_purchase_offer)OD("", "one", 1, p == 77 ? 1.6 : 2.0);
+        offers[2 * p + 1] = (struct gp_purchase_offer)OD("", "two", 2, p == 77 ? 3.0 : 4.4);
+        for (int k = 0; k < 2; k++) {
+            snprintf(offers[2 * p + k].provider, sizeof(offers[2 * p + k].provider), "%s",
+                     names[p]);
+            snprintf(offers[2 * p + k].source, sizeof(offers[2 * p + k].source), "%s", names[p]);
+        }
+    }
+    gp_purchase_options_init(&opt);
+    gp_purchase_buy(&r, offers, 160, &need, &opt);
+    assert_int_equal(r.label, GP_PURCHASE_OK);
+    assert_true(fabs(r.best.usd_per_hour - 4.6) < 1e-9);
+    assert_int_equal(r.best.nlines, 2);
+    assert_string_equal(offers[r.best.lines[0].offer].provider, "p77");
+    assert_int_equal(r.best.gpus, 3);
+}
+
 static void test_spot_factor(void **state)
 {
     (void)state;
@@ -518,10 +548,10 @@ static void test_spot_factor(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_buy_cases),    cmocka_unit_test(test_alternatives_ranked),
-        cmocka_unit_test(test_region_rules), cmocka_unit_test(test_quotes_and_clusters),
-        cmocka_unit_test(test_upfront),      cmocka_unit_test(test_blended),
-        cmocka_unit_test(test_spot_factor),
+        cmocka_unit_test(test_buy_cases),      cmocka_unit_test(test_alternatives_ranked),
+        cmocka_unit_test(test_region_rules),   cmocka_unit_test(test_quotes_and_clusters),
+        cmocka_unit_test(test_upfront),        cmocka_unit_test(test_blended),
+        cmocka_unit_test(test_many_providers), cmocka_unit_test(test_spot_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
