@@ -45,8 +45,16 @@ INSERT INTO purchase_offers
           FROM feed_offers WHERE listed = 1)
     WHERE rank = 1;
 
--- A listed offer takes its group's place when it is cheaper than the group's copy.
-CREATE TRIGGER purchase_offers_insert AFTER INSERT ON feed_offers WHEN NEW.listed = 1
+-- Each trigger's WHEN costs one lookup in purchase_offers per written row; its body runs only
+-- for the rows that change a group. A listed offer takes its group's place when it is cheaper
+-- than the group's copy (or the group has none).
+CREATE TRIGGER purchase_offers_insert AFTER INSERT ON feed_offers
+    WHEN NEW.listed = 1 AND NOT EXISTS (
+        SELECT 1 FROM purchase_offers
+        WHERE gpu_id = NEW.gpu_id AND tier = NEW.tier AND provider = NEW.provider
+          AND gpus_per_instance = NEW.gpus_per_instance AND term_months = NEW.term_months
+          AND term_days = NEW.term_days
+          AND (usd_per_gpu_hour, id) <= (NEW.usd_per_gpu_hour, NEW.id))
 BEGIN
     INSERT INTO purchase_offers
         VALUES (NEW.gpu_id, NEW.tier, NEW.provider, NEW.gpus_per_instance, NEW.term_months,
@@ -66,16 +74,19 @@ BEGIN
         WHERE (excluded.usd_per_gpu_hour, excluded.id) < (usd_per_gpu_hour, id);
 END;
 
--- A changed offer that was its group's copy leaves it; the group then copies its cheapest listed
--- offer as it is now (this one included), or is gone. A listed offer then takes its group's
--- place when it is cheaper, as a new one would.
-CREATE TRIGGER purchase_offers_update AFTER UPDATE ON feed_offers
-    WHEN OLD.listed = 1 OR NEW.listed = 1
+-- A changed offer that is its former group's copy leaves it, and the group copies its cheapest
+-- listed offer as it is now (this one included), or is gone.
+CREATE TRIGGER purchase_offers_leave AFTER UPDATE ON feed_offers
+    WHEN OLD.listed = 1 AND EXISTS (
+        SELECT 1 FROM purchase_offers
+        WHERE gpu_id = OLD.gpu_id AND tier = OLD.tier AND provider = OLD.provider
+          AND gpus_per_instance = OLD.gpus_per_instance AND term_months = OLD.term_months
+          AND term_days = OLD.term_days AND id = OLD.id)
 BEGIN
     DELETE FROM purchase_offers
         WHERE gpu_id = OLD.gpu_id AND tier = OLD.tier AND provider = OLD.provider
           AND gpus_per_instance = OLD.gpus_per_instance AND term_months = OLD.term_months
-          AND term_days = OLD.term_days AND id = OLD.id;
+          AND term_days = OLD.term_days;
     INSERT INTO purchase_offers
         SELECT gpu_id, tier, provider, gpus_per_instance, term_months, term_days,
                usd_per_gpu_hour, id, feed, region, instance_type, country, jurisdiction,
@@ -85,19 +96,25 @@ BEGIN
         WHERE listed = 1 AND gpu_id = OLD.gpu_id AND tier = OLD.tier
           AND provider = OLD.provider AND gpus_per_instance = OLD.gpus_per_instance
           AND term_months = OLD.term_months AND term_days = OLD.term_days
-          AND NOT EXISTS (SELECT 1 FROM purchase_offers
-                          WHERE gpu_id = OLD.gpu_id AND tier = OLD.tier
-                            AND provider = OLD.provider
-                            AND gpus_per_instance = OLD.gpus_per_instance
-                            AND term_months = OLD.term_months AND term_days = OLD.term_days)
         ORDER BY usd_per_gpu_hour, id LIMIT 1;
+END;
+
+-- A changed listed offer takes its group's place when it is cheaper than the group's copy, as a
+-- new one would. (Whichever of these two triggers runs first, the group ends with its cheapest.)
+CREATE TRIGGER purchase_offers_enter AFTER UPDATE ON feed_offers
+    WHEN NEW.listed = 1 AND NOT EXISTS (
+        SELECT 1 FROM purchase_offers
+        WHERE gpu_id = NEW.gpu_id AND tier = NEW.tier AND provider = NEW.provider
+          AND gpus_per_instance = NEW.gpus_per_instance AND term_months = NEW.term_months
+          AND term_days = NEW.term_days
+          AND (usd_per_gpu_hour, id) <= (NEW.usd_per_gpu_hour, NEW.id))
+BEGIN
     INSERT INTO purchase_offers
-        SELECT NEW.gpu_id, NEW.tier, NEW.provider, NEW.gpus_per_instance, NEW.term_months,
-               NEW.term_days, NEW.usd_per_gpu_hour, NEW.id, NEW.feed, NEW.region,
-               NEW.instance_type, NEW.country, NEW.jurisdiction, NEW.upfront_share,
-               NEW.min_term_hours, NEW.min_gpus, NEW.amount, NEW.currency, NEW.unit,
-               NEW.usd_per_instance_hour, NEW.observed_at, NEW.valid_until, NEW.source_id
-        WHERE NEW.listed = 1
+        VALUES (NEW.gpu_id, NEW.tier, NEW.provider, NEW.gpus_per_instance, NEW.term_months,
+                NEW.term_days, NEW.usd_per_gpu_hour, NEW.id, NEW.feed, NEW.region,
+                NEW.instance_type, NEW.country, NEW.jurisdiction, NEW.upfront_share,
+                NEW.min_term_hours, NEW.min_gpus, NEW.amount, NEW.currency, NEW.unit,
+                NEW.usd_per_instance_hour, NEW.observed_at, NEW.valid_until, NEW.source_id)
         ON CONFLICT DO UPDATE SET
             (usd_per_gpu_hour, id, feed, region, instance_type, country, jurisdiction,
              upfront_share, min_term_hours, min_gpus, amount, currency, unit,
