@@ -45,23 +45,26 @@ INSERT INTO purchase_offers
           FROM feed_offers WHERE listed = 1)
     WHERE rank = 1;
 
--- Each trigger's WHEN costs one lookup in purchase_offers per written row; its body runs only
--- for the rows that change a group. A listed offer takes its group's place when it is cheaper
--- than the group's copy (or the group has none).
-CREATE TRIGGER purchase_offers_insert AFTER INSERT ON feed_offers
-    WHEN NEW.listed = 1 AND NOT EXISTS (
-        SELECT 1 FROM purchase_offers
-        WHERE gpu_id = NEW.gpu_id AND tier = NEW.tier AND provider = NEW.provider
-          AND gpus_per_instance = NEW.gpus_per_instance AND term_months = NEW.term_months
-          AND term_days = NEW.term_days
-          AND (usd_per_gpu_hour, id) <= (NEW.usd_per_gpu_hour, NEW.id))
+-- Inserting a listed offer's key and price into purchase_candidates makes the offer its group's
+-- copy when it is cheaper than the group's copy, or the group has none; one lookup tells, and
+-- most rows of a bulk write are not cheaper.
+CREATE VIEW purchase_candidates AS
+    SELECT id, gpu_id, tier, provider, gpus_per_instance, term_months, term_days,
+           usd_per_gpu_hour
+    FROM feed_offers WHERE 0;
+
+CREATE TRIGGER purchase_candidates_enter INSTEAD OF INSERT ON purchase_candidates
+    WHEN NOT EXISTS (SELECT 1 FROM purchase_offers WHERE
+        (gpu_id, tier, provider, gpus_per_instance, term_months, term_days) = (NEW.gpu_id, NEW.tier,
+        NEW.provider, NEW.gpus_per_instance, NEW.term_months, NEW.term_days)
+        AND (usd_per_gpu_hour, id) <= (NEW.usd_per_gpu_hour, NEW.id))
 BEGIN
     INSERT INTO purchase_offers
-        VALUES (NEW.gpu_id, NEW.tier, NEW.provider, NEW.gpus_per_instance, NEW.term_months,
-                NEW.term_days, NEW.usd_per_gpu_hour, NEW.id, NEW.feed, NEW.region,
-                NEW.instance_type, NEW.country, NEW.jurisdiction, NEW.upfront_share,
-                NEW.min_term_hours, NEW.min_gpus, NEW.amount, NEW.currency, NEW.unit,
-                NEW.usd_per_instance_hour, NEW.observed_at, NEW.valid_until, NEW.source_id)
+        SELECT gpu_id, tier, provider, gpus_per_instance, term_months, term_days,
+               usd_per_gpu_hour, id, feed, region, instance_type, country, jurisdiction,
+               upfront_share, min_term_hours, min_gpus, amount, currency, unit,
+               usd_per_instance_hour, observed_at, valid_until, source_id
+        FROM feed_offers WHERE id = NEW.id AND listed = 1
         ON CONFLICT DO UPDATE SET
             (usd_per_gpu_hour, id, feed, region, instance_type, country, jurisdiction,
              upfront_share, min_term_hours, min_gpus, amount, currency, unit,
@@ -72,6 +75,13 @@ BEGIN
              excluded.currency, excluded.unit, excluded.usd_per_instance_hour,
              excluded.observed_at, excluded.valid_until, excluded.source_id)
         WHERE (excluded.usd_per_gpu_hour, excluded.id) < (usd_per_gpu_hour, id);
+END;
+
+CREATE TRIGGER purchase_offers_insert AFTER INSERT ON feed_offers
+    WHEN NEW.listed = 1
+BEGIN
+    INSERT INTO purchase_candidates VALUES (NEW.id, NEW.gpu_id, NEW.tier, NEW.provider,
+        NEW.gpus_per_instance, NEW.term_months, NEW.term_days, NEW.usd_per_gpu_hour);
 END;
 
 -- A changed offer that is its former group's copy leaves it, and the group copies its cheapest
@@ -99,32 +109,13 @@ BEGIN
         ORDER BY usd_per_gpu_hour, id LIMIT 1;
 END;
 
--- A changed listed offer takes its group's place when it is cheaper than the group's copy, as a
--- new one would. (Whichever of these two triggers runs first, the group ends with its cheapest.)
+-- A changed listed offer is a candidate for its group's place, as a new one is. (Whichever of
+-- these two triggers runs first, the group ends with its cheapest.)
 CREATE TRIGGER purchase_offers_enter AFTER UPDATE ON feed_offers
-    WHEN NEW.listed = 1 AND NOT EXISTS (
-        SELECT 1 FROM purchase_offers
-        WHERE gpu_id = NEW.gpu_id AND tier = NEW.tier AND provider = NEW.provider
-          AND gpus_per_instance = NEW.gpus_per_instance AND term_months = NEW.term_months
-          AND term_days = NEW.term_days
-          AND (usd_per_gpu_hour, id) <= (NEW.usd_per_gpu_hour, NEW.id))
+    WHEN NEW.listed = 1
 BEGIN
-    INSERT INTO purchase_offers
-        VALUES (NEW.gpu_id, NEW.tier, NEW.provider, NEW.gpus_per_instance, NEW.term_months,
-                NEW.term_days, NEW.usd_per_gpu_hour, NEW.id, NEW.feed, NEW.region,
-                NEW.instance_type, NEW.country, NEW.jurisdiction, NEW.upfront_share,
-                NEW.min_term_hours, NEW.min_gpus, NEW.amount, NEW.currency, NEW.unit,
-                NEW.usd_per_instance_hour, NEW.observed_at, NEW.valid_until, NEW.source_id)
-        ON CONFLICT DO UPDATE SET
-            (usd_per_gpu_hour, id, feed, region, instance_type, country, jurisdiction,
-             upfront_share, min_term_hours, min_gpus, amount, currency, unit,
-             usd_per_instance_hour, observed_at, valid_until, source_id) =
-            (excluded.usd_per_gpu_hour, excluded.id, excluded.feed, excluded.region,
-             excluded.instance_type, excluded.country, excluded.jurisdiction,
-             excluded.upfront_share, excluded.min_term_hours, excluded.min_gpus, excluded.amount,
-             excluded.currency, excluded.unit, excluded.usd_per_instance_hour,
-             excluded.observed_at, excluded.valid_until, excluded.source_id)
-        WHERE (excluded.usd_per_gpu_hour, excluded.id) < (usd_per_gpu_hour, id);
+    INSERT INTO purchase_candidates VALUES (NEW.id, NEW.gpu_id, NEW.tier, NEW.provider,
+        NEW.gpus_per_instance, NEW.term_months, NEW.term_days, NEW.usd_per_gpu_hour);
 END;
 
 -- What a purchase reads: the copies with their source URL, in the columns of the offers view.

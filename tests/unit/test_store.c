@@ -390,6 +390,22 @@ static void remove_database(const char *path)
     unlink(side);
 }
 
+/* A database at `path` as the gpuplan of schema `version` left it: its migrations, then
+ * `legacy` (rows in that schema's tables). */
+static void legacy_database(const char *path, int version, const char *legacy)
+{
+    static const char *const migrations[] = {"001_initial.sql", "002_calibration_details.sql",
+                                             "003_offer_keys.sql", "004_rentable_offers.sql"};
+    sqlite3 *db = NULL;
+
+    remove_database(path);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    for (int i = 0; i < version; i++)
+        run_migration(db, migrations[i]);
+    assert_int_equal(sqlite3_exec(db, legacy, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
 /* A database left by the schema-3 gpuplan upgrades: its keys keep their ids and history, gain
  * the rentable unit's price, and the history stays append-only. */
 static void a_schema_3_database_upgrades_to_rentable_offers(void **state)
@@ -411,13 +427,7 @@ static void a_schema_3_database_upgrades_to_rentable_offers(void **state)
 
     (void)state;
     snprintf(path, sizeof(path), "/tmp/gpuplan-test-upgrade3-%d.db", (int)getpid());
-    remove_database(path);
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    run_migration(db, "001_initial.sql");
-    run_migration(db, "002_calibration_details.sql");
-    run_migration(db, "003_offer_keys.sql");
-    assert_int_equal(sqlite3_exec(db, legacy, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
+    legacy_database(path, 3, legacy);
 
     assert_int_equal(gp_store_open(&store, path, 0), 0);
     assert_int_equal(gp_store_offers_query(store, &all, &rows, &n), 0);
@@ -681,7 +691,6 @@ static void a_schema_4_database_upgrades_with_purchase_groups(void **state)
         " 'instance-hour', 7, 7, 100, 1);"
         "PRAGMA user_version = 4;";
     char path[64];
-    sqlite3 *db = NULL;
     struct gp_store *store = NULL;
     struct gp_offer_filter b200 = {.gpu_id = "b200", .tier = -1};
     struct gp_offer *rows = NULL;
@@ -689,14 +698,7 @@ static void a_schema_4_database_upgrades_with_purchase_groups(void **state)
 
     (void)state;
     snprintf(path, sizeof(path), "/tmp/gpuplan-test-upgrade4-%d.db", (int)getpid());
-    remove_database(path);
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    run_migration(db, "001_initial.sql");
-    run_migration(db, "002_calibration_details.sql");
-    run_migration(db, "003_offer_keys.sql");
-    run_migration(db, "004_rentable_offers.sql");
-    assert_int_equal(sqlite3_exec(db, legacy, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
+    legacy_database(path, 4, legacy);
 
     assert_int_equal(gp_store_open(&store, path, 0), 0);
     assert_int_equal(gp_store_purchase_offers(store, &b200, 1, &rows, &n), 0);
