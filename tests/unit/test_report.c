@@ -132,12 +132,20 @@ static char *whole_document(const struct gp_table *t)
     return out;
 }
 
+static void assert_streamed_as_whole(const struct gp_table *t)
+{
+    char *streamed = render(t, GP_FORMAT_JSON), *whole = whole_document(t);
+
+    assert_string_equal(streamed, whole);
+    free(streamed);
+    free(whole);
+}
+
 static void json_streams_the_document_cjson_prints_whole(void **state)
 {
     static const double prices[] = {0.30000000000000004, 1e-7, 123456789012.5, -0.0, 1e300};
     struct gp_table t;
     cJSON *nested;
-    char *streamed, *whole;
     (void)state;
 
     build(&t);
@@ -152,18 +160,9 @@ static void json_streams_the_document_cjson_prints_whole(void **state)
     cJSON_AddNumberToObject(nested, "fx", 6.4321);
     cJSON_AddItemToObject(nested, "empty", cJSON_CreateObject());
     cJSON_AddItemToObject(t.meta, "list", cJSON_CreateIntArray((const int[]){1, 2}, 2));
-    streamed = render(&t, GP_FORMAT_JSON);
-    whole = whole_document(&t);
-    assert_string_equal(streamed, whole);
-    free(streamed);
-    free(whole);
-    /* no rows at all */
-    t.nrows = 0;
-    streamed = render(&t, GP_FORMAT_JSON);
-    whole = whole_document(&t);
-    assert_string_equal(streamed, whole);
-    free(streamed);
-    free(whole);
+    assert_streamed_as_whole(&t);
+    t.nrows = 0; /* no rows at all */
+    assert_streamed_as_whole(&t);
     t.nrows = 12;
     gp_table_release(&t);
 }
