@@ -184,7 +184,10 @@ static const struct gp_plan_row *row_of(const struct gp_plan_result *res, const 
     return NULL;
 }
 
-/* The issue's B200 case: 3 x RunPod at $6.79, not 3/8 of a Lambda machine. */
+/* The issue's two fleets as it sized them (3 GPUs each: the planner entry point without a stack
+ * profile): 3 B200 are 3 x RunPod at $6.79, $20.37/h, not 3/8 of a Lambda machine; 3 MI355X are
+ * OCI's whole 8-GPU machine, $68.80/h, not 3/8 of it. (The CLI's default stack profiles size
+ * the preset at 2 B200 and 4 MI355X: docs/pricing.md.) */
 static void test_issue_fleets(void **state)
 {
     struct gp_plan_request req;
@@ -194,6 +197,7 @@ static void test_issue_fleets(void **state)
     request(&req, "workloads/chat-llama-3.1-70b.json");
     assert_int_equal(gp_plan_run(&res, &req), 0);
     const struct gp_plan_row *b200 = row_of(&res, "b200");
+    assert_int_equal(b200->gpus_needed, 3);
     assert_int_equal(b200->gpus, 3);
     assert_int_equal(b200->instances, 3);
     assert_string_equal(b200->provider, "runpod");
@@ -205,6 +209,10 @@ static void test_issue_fleets(void **state)
     const struct gp_offer *oci =
         snapshot_offer("mi355x", "oci", "BM.GPU.MI355X.8", GP_TIER_ON_DEMAND);
     assert_non_null(oci);
+    assert_int_equal(mi355x->gpus_needed, 3);
+    assert_int_equal(mi355x->gpus, 8);
+    assert_string_equal(mi355x->instance_type, "BM.GPU.MI355X.8");
+    assert_float_equal(mi355x->cost_per_hour, 68.80, 1e-9);
     assert_int_equal(mi355x->instances,
                      (mi355x->gpus_needed + oci->gpus_per_instance - 1) / oci->gpus_per_instance);
     assert_float_equal(mi355x->cost_per_hour, mi355x->instances * oci->usd_per_instance_hour, 1e-9);
