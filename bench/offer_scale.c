@@ -4,8 +4,9 @@
  * over the nine GPU types, 12 providers, 40 regions, four machine sizes and the on-demand, spot
  * and reserved tiers; then times `plan --workload chat-llama-3.1-70b` on each (median wall and
  * CPU time of several runs, as a ratio to the snapshot's) and the peak resident memory of
- * `prices --format csv` listing every offer. Usage: offer_scale GPUPLAN [RUNS]. Figures go to
- * stdout; docs/benchmarks.md ("Offers at scale") records them with the machine and date. */
+ * `prices --format csv` and `prices --format json` listing every offer. Usage: offer_scale
+ * GPUPLAN [RUNS]. Figures go to stdout; docs/benchmarks.md ("Offers at scale") records them
+ * with the machine and date. */
 #define _DEFAULT_SOURCE /* wait4: the resources of one child */
 #include <spawn.h>
 #include <stdio.h>
@@ -143,8 +144,8 @@ static double median(double *v, int n)
 struct figures {
     size_t offers;
     double wall_s, cpu_s;
-    long prices_rss_kib;
-    double prices_wall_s;
+    long prices_rss_kib, json_rss_kib;
+    double prices_wall_s, json_wall_s;
 };
 
 /* The database with the snapshot and `extra` generated offers, and its figures. */
@@ -154,8 +155,9 @@ static struct figures measure(char *gpuplan, const char *dir, size_t extra, int 
     char *seed[] = {gpuplan, "prices", "--gpu", "b200", NULL};
     char *plan[] = {gpuplan, "plan", "--workload", "chat-llama-3.1-70b", NULL};
     char *prices[] = {gpuplan, "prices", "--format", "csv", NULL};
+    char *prices_json[] = {gpuplan, "prices", "--format", "json", NULL};
     double wall[MAX_RUNS], cpu[MAX_RUNS];
-    struct figures f = {0, 0, 0, 0, 0};
+    struct figures f = {0, 0, 0, 0, 0, 0, 0};
     struct run r;
 
     snprintf(db, sizeof(db), "%s/offers-%zu.db", dir, extra);
@@ -174,6 +176,9 @@ static struct figures measure(char *gpuplan, const char *dir, size_t extra, int 
     r = run_once(prices, db);
     f.prices_rss_kib = r.max_rss_kib;
     f.prices_wall_s = r.wall_s;
+    r = run_once(prices_json, db);
+    f.json_rss_kib = r.max_rss_kib;
+    f.json_wall_s = r.wall_s;
     return f;
 }
 
@@ -196,14 +201,16 @@ int main(int argc, char **argv)
     for (int s = 0; s < 3; s++)
         f[s] = measure(argv[1], dir, sizes[s], runs);
     printf("gpuplan plan --workload chat-llama-3.1-70b, median of %d runs; gpuplan prices --format "
-           "csv, one run:\n",
+           "csv and json, one run each:\n",
            runs);
-    printf("%-28s %10s %8s %10s %8s %14s %12s\n", "offers", "plan wall", "ratio", "plan CPU",
-           "ratio", "prices max RSS", "prices wall");
+    printf("%-28s %10s %8s %10s %8s %12s %10s %12s %10s\n", "offers", "plan wall", "ratio",
+           "plan CPU", "ratio", "csv max RSS", "csv wall", "json max RSS", "json wall");
     for (int s = 0; s < 3; s++)
-        printf("snapshot + %-17zu %8.1f ms %7.2fx %8.1f ms %7.2fx %11.1f MiB %10.2f s\n",
+        printf("snapshot + %-17zu %8.1f ms %7.2fx %8.1f ms %7.2fx %8.1f MiB %8.2f s %8.1f MiB "
+               "%8.2f s\n",
                f[s].offers, f[s].wall_s * 1e3, f[s].wall_s / f[0].wall_s, f[s].cpu_s * 1e3,
-               f[s].cpu_s / f[0].cpu_s, (double)f[s].prices_rss_kib / 1024.0, f[s].prices_wall_s);
+               f[s].cpu_s / f[0].cpu_s, (double)f[s].prices_rss_kib / 1024.0, f[s].prices_wall_s,
+               (double)f[s].json_rss_kib / 1024.0, f[s].json_wall_s);
     for (int s = 0; s < 3; s++) {
         char path[700];
         snprintf(path, sizeof(path), "%s/offers-%zu.db", dir, sizes[s]);
