@@ -26,8 +26,8 @@ static int fingerprint_known(struct gp_store *store, const char *fingerprint)
 
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, fingerprint);
-    int step = sqlite3_step(stmt);
+    gp_store__bind_text(store, stmt, 1, fingerprint);
+    int step = gp_store__step(store, stmt);
     if (step == SQLITE_ROW)
         rc = 1;
     else if (step != SQLITE_DONE)
@@ -49,8 +49,8 @@ static int insert_points(struct gp_store *store, int64_t id, const struct gp_cal
         const struct gp_calibration_point *p = &run->points[i];
         sqlite3_reset(stmt);
         sqlite3_bind_int64(stmt, 1, id);
-        gp_store__bind_text(stmt, 2, p->kernel);
-        gp_store__bind_text(stmt, 3, p->precision);
+        gp_store__bind_text(store, stmt, 2, p->kernel);
+        gp_store__bind_text(store, stmt, 3, p->precision);
         sqlite3_bind_int(stmt, 4, p->m);
         sqlite3_bind_int(stmt, 5, p->n);
         sqlite3_bind_int(stmt, 6, p->k);
@@ -60,12 +60,12 @@ static int insert_points(struct gp_store *store, int64_t id, const struct gp_cal
         sqlite3_bind_double(stmt, 10, p->p90);
         sqlite3_bind_double(stmt, 11, p->cv);
         sqlite3_bind_int(stmt, 12, p->repetitions);
-        gp_store__bind_text(stmt, 13, p->impl);
+        gp_store__bind_text(store, stmt, 13, p->impl);
         sqlite3_bind_double(stmt, 14, p->size);
         sqlite3_bind_int(stmt, 15, p->warmups);
         sqlite3_bind_double(stmt, 16, p->max_error);
         sqlite3_bind_double(stmt, 17, p->residual);
-        if (sqlite3_step(stmt) != SQLITE_DONE)
+        if (gp_store__step(store, stmt) != SQLITE_DONE)
             rc = gp_store__fail(store, "cannot save a calibration point");
     }
     sqlite3_finalize(stmt);
@@ -85,8 +85,8 @@ static int insert_fits(struct gp_store *store, int64_t id, const struct gp_calib
         const struct gp_calibration_fit *f = &run->fits[i];
         sqlite3_reset(stmt);
         sqlite3_bind_int64(stmt, 1, id);
-        gp_store__bind_text(stmt, 2, f->kernel);
-        gp_store__bind_text(stmt, 3, f->precision);
+        gp_store__bind_text(store, stmt, 2, f->kernel);
+        gp_store__bind_text(store, stmt, 3, f->precision);
         sqlite3_bind_double(stmt, 4, f->eff_max);
         sqlite3_bind_double(stmt, 5, f->s_half);
         sqlite3_bind_double(stmt, 6, f->rmse);
@@ -95,7 +95,7 @@ static int insert_fits(struct gp_store *store, int64_t id, const struct gp_calib
         sqlite3_bind_double(stmt, 9, f->eff_max_se);
         sqlite3_bind_double(stmt, 10, f->s_half_se);
         sqlite3_bind_double(stmt, 11, f->peak);
-        if (sqlite3_step(stmt) != SQLITE_DONE)
+        if (gp_store__step(store, stmt) != SQLITE_DONE)
             rc = gp_store__fail(store, "cannot save a calibration fit");
     }
     sqlite3_finalize(stmt);
@@ -112,14 +112,14 @@ static int insert_run(struct gp_store *store, const struct gp_calibration *run)
 
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, run->fingerprint);
-    gp_store__bind_text(stmt, 2, run->gpu_id[0] ? run->gpu_id : NULL);
-    gp_store__bind_text(stmt, 3, run->backend);
-    gp_store__bind_text(stmt, 4, run->device_name);
-    gp_store__bind_text(stmt, 5, run->host);
+    gp_store__bind_text(store, stmt, 1, run->fingerprint);
+    gp_store__bind_text(store, stmt, 2, run->gpu_id[0] ? run->gpu_id : NULL);
+    gp_store__bind_text(store, stmt, 3, run->backend);
+    gp_store__bind_text(store, stmt, 4, run->device_name);
+    gp_store__bind_text(store, stmt, 5, run->host);
     sqlite3_bind_int64(stmt, 6, run->started_at);
-    gp_store__bind_text(stmt, 7, run->conditions ? run->conditions : "{}");
-    if (sqlite3_step(stmt) != SQLITE_DONE)
+    gp_store__bind_text(store, stmt, 7, run->conditions ? run->conditions : "{}");
+    if (gp_store__step(store, stmt) != SQLITE_DONE)
         rc = gp_store__fail(store, "cannot save a calibration run");
     sqlite3_finalize(stmt);
     if (rc)
@@ -183,7 +183,7 @@ static int load_points(struct gp_store *store, int64_t id, struct gp_calibration
     if (rc)
         return rc;
     sqlite3_bind_int64(stmt, 1, id);
-    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
+    while ((step = gp_store__step(store, stmt)) == SQLITE_ROW) {
         struct gp_calibration_point *p =
             gp_store__grow((void **)&run->points, &cap, run->point_count, sizeof(*p));
         if (!p) {
@@ -191,8 +191,8 @@ static int load_points(struct gp_store *store, int64_t id, struct gp_calibration
             break;
         }
         memset(p, 0, sizeof(*p));
-        gp_store__column_text(stmt, 0, p->kernel, sizeof(p->kernel));
-        gp_store__column_text(stmt, 1, p->precision, sizeof(p->precision));
+        gp_store__column_text(store, stmt, 0, p->kernel, sizeof(p->kernel));
+        gp_store__column_text(store, stmt, 1, p->precision, sizeof(p->precision));
         p->m = sqlite3_column_int(stmt, 2);
         p->n = sqlite3_column_int(stmt, 3);
         p->k = sqlite3_column_int(stmt, 4);
@@ -202,7 +202,7 @@ static int load_points(struct gp_store *store, int64_t id, struct gp_calibration
         p->p90 = sqlite3_column_double(stmt, 8);
         p->cv = sqlite3_column_double(stmt, 9);
         p->repetitions = sqlite3_column_int(stmt, 10);
-        gp_store__column_text(stmt, 11, p->impl, sizeof(p->impl));
+        gp_store__column_text(store, stmt, 11, p->impl, sizeof(p->impl));
         p->size = sqlite3_column_double(stmt, 12);
         p->warmups = sqlite3_column_int(stmt, 13);
         p->max_error = sqlite3_column_double(stmt, 14);
@@ -227,7 +227,7 @@ static int load_fits(struct gp_store *store, int64_t id, struct gp_calibration *
     if (rc)
         return rc;
     sqlite3_bind_int64(stmt, 1, id);
-    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
+    while ((step = gp_store__step(store, stmt)) == SQLITE_ROW) {
         struct gp_calibration_fit *f =
             gp_store__grow((void **)&run->fits, &cap, run->fit_count, sizeof(*f));
         if (!f) {
@@ -235,8 +235,8 @@ static int load_fits(struct gp_store *store, int64_t id, struct gp_calibration *
             break;
         }
         memset(f, 0, sizeof(*f));
-        gp_store__column_text(stmt, 0, f->kernel, sizeof(f->kernel));
-        gp_store__column_text(stmt, 1, f->precision, sizeof(f->precision));
+        gp_store__column_text(store, stmt, 0, f->kernel, sizeof(f->kernel));
+        gp_store__column_text(store, stmt, 1, f->precision, sizeof(f->precision));
         f->eff_max = sqlite3_column_double(stmt, 2);
         f->s_half = sqlite3_column_double(stmt, 3);
         f->rmse = sqlite3_column_double(stmt, 4);
@@ -266,7 +266,7 @@ int gp_store_calibrations_list(struct gp_store *store, struct gp_calibration **o
     *count = 0;
     if (rc)
         return rc;
-    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
+    while ((step = gp_store__step(store, stmt)) == SQLITE_ROW) {
         struct gp_calibration *r = gp_store__grow((void **)&runs, &cap, n, sizeof(*r));
         if (!r) {
             rc = gp_error_set(GP_ENOMEM, "out of memory reading calibrations");
@@ -275,13 +275,13 @@ int gp_store_calibrations_list(struct gp_store *store, struct gp_calibration **o
         memset(r, 0, sizeof(*r));
         n++;
         int64_t id = sqlite3_column_int64(stmt, 0);
-        gp_store__column_text(stmt, 1, r->fingerprint, sizeof(r->fingerprint));
-        gp_store__column_text(stmt, 2, r->gpu_id, sizeof(r->gpu_id));
-        gp_store__column_text(stmt, 3, r->backend, sizeof(r->backend));
-        gp_store__column_text(stmt, 4, r->device_name, sizeof(r->device_name));
-        gp_store__column_text(stmt, 5, r->host, sizeof(r->host));
+        gp_store__column_text(store, stmt, 1, r->fingerprint, sizeof(r->fingerprint));
+        gp_store__column_text(store, stmt, 2, r->gpu_id, sizeof(r->gpu_id));
+        gp_store__column_text(store, stmt, 3, r->backend, sizeof(r->backend));
+        gp_store__column_text(store, stmt, 4, r->device_name, sizeof(r->device_name));
+        gp_store__column_text(store, stmt, 5, r->host, sizeof(r->host));
         r->started_at = sqlite3_column_int64(stmt, 6);
-        const unsigned char *cond = sqlite3_column_text(stmt, 7);
+        const char *cond = gp_store__column_str(store, stmt, 7);
         r->conditions = strdup(cond ? (const char *)cond : "{}");
         if (!r->conditions) {
             rc = gp_error_set(GP_ENOMEM, "out of memory reading calibrations");
@@ -325,25 +325,25 @@ int gp_store_calibration_fits_for_gpu(struct gp_store *store, const char *gpu_id
     *count = 0;
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, gpu_id);
-    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
+    gp_store__bind_text(store, stmt, 1, gpu_id);
+    while ((step = gp_store__step(store, stmt)) == SQLITE_ROW) {
         struct gp_calibration_curve *c = gp_store__grow((void **)&list, &cap, n, sizeof(*c));
         if (!c) {
             rc = gp_error_set(GP_ENOMEM, "out of memory reading calibrations");
             break;
         }
         memset(c, 0, sizeof(*c));
-        gp_store__column_text(stmt, 0, c->kernel, sizeof(c->kernel));
-        gp_store__column_text(stmt, 1, c->precision, sizeof(c->precision));
+        gp_store__column_text(store, stmt, 0, c->kernel, sizeof(c->kernel));
+        gp_store__column_text(store, stmt, 1, c->precision, sizeof(c->precision));
         c->eff_max = sqlite3_column_double(stmt, 2);
         c->s_half = sqlite3_column_double(stmt, 3);
         c->peak = sqlite3_column_double(stmt, 4);
         c->r2 = sqlite3_column_double(stmt, 5);
         c->points = sqlite3_column_int(stmt, 6);
-        gp_store__column_text(stmt, 7, c->host, sizeof(c->host));
+        gp_store__column_text(store, stmt, 7, c->host, sizeof(c->host));
         c->started_at = sqlite3_column_int64(stmt, 8);
-        gp_store__column_text(stmt, 9, c->fingerprint, sizeof(c->fingerprint));
-        gp_store__column_text(stmt, 10, c->gpu_id, sizeof(c->gpu_id));
+        gp_store__column_text(store, stmt, 9, c->fingerprint, sizeof(c->fingerprint));
+        gp_store__column_text(store, stmt, 10, c->gpu_id, sizeof(c->gpu_id));
         c->device = sqlite3_column_int(stmt, 11);
         n++;
     }

@@ -71,13 +71,31 @@ static int make_parent_dirs(const char *path)
  * else GP_EDB. */
 static int db_error(struct gp_store *store)
 {
+    if (store->failed)
+        return store->failed == SQLITE_NOMEM ? GP_ENOMEM : GP_EDB;
     return store->db && sqlite3_errcode(store->db) == SQLITE_NOMEM ? GP_ENOMEM : GP_EDB;
 }
 
 int gp_store__fail(struct gp_store *store, const char *what)
 {
-    return gp_error_set(db_error(store), "database %s: %s: %s", store->path, what,
-                        store->db ? sqlite3_errmsg(store->db) : "not open");
+    int code = db_error(store);
+
+    gp_error_set(code, "database %s: %s: %s", store->path, what,
+                 store->failed ? sqlite3_errstr(store->failed)
+                 : store->db   ? sqlite3_errmsg(store->db)
+                               : "not open");
+    store->failed = 0;
+    return code;
+}
+
+int gp_store__check(struct gp_store *store, const char *what)
+{
+    return store->failed ? gp_store__fail(store, what) : 0;
+}
+
+int gp_store__step(struct gp_store *store, sqlite3_stmt *stmt)
+{
+    return store->failed ? store->failed : sqlite3_step(stmt);
 }
 
 int gp_store__prepare(struct gp_store *store, sqlite3_stmt **out, const char *sql)
@@ -90,9 +108,12 @@ int gp_store__prepare(struct gp_store *store, sqlite3_stmt **out, const char *sq
 int gp_store__exec(struct gp_store *store, const char *sql)
 {
     char *message = NULL;
+    int code = gp_store__check(store, "a statement before this one failed");
 
+    if (code)
+        return code;
     if (sqlite3_exec(store->db, sql, NULL, NULL, &message) != SQLITE_OK) {
-        int code = db_error(store);
+        code = db_error(store);
         gp_error_set(code, "database %s: %s", store->path,
                      message ? message : sqlite3_errmsg(store->db));
         sqlite3_free(message);
@@ -101,17 +122,38 @@ int gp_store__exec(struct gp_store *store, const char *sql)
     return 0;
 }
 
-int gp_store__bind_text(sqlite3_stmt *stmt, int index, const char *text)
+/* Keep the first failure of a bind or column read until it is reported. */
+static void record_failure(struct gp_store *store, int code)
 {
-    if (!text)
-        return sqlite3_bind_null(stmt, index);
-    return sqlite3_bind_text(stmt, index, text, -1, SQLITE_TRANSIENT);
+    if (!store->failed)
+        store->failed = code;
 }
 
-void gp_store__column_text(sqlite3_stmt *stmt, int col, char *out, size_t size)
+int gp_store__bind_text(struct gp_store *store, sqlite3_stmt *stmt, int index, const char *text)
 {
-    const unsigned char *text = sqlite3_column_text(stmt, col);
-    snprintf(out, size, "%s", text ? (const char *)text : "");
+    int rc = text ? sqlite3_bind_text(stmt, index, text, -1, SQLITE_TRANSIENT)
+                  : sqlite3_bind_null(stmt, index);
+
+    if (rc != SQLITE_OK)
+        record_failure(store, rc);
+    return rc;
+}
+
+const char *gp_store__column_str(struct gp_store *store, sqlite3_stmt *stmt, int col)
+{
+    const char *text = (const char *)sqlite3_column_text(stmt, col);
+
+    if (!text && (sqlite3_errcode(store->db) == SQLITE_NOMEM ||
+                  sqlite3_column_type(stmt, col) != SQLITE_NULL))
+        record_failure(store, SQLITE_NOMEM);
+    return text;
+}
+
+void gp_store__column_text(struct gp_store *store, sqlite3_stmt *stmt, int col, char *out,
+                           size_t size)
+{
+    const char *text = gp_store__column_str(store, stmt, col);
+    snprintf(out, size, "%s", text ? text : "");
 }
 
 static int user_version(struct gp_store *store, int *out)
@@ -120,7 +162,7 @@ static int user_version(struct gp_store *store, int *out)
     int rc = gp_store__prepare(store, &stmt, "PRAGMA user_version");
 
     if (rc == 0) {
-        if (sqlite3_step(stmt) == SQLITE_ROW)
+        if (gp_store__step(store, stmt) == SQLITE_ROW)
             *out = sqlite3_column_int(stmt, 0);
         else
             rc = gp_store__fail(store, "cannot read the schema version");
@@ -137,11 +179,15 @@ static int check_references(struct gp_store *store)
 
     if (rc)
         return rc;
-    step = sqlite3_step(stmt);
-    if (step == SQLITE_ROW)
-        rc = gp_error_set(GP_EDB, "database %s: table %s refers to a missing row after migrating",
-                          store->path, (const char *)sqlite3_column_text(stmt, 0));
-    else if (step != SQLITE_DONE)
+    step = gp_store__step(store, stmt);
+    if (step == SQLITE_ROW) {
+        const char *table = gp_store__column_str(store, stmt, 0);
+        rc = gp_store__check(store, "cannot check references");
+        if (!rc)
+            rc = gp_error_set(GP_EDB,
+                              "database %s: table %s refers to a missing row after migrating",
+                              store->path, table ? table : "?");
+    } else if (step != SQLITE_DONE)
         rc = gp_store__fail(store, "cannot check references");
     sqlite3_finalize(stmt);
     return rc;
@@ -388,6 +434,9 @@ int gp_store_commit(struct gp_store *store)
 
 void gp_store_rollback(struct gp_store *store)
 {
-    if (store && store->db && !sqlite3_get_autocommit(store->db))
+    if (!store)
+        return;
+    store->failed = 0; /* what failed inside the transaction goes with it */
+    if (store->db && !sqlite3_get_autocommit(store->db))
         sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
 }

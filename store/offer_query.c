@@ -18,10 +18,11 @@
     "AND (?6 IS NULL OR (jurisdiction <> '' AND (jurisdiction = ?6 OR "                            \
     "(?6 = 'eea' AND jurisdiction = 'eu')))) "
 
-static void bind_place(sqlite3_stmt *stmt, const struct gp_offer_filter *filter)
+static void bind_place(struct gp_store *store, sqlite3_stmt *stmt,
+                       const struct gp_offer_filter *filter)
 {
-    gp_store__bind_text(stmt, 5, filter->region);
-    gp_store__bind_text(stmt, 6, filter->jurisdiction);
+    gp_store__bind_text(store, stmt, 5, filter->region);
+    gp_store__bind_text(store, stmt, 6, filter->jurisdiction);
 }
 
 static int prepare_filtered(struct gp_store *store, const char *sql,
@@ -31,18 +32,18 @@ static int prepare_filtered(struct gp_store *store, const char *sql,
 
     if (rc)
         return rc;
-    gp_store__bind_text(*stmt, 1, filter->gpu_id);
-    gp_store__bind_text(*stmt, 2, filter->provider);
-    gp_store__bind_text(*stmt, 3,
+    gp_store__bind_text(store, *stmt, 1, filter->gpu_id);
+    gp_store__bind_text(store, *stmt, 2, filter->provider);
+    gp_store__bind_text(store, *stmt, 3,
                         filter->tier >= 0 ? gp_tier_name((enum gp_tier)filter->tier) : NULL);
     sqlite3_bind_int64(*stmt, 4, filter->since);
-    bind_place(*stmt, filter);
+    bind_place(store, *stmt, filter);
     return 0;
 }
 
-static void read_offer_row(sqlite3_stmt *stmt, void *row)
+static void read_offer_row(struct gp_store *store, sqlite3_stmt *stmt, void *row)
 {
-    gp_store__read_offer(stmt, row);
+    gp_store__read_offer(store, stmt, row);
 }
 
 /* Run a SELECT of GP_STORE_OFFER_COLUMNS with FILTER_WHERE into a malloc'd array. */
@@ -78,8 +79,8 @@ int gp_store_offers_each(struct gp_store *store, const struct gp_offer_filter *f
     struct gp_offer offer;
     int rc = prepare_filtered(store, current_sql, filter, &stmt), step = SQLITE_DONE;
 
-    while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
-        gp_store__read_offer(stmt, &offer);
+    while (rc == 0 && (step = gp_store__step(store, stmt)) == SQLITE_ROW) {
+        gp_store__read_offer(store, stmt, &offer);
         rc = each(arg, &offer);
     }
     if (rc == 0 && step != SQLITE_DONE)
@@ -129,18 +130,18 @@ static int read_group(struct gp_store *store, struct purchase_read *r, const str
 {
     int step = SQLITE_DONE, rc = 0;
 
-    sqlite3_bind_text(r->cheapest, 3, g->provider, -1, SQLITE_TRANSIENT);
+    gp_store__bind_text(store, r->cheapest, 3, g->provider);
     sqlite3_bind_int(r->cheapest, 4, g->gpus_per_instance);
     sqlite3_bind_int(r->cheapest, 7, g->term_months);
     sqlite3_bind_int(r->cheapest, 8, g->term_days);
     sqlite3_bind_int64(r->cheapest, 9, (sqlite3_int64)per_group);
-    while ((step = sqlite3_step(r->cheapest)) == SQLITE_ROW) {
+    while ((step = gp_store__step(store, r->cheapest)) == SQLITE_ROW) {
         struct gp_offer *o = next_slot(r);
         if (!o) {
             rc = GP_ENOMEM;
             break;
         }
-        gp_store__read_offer(r->cheapest, o);
+        gp_store__read_offer(store, r->cheapest, o);
         r->count++;
     }
     if (rc == 0 && step != SQLITE_DONE)
@@ -156,13 +157,13 @@ static int read_tier(struct gp_store *store, struct purchase_read *r,
     struct gp_offer g;
     int step = SQLITE_DONE, rc = 0;
 
-    gp_store__bind_text(r->groups, 1, filter->gpu_id);
-    gp_store__bind_text(r->groups, 2, gp_tier_name((enum gp_tier)tier));
-    gp_store__bind_text(r->cheapest, 1, filter->gpu_id);
-    gp_store__bind_text(r->cheapest, 2, gp_tier_name((enum gp_tier)tier));
-    while (rc == 0 && (step = sqlite3_step(r->groups)) == SQLITE_ROW) {
+    gp_store__bind_text(store, r->groups, 1, filter->gpu_id);
+    gp_store__bind_text(store, r->groups, 2, gp_tier_name((enum gp_tier)tier));
+    gp_store__bind_text(store, r->cheapest, 1, filter->gpu_id);
+    gp_store__bind_text(store, r->cheapest, 2, gp_tier_name((enum gp_tier)tier));
+    while (rc == 0 && (step = gp_store__step(store, r->groups)) == SQLITE_ROW) {
         struct gp_offer *o;
-        gp_store__read_offer(r->groups, &g);
+        gp_store__read_offer(store, r->groups, &g);
         if (filter->provider && strcmp(filter->provider, g.provider) != 0)
             continue;
         if (r->filtered)
@@ -211,7 +212,7 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
     if (!rc)
         rc = gp_store__prepare(store, &r.cheapest, cheapest_sql);
     if (!rc) {
-        bind_place(r.cheapest, filter);
+        bind_place(store, r.cheapest, filter);
         sqlite3_bind_int64(r.cheapest, 10, filter->since);
     }
     for (int t = 0; rc == 0 && t < GP_TIER_COUNT; t++)
@@ -285,11 +286,12 @@ int gp_store_offer_cursor_open(struct gp_store *store, const struct gp_offer_fil
 
 int gp_store_offer_cursor_next(struct gp_offer_cursor *c, struct gp_offer *out)
 {
-    int step = sqlite3_step(c->stmt);
+    int step = gp_store__step(c->store, c->stmt);
 
     if (step == SQLITE_ROW) {
-        gp_store__read_offer(c->stmt, out);
-        return 1;
+        gp_store__read_offer(c->store, c->stmt, out);
+        int rc = gp_store__check(c->store, "cannot read offers");
+        return rc ? rc : 1;
     }
     return step == SQLITE_DONE ? 0 : gp_store__fail(c->store, "cannot read offers");
 }
@@ -316,13 +318,13 @@ int gp_store_offer_counts(struct gp_store *store, const struct gp_offer_filter *
 
     *out = NULL;
     *count = 0;
-    while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+    while (rc == 0 && (step = gp_store__step(store, stmt)) == SQLITE_ROW) {
         struct gp_offer_count *n = gp_store__grow((void **)out, &cap, *count, sizeof(**out));
         if (!n) {
             rc = gp_error_set(GP_ENOMEM, "out of memory counting offers");
             break;
         }
-        gp_store__column_text(stmt, 0, n->gpu_id, sizeof(n->gpu_id));
+        gp_store__column_text(store, stmt, 0, n->gpu_id, sizeof(n->gpu_id));
         n->offers = (size_t)sqlite3_column_int64(stmt, 1);
         (*count)++;
     }

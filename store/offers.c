@@ -7,29 +7,29 @@
 #include "store/store_int.h"
 #include "util/error.h"
 
-static enum gp_price_unit column_unit(sqlite3_stmt *stmt, int col)
+static enum gp_price_unit column_unit(struct gp_store *store, sqlite3_stmt *stmt, int col)
 {
     char text[32];
 
-    gp_store__column_text(stmt, col, text, sizeof(text));
+    gp_store__column_text(store, stmt, col, text, sizeof(text));
     return gp_price_unit_parse(text) == GP_UNIT_INSTANCE_HOUR ? GP_UNIT_INSTANCE_HOUR
                                                               : GP_UNIT_GPU_HOUR;
 }
 
-void gp_store__read_offer(sqlite3_stmt *stmt, struct gp_offer *o)
+void gp_store__read_offer(struct gp_store *store, sqlite3_stmt *stmt, struct gp_offer *o)
 {
     char text[32];
 
     memset(o, 0, sizeof(*o));
-    gp_store__column_text(stmt, 0, o->feed, sizeof(o->feed));
-    gp_store__column_text(stmt, 1, o->provider, sizeof(o->provider));
-    gp_store__column_text(stmt, 2, o->region, sizeof(o->region));
-    gp_store__column_text(stmt, 3, o->country, sizeof(o->country));
-    gp_store__column_text(stmt, 4, o->jurisdiction, sizeof(o->jurisdiction));
-    gp_store__column_text(stmt, 5, o->instance_type, sizeof(o->instance_type));
-    gp_store__column_text(stmt, 6, o->gpu_id, sizeof(o->gpu_id));
+    gp_store__column_text(store, stmt, 0, o->feed, sizeof(o->feed));
+    gp_store__column_text(store, stmt, 1, o->provider, sizeof(o->provider));
+    gp_store__column_text(store, stmt, 2, o->region, sizeof(o->region));
+    gp_store__column_text(store, stmt, 3, o->country, sizeof(o->country));
+    gp_store__column_text(store, stmt, 4, o->jurisdiction, sizeof(o->jurisdiction));
+    gp_store__column_text(store, stmt, 5, o->instance_type, sizeof(o->instance_type));
+    gp_store__column_text(store, stmt, 6, o->gpu_id, sizeof(o->gpu_id));
     o->gpus_per_instance = sqlite3_column_int(stmt, 7);
-    gp_store__column_text(stmt, 8, text, sizeof(text));
+    gp_store__column_text(store, stmt, 8, text, sizeof(text));
     o->tier = (enum gp_tier)gp_tier_parse(text);
     o->term_months = sqlite3_column_int(stmt, 9);
     o->term_days = sqlite3_column_int(stmt, 10);
@@ -37,13 +37,13 @@ void gp_store__read_offer(sqlite3_stmt *stmt, struct gp_offer *o)
     o->min_term_hours = sqlite3_column_int64(stmt, 12);
     o->min_gpus = sqlite3_column_int(stmt, 13);
     o->amount = sqlite3_column_double(stmt, 14);
-    gp_store__column_text(stmt, 15, o->currency, sizeof(o->currency));
-    o->unit = column_unit(stmt, 16);
+    gp_store__column_text(store, stmt, 15, o->currency, sizeof(o->currency));
+    o->unit = column_unit(store, stmt, 16);
     o->usd_per_gpu_hour = sqlite3_column_double(stmt, 17);
     o->usd_per_instance_hour = sqlite3_column_double(stmt, 18);
     o->observed_at = sqlite3_column_int64(stmt, 19);
     o->valid_until = sqlite3_column_int64(stmt, 20);
-    gp_store__column_text(stmt, 21, o->source_url, sizeof(o->source_url));
+    gp_store__column_text(store, stmt, 21, o->source_url, sizeof(o->source_url));
 }
 
 /* ---- the feed write ------------------------------------------------------------------ */
@@ -187,23 +187,24 @@ static void key_map_release(struct key_map *m)
     arena_free(m->strings);
 }
 
-static int copy_column(struct key_map *m, sqlite3_stmt *stmt, int col, const char **out)
+static int copy_column(struct gp_store *store, struct key_map *m, sqlite3_stmt *stmt, int col,
+                       const char **out)
 {
-    const unsigned char *text = sqlite3_column_text(stmt, col);
-    *out = arena_copy(&m->strings, text ? (const char *)text : "",
+    const char *text = gp_store__column_str(store, stmt, col);
+    *out = arena_copy(&m->strings, text ? text : "",
                       text ? (size_t)sqlite3_column_bytes(stmt, col) : 0);
     return *out ? 0 : gp_error_set(GP_ENOMEM, "out of memory reading a feed's offers");
 }
 
 /* Columns 14.. of load_keys' query: the key's term and the hash of the row's other terms. */
-static void read_terms(sqlite3_stmt *stmt, struct key *k)
+static void read_terms(struct gp_store *store, sqlite3_stmt *stmt, struct key *k)
 {
     char country[8], jurisdiction[16];
 
     k->term_months = sqlite3_column_int(stmt, 14);
     k->term_days = sqlite3_column_int(stmt, 15);
-    gp_store__column_text(stmt, 16, country, sizeof(country));
-    gp_store__column_text(stmt, 17, jurisdiction, sizeof(jurisdiction));
+    gp_store__column_text(store, stmt, 16, country, sizeof(country));
+    gp_store__column_text(store, stmt, 17, jurisdiction, sizeof(jurisdiction));
     k->terms = terms_hash(country, jurisdiction, sqlite3_column_double(stmt, 18),
                           sqlite3_column_int64(stmt, 19), sqlite3_column_int(stmt, 20),
                           sqlite3_column_int64(stmt, 21));
@@ -223,8 +224,8 @@ static int load_keys(struct gp_store *store, const char *feed, struct key_map *m
 
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, feed);
-    while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+    gp_store__bind_text(store, stmt, 1, feed);
+    while (rc == 0 && (step = gp_store__step(store, stmt)) == SQLITE_ROW) {
         struct key *k;
         const char *tier, *currency, *unit;
         if (m->count == cap) {
@@ -240,27 +241,27 @@ static int load_keys(struct gp_store *store, const char *feed, struct key_map *m
         k = &m->keys[m->count];
         memset(k, 0, sizeof(*k));
         k->id = sqlite3_column_int64(stmt, 0);
-        rc = copy_column(m, stmt, 1, &k->provider);
+        rc = copy_column(store, m, stmt, 1, &k->provider);
         if (!rc)
-            rc = copy_column(m, stmt, 2, &k->region);
+            rc = copy_column(store, m, stmt, 2, &k->region);
         if (!rc)
-            rc = copy_column(m, stmt, 3, &k->instance_type);
+            rc = copy_column(store, m, stmt, 3, &k->instance_type);
         if (!rc)
-            rc = copy_column(m, stmt, 4, &k->gpu_id);
-        tier = (const char *)sqlite3_column_text(stmt, 5);
+            rc = copy_column(store, m, stmt, 4, &k->gpu_id);
+        tier = gp_store__column_str(store, stmt, 5);
         k->tier = tier ? gp_tier_parse(tier) : -1;
         k->listed = sqlite3_column_int(stmt, 6);
         k->gpus_per_instance = sqlite3_column_int(stmt, 7);
         k->amount = sqlite3_column_double(stmt, 8);
-        currency = (const char *)sqlite3_column_text(stmt, 9);
+        currency = gp_store__column_str(store, stmt, 9);
         if (currency && strlen(currency) < sizeof(k->currency))
             memcpy(k->currency, currency, strlen(currency) + 1);
-        unit = (const char *)sqlite3_column_text(stmt, 10);
+        unit = gp_store__column_str(store, stmt, 10);
         k->unit = unit ? gp_price_unit_parse(unit) : -1;
         k->usd_per_gpu_hour = sqlite3_column_double(stmt, 11);
         k->observed_at = sqlite3_column_int64(stmt, 12);
         k->source_id = sqlite3_column_int64(stmt, 13);
-        read_terms(stmt, k);
+        read_terms(store, stmt, k);
         if (!rc) {
             k->hash = key_hash(k->provider, k->region, k->instance_type, k->gpu_id, k->tier,
                                k->term_months, k->term_days);
@@ -408,16 +409,16 @@ static int source_id(struct gp_store *store, struct source_map *m, const char *u
         return gp_error_set(GP_ENOMEM, "out of memory recording source URLs");
     memcpy(src->url, url, len + 1);
     sqlite3_reset(m->find);
-    gp_store__bind_text(m->find, 1, url);
-    step = sqlite3_step(m->find);
+    gp_store__bind_text(store, m->find, 1, url);
+    step = gp_store__step(store, m->find);
     if (step == SQLITE_ROW) {
         src->id = sqlite3_column_int64(m->find, 0);
     } else if (step != SQLITE_DONE) {
         rc = gp_store__fail(store, "cannot read source URLs");
     } else {
         sqlite3_reset(m->add);
-        gp_store__bind_text(m->add, 1, url);
-        if (sqlite3_step(m->add) != SQLITE_DONE)
+        gp_store__bind_text(store, m->add, 1, url);
+        if (gp_store__step(store, m->add) != SQLITE_DONE)
             rc = gp_store__fail(store, "cannot record a source URL");
         src->id = sqlite3_last_insert_rowid(store->db);
     }
@@ -548,7 +549,7 @@ static int inserter_flush(struct gp_store *store, struct inserter *ins, const ch
         sqlite3_stmt *stmt = n == BATCH_ROWS ? ins->many : ins->one;
         for (size_t r = 0; r < n; r++)
             ins->bind(stmt, (int)r * ins->columns + 1, &ins->rows[done + r], feed);
-        if (sqlite3_step(stmt) != SQLITE_DONE)
+        if (gp_store__step(store, stmt) != SQLITE_DONE)
             rc = gp_store__fail(store, ins->what);
         sqlite3_reset(stmt);
         done += n;
@@ -624,7 +625,7 @@ static int writer_open(struct feed_writer *w, struct gp_store *store, const char
     if (!rc)
         rc = gp_store__prepare(store, &max_id, "SELECT coalesce(max(id), 0) FROM feed_offers");
     if (!rc) {
-        if (sqlite3_step(max_id) == SQLITE_ROW)
+        if (gp_store__step(store, max_id) == SQLITE_ROW)
             w->next_id = sqlite3_column_int64(max_id, 0) + 1;
         else
             rc = gp_store__fail(store, "cannot read the offer keys");
@@ -696,7 +697,7 @@ static int unlist_missing(struct feed_writer *w)
         if (!k->listed || k->chosen)
             continue;
         sqlite3_bind_int64(w->unlist, 1, k->id);
-        if (sqlite3_step(w->unlist) != SQLITE_DONE)
+        if (gp_store__step(w->store, w->unlist) != SQLITE_DONE)
             rc = gp_store__fail(w->store, "cannot drop an offer");
         sqlite3_reset(w->unlist);
     }

@@ -18,20 +18,20 @@ int gp_store_quote_add(struct gp_store *store, const struct gp_quote *quote, int
 
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, o->provider);
-    gp_store__bind_text(stmt, 2, o->gpu_id);
+    gp_store__bind_text(store, stmt, 1, o->provider);
+    gp_store__bind_text(store, stmt, 2, o->gpu_id);
     sqlite3_bind_double(stmt, 3, o->amount);
-    gp_store__bind_text(stmt, 4, o->currency);
-    gp_store__bind_text(stmt, 5, gp_price_unit_name(o->unit));
+    gp_store__bind_text(store, stmt, 4, o->currency);
+    gp_store__bind_text(store, stmt, 5, gp_price_unit_name(o->unit));
     sqlite3_bind_int(stmt, 6, o->gpus_per_instance);
     sqlite3_bind_double(stmt, 7, o->usd_per_gpu_hour);
-    gp_store__bind_text(stmt, 8, o->region);
+    gp_store__bind_text(store, stmt, 8, o->region);
     sqlite3_bind_int64(stmt, 9, o->valid_until);
-    gp_store__bind_text(stmt, 10, quote->note);
+    gp_store__bind_text(store, stmt, 10, quote->note);
     sqlite3_bind_int64(stmt, 11, o->observed_at);
     sqlite3_bind_int64(stmt, 12, o->min_term_hours);
     sqlite3_bind_int(stmt, 13, o->min_gpus);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
+    if (gp_store__step(store, stmt) != SQLITE_DONE)
         rc = gp_store__fail(store, "cannot save the quote");
     else if (id_out)
         *id_out = sqlite3_last_insert_rowid(store->db);
@@ -39,7 +39,7 @@ int gp_store_quote_add(struct gp_store *store, const struct gp_quote *quote, int
     return rc;
 }
 
-static void read_quote(sqlite3_stmt *stmt, void *row)
+static void read_quote(struct gp_store *store, sqlite3_stmt *stmt, void *row)
 {
     struct gp_quote *q = row;
     struct gp_offer *o = &q->offer;
@@ -48,18 +48,18 @@ static void read_quote(sqlite3_stmt *stmt, void *row)
     memset(q, 0, sizeof(*q));
     q->id = sqlite3_column_int64(stmt, 0);
     snprintf(o->feed, sizeof(o->feed), "quote");
-    gp_store__column_text(stmt, 1, o->provider, sizeof(o->provider));
-    gp_store__column_text(stmt, 2, o->gpu_id, sizeof(o->gpu_id));
+    gp_store__column_text(store, stmt, 1, o->provider, sizeof(o->provider));
+    gp_store__column_text(store, stmt, 2, o->gpu_id, sizeof(o->gpu_id));
     o->amount = sqlite3_column_double(stmt, 3);
-    gp_store__column_text(stmt, 4, o->currency, sizeof(o->currency));
-    gp_store__column_text(stmt, 5, unit, sizeof(unit));
+    gp_store__column_text(store, stmt, 4, o->currency, sizeof(o->currency));
+    gp_store__column_text(store, stmt, 5, unit, sizeof(unit));
     o->unit = gp_price_unit_parse(unit) == GP_UNIT_INSTANCE_HOUR ? GP_UNIT_INSTANCE_HOUR
                                                                  : GP_UNIT_GPU_HOUR;
     o->gpus_per_instance = sqlite3_column_int(stmt, 6);
     o->usd_per_gpu_hour = sqlite3_column_double(stmt, 7);
-    gp_store__column_text(stmt, 8, o->region, sizeof(o->region));
+    gp_store__column_text(store, stmt, 8, o->region, sizeof(o->region));
     o->valid_until = sqlite3_column_int64(stmt, 9);
-    gp_store__column_text(stmt, 10, q->note, sizeof(q->note));
+    gp_store__column_text(store, stmt, 10, q->note, sizeof(q->note));
     o->observed_at = sqlite3_column_int64(stmt, 11);
     o->min_term_hours = sqlite3_column_int64(stmt, 12);
     o->min_gpus = sqlite3_column_int(stmt, 13);
@@ -95,7 +95,7 @@ int gp_store_quote_remove(struct gp_store *store, int64_t id)
     if (rc)
         return rc;
     sqlite3_bind_int64(stmt, 1, id);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
+    if (gp_store__step(store, stmt) != SQLITE_DONE)
         rc = gp_store__fail(store, "cannot remove the quote");
     else if (sqlite3_changes(store->db) == 0)
         rc = gp_error_set(GP_ENOTFOUND, "no quote with id %lld", (long long)id);

@@ -103,7 +103,7 @@ void gp_store_refresh_unlock(int fd)
 
 static int step_done(struct gp_store *store, sqlite3_stmt *stmt, const char *what)
 {
-    int rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : gp_store__fail(store, what);
+    int rc = gp_store__step(store, stmt) == SQLITE_DONE ? 0 : gp_store__fail(store, what);
     sqlite3_finalize(stmt);
     return rc;
 }
@@ -130,7 +130,7 @@ int gp_store_refresh_begin(struct gp_store *store, const char *feed, int64_t sta
                                "VALUES (?1, ?2, 'running')");
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, feed);
+    gp_store__bind_text(store, stmt, 1, feed);
     sqlite3_bind_int64(stmt, 2, started_at);
     rc = step_done(store, stmt, "cannot record a refresh run");
     if (!rc)
@@ -149,13 +149,13 @@ static int close_run(struct gp_store *store, int64_t id, const char *status, int
     if (rc)
         return rc;
     sqlite3_bind_int64(stmt, 1, id);
-    gp_store__bind_text(stmt, 2, status);
+    gp_store__bind_text(store, stmt, 2, status);
     sqlite3_bind_int64(stmt, 3, finished_at);
     sqlite3_bind_int64(stmt, 4, c ? (sqlite3_int64)c->offers : 0);
     sqlite3_bind_int64(stmt, 5, c ? (sqlite3_int64)c->changed : 0);
     sqlite3_bind_int64(stmt, 6, c ? (sqlite3_int64)c->unmapped : 0);
     sqlite3_bind_int64(stmt, 7, c ? (sqlite3_int64)c->rejected : 0);
-    gp_store__bind_text(stmt, 8, error && *error ? error : NULL);
+    gp_store__bind_text(store, stmt, 8, error && *error ? error : NULL);
     return step_done(store, stmt, "cannot record the end of a refresh run");
 }
 
@@ -166,8 +166,8 @@ static int count_offers(struct gp_store *store, const char *feed, size_t *out)
                                "SELECT count(*) FROM feed_offers WHERE feed = ?1 AND listed = 1");
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, feed);
-    if (sqlite3_step(stmt) == SQLITE_ROW)
+    gp_store__bind_text(store, stmt, 1, feed);
+    if (gp_store__step(store, stmt) == SQLITE_ROW)
         *out = (size_t)sqlite3_column_int64(stmt, 0);
     else
         rc = gp_store__fail(store, "cannot count a feed's offers");
@@ -193,7 +193,7 @@ int gp_store_refresh_finish(struct gp_store *store, int64_t id, const char *feed
                                "(SELECT started_at - 60 FROM refresh_runs WHERE feed = ?1 AND "
                                "status IN ('ok', 'unchanged') ORDER BY id DESC LIMIT 1)");
         if (!rc) {
-            gp_store__bind_text(stmt, 1, feed);
+            gp_store__bind_text(store, stmt, 1, feed);
             sqlite3_bind_int64(stmt, 2, finished_at);
             rc = step_done(store, stmt, "cannot confirm a feed's offers");
         }
@@ -221,10 +221,10 @@ static int save_validator(struct gp_store *store, const char *feed,
                                "etag = excluded.etag, last_modified = excluded.last_modified");
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, feed);
-    gp_store__bind_text(stmt, 2, v->url);
-    gp_store__bind_text(stmt, 3, *v->etag ? v->etag : NULL);
-    gp_store__bind_text(stmt, 4, *v->last_modified ? v->last_modified : NULL);
+    gp_store__bind_text(store, stmt, 1, feed);
+    gp_store__bind_text(store, stmt, 2, v->url);
+    gp_store__bind_text(store, stmt, 3, *v->etag ? v->etag : NULL);
+    gp_store__bind_text(store, stmt, 4, *v->last_modified ? v->last_modified : NULL);
     return step_done(store, stmt, "cannot save HTTP validators");
 }
 
@@ -238,7 +238,7 @@ static int finish_commit(struct gp_store *store, int64_t id, const char *feed,
     int rc = gp_store__prepare(store, &clear, "DELETE FROM feed_http_state WHERE feed = ?1");
 
     if (!rc) {
-        gp_store__bind_text(clear, 1, feed);
+        gp_store__bind_text(store, clear, 1, feed);
         rc = step_done(store, clear, "cannot clear HTTP validators");
     }
     for (size_t i = 0; !rc && i < nvalidators; i++)
@@ -313,12 +313,13 @@ int gp_store_http_state_get(struct gp_store *store, const char *feed, const char
     out->etag[0] = out->last_modified[0] = '\0';
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, feed);
-    gp_store__bind_text(stmt, 2, url);
-    switch (sqlite3_step(stmt)) {
+    gp_store__bind_text(store, stmt, 1, feed);
+    gp_store__bind_text(store, stmt, 2, url);
+    switch (gp_store__step(store, stmt)) {
     case SQLITE_ROW:
-        gp_store__column_text(stmt, 0, out->etag, sizeof(out->etag));
-        gp_store__column_text(stmt, 1, out->last_modified, sizeof(out->last_modified));
+        gp_store__column_text(store, stmt, 0, out->etag, sizeof(out->etag));
+        gp_store__column_text(store, stmt, 1, out->last_modified, sizeof(out->last_modified));
+        rc = gp_store__check(store, "cannot read HTTP validators");
         break;
     case SQLITE_DONE:
         break;
@@ -341,12 +342,12 @@ static const char changed_sql[] =
     "WHERE p.offer_id = o.offer_id AND p.observed_at >= ?4) "
     "ORDER BY usd_per_gpu_hour, provider, feed";
 
-static void read_change(sqlite3_stmt *stmt, void *row)
+static void read_change(struct gp_store *store, sqlite3_stmt *stmt, void *row)
 {
     struct gp_offer_change *c = row;
 
     memset(c, 0, sizeof(*c));
-    gp_store__read_offer(stmt, &c->offer);
+    gp_store__read_offer(store, stmt, &c->offer);
     c->previous_usd = sqlite3_column_double(stmt, GP_STORE_OFFER_COLUMN_COUNT);
 }
 
@@ -360,10 +361,11 @@ int gp_store_offers_changed_since(struct gp_store *store, const struct gp_offer_
     *count = 0;
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, filter ? filter->gpu_id : NULL);
-    gp_store__bind_text(stmt, 2, filter ? filter->provider : NULL);
-    gp_store__bind_text(
-        stmt, 3, filter && filter->tier >= 0 ? gp_tier_name((enum gp_tier)filter->tier) : NULL);
+    gp_store__bind_text(store, stmt, 1, filter ? filter->gpu_id : NULL);
+    gp_store__bind_text(store, stmt, 2, filter ? filter->provider : NULL);
+    gp_store__bind_text(store, stmt, 3,
+                        filter && filter->tier >= 0 ? gp_tier_name((enum gp_tier)filter->tier)
+                                                    : NULL);
     sqlite3_bind_int64(stmt, 4, since);
     rc = gp_store__collect(store, stmt, sizeof(**out), read_change, (void **)out, count,
                            "changed offers");
@@ -371,21 +373,21 @@ int gp_store_offers_changed_since(struct gp_store *store, const struct gp_offer_
     return rc;
 }
 
-static void read_run(sqlite3_stmt *stmt, void *row)
+static void read_run(struct gp_store *store, sqlite3_stmt *stmt, void *row)
 {
     struct gp_refresh_run *r = row;
 
     memset(r, 0, sizeof(*r));
     r->id = sqlite3_column_int64(stmt, 0);
-    gp_store__column_text(stmt, 1, r->feed, sizeof(r->feed));
+    gp_store__column_text(store, stmt, 1, r->feed, sizeof(r->feed));
     r->started_at = sqlite3_column_int64(stmt, 2);
     r->finished_at = sqlite3_column_int64(stmt, 3);
-    gp_store__column_text(stmt, 4, r->status, sizeof(r->status));
+    gp_store__column_text(store, stmt, 4, r->status, sizeof(r->status));
     r->counts.offers = (size_t)sqlite3_column_int64(stmt, 5);
     r->counts.changed = (size_t)sqlite3_column_int64(stmt, 6);
     r->counts.unmapped = (size_t)sqlite3_column_int64(stmt, 7);
     r->counts.rejected = (size_t)sqlite3_column_int64(stmt, 8);
-    gp_store__column_text(stmt, 9, r->error, sizeof(r->error));
+    gp_store__column_text(store, stmt, 9, r->error, sizeof(r->error));
 }
 
 int gp_store_refresh_latest(struct gp_store *store, struct gp_refresh_run **out, size_t *count)

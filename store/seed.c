@@ -18,11 +18,13 @@ int gp_store_seed_hash(struct gp_store *store, char *out, size_t size)
     out[0] = '\0';
     if (rc)
         return rc;
-    step = sqlite3_step(stmt);
-    if (step == SQLITE_ROW)
-        gp_store__column_text(stmt, 0, out, size);
-    else if (step != SQLITE_DONE)
+    step = gp_store__step(store, stmt);
+    if (step == SQLITE_ROW) {
+        gp_store__column_text(store, stmt, 0, out, size);
+        rc = gp_store__check(store, "cannot read the seed marker");
+    } else if (step != SQLITE_DONE) {
         rc = gp_store__fail(store, "cannot read the seed marker");
+    }
     sqlite3_finalize(stmt);
     return rc;
 }
@@ -77,16 +79,16 @@ static int seed_gpus(struct gp_store *store, const struct gp_catalog *catalog)
             break;
         }
         sqlite3_reset(stmt);
-        gp_store__bind_text(stmt, 1, g->id);
-        gp_store__bind_text(stmt, 2, g->name);
-        gp_store__bind_text(stmt, 3, gp_vendor_name(g->vendor));
-        gp_store__bind_text(stmt, 4, g->arch);
+        gp_store__bind_text(store, stmt, 1, g->id);
+        gp_store__bind_text(store, stmt, 2, g->name);
+        gp_store__bind_text(store, stmt, 3, gp_vendor_name(g->vendor));
+        gp_store__bind_text(store, stmt, 4, g->arch);
         sqlite3_bind_double(stmt, 5, g->hbm_gb);
         sqlite3_bind_double(stmt, 6, g->hbm_tbs);
         sqlite3_bind_double(stmt, 7, g->tdp_w);
-        gp_store__bind_text(stmt, 8, spec);
-        gp_store__bind_text(stmt, 9, g->source);
-        if (sqlite3_step(stmt) != SQLITE_DONE)
+        gp_store__bind_text(store, stmt, 8, spec);
+        gp_store__bind_text(store, stmt, 9, g->source);
+        if (gp_store__step(store, stmt) != SQLITE_DONE)
             rc = gp_store__fail(store, "cannot store the GPU catalog");
         cJSON_free(spec);
     }
@@ -107,11 +109,11 @@ int gp_store__fx_write(struct gp_store *store, const struct gp_fx_table *fx, siz
         *changed = 0;
     for (size_t i = 0; rc == 0 && i < fx->count; i++) {
         sqlite3_reset(stmt);
-        gp_store__bind_text(stmt, 1, fx->rates[i].currency);
+        gp_store__bind_text(store, stmt, 1, fx->rates[i].currency);
         sqlite3_bind_int64(stmt, 2, fx->rates[i].date);
         sqlite3_bind_double(stmt, 3, fx->rates[i].per_usd);
-        gp_store__bind_text(stmt, 4, fx->rates[i].source);
-        if (sqlite3_step(stmt) != SQLITE_DONE)
+        gp_store__bind_text(store, stmt, 4, fx->rates[i].source);
+        if (gp_store__step(store, stmt) != SQLITE_DONE)
             rc = gp_store__fail(store, "cannot store exchange rates");
         else if (changed)
             *changed += (size_t)sqlite3_changes(store->db);
@@ -128,8 +130,8 @@ static int set_seed_hash(struct gp_store *store, const char *hash)
 
     if (rc)
         return rc;
-    gp_store__bind_text(stmt, 1, hash);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
+    gp_store__bind_text(store, stmt, 1, hash);
+    if (gp_store__step(store, stmt) != SQLITE_DONE)
         rc = gp_store__fail(store, "cannot record the seed marker");
     sqlite3_finalize(stmt);
     return rc;
@@ -159,15 +161,15 @@ int gp_store_seed(struct gp_store *store, const char *hash, const struct gp_cata
     return 0;
 }
 
-static void read_rate(sqlite3_stmt *stmt, void *row)
+static void read_rate(struct gp_store *store, sqlite3_stmt *stmt, void *row)
 {
     struct gp_fx_rate *r = row;
 
     memset(r, 0, sizeof(*r));
-    gp_store__column_text(stmt, 0, r->currency, sizeof(r->currency));
+    gp_store__column_text(store, stmt, 0, r->currency, sizeof(r->currency));
     r->date = sqlite3_column_int64(stmt, 1);
     r->per_usd = sqlite3_column_double(stmt, 2);
-    gp_store__column_text(stmt, 3, r->source, sizeof(r->source));
+    gp_store__column_text(store, stmt, 3, r->source, sizeof(r->source));
 }
 
 int gp_store_fx_load(struct gp_store *store, struct gp_fx_table *out)

@@ -121,7 +121,7 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
 struct gp_offer_cursor;
 int gp_store_offer_cursor_open(struct gp_store *store, const struct gp_offer_filter *filter,
                                bool quotes, struct gp_offer_cursor **out);
-/* The next row into *out: 1, or 0 at the end, or GP_EDB. */
+/* The next row into *out: 1, or 0 at the end, or GP_EDB or GP_ENOMEM. */
 int gp_store_offer_cursor_next(struct gp_offer_cursor *cursor, struct gp_offer *out);
 /* Back to before the first row. */
 void gp_store_offer_cursor_rewind(struct gp_offer_cursor *cursor);

@@ -10,22 +10,40 @@
 struct gp_store {
     sqlite3 *db;     /* owned connection */
     char path[4096]; /* file the connection is on, for messages */
+    int failed;      /* SQLite code of a bind or column read that failed and is not reported yet
+                        (SQLITE_NOMEM under memory pressure), 0 when none */
 };
 
 /* Prepare `sql` on the store's connection; GP_EDB with SQLite's message on failure. */
 int gp_store__prepare(struct gp_store *store, sqlite3_stmt **out, const char *sql);
 
-/* Set GP_EDB with "database PATH: what: sqlite message" and return it. */
+/* Set GP_EDB (GP_ENOMEM when SQLite ran out of memory) with "database PATH: what: sqlite
+ * message" and return it. A failure recorded by a bind or column read is reported and cleared. */
 int gp_store__fail(struct gp_store *store, const char *what);
 
-/* Run SQL with no result rows (schema, PRAGMA, BEGIN/COMMIT). */
+/* 0, or the failure a bind or column read recorded on the store, reported as gp_store__fail. */
+int gp_store__check(struct gp_store *store, const char *what);
+
+/* sqlite3_step, except that a failure recorded on the store and not yet reported makes it return
+ * that code without stepping, so the caller's error path reports it. */
+int gp_store__step(struct gp_store *store, sqlite3_stmt *stmt);
+
+/* Run SQL with no result rows (schema, PRAGMA, BEGIN/COMMIT); refused while a failure is
+ * recorded, so no COMMIT follows a bind that failed. */
 int gp_store__exec(struct gp_store *store, const char *sql);
 
-/* Bind a text column, binding NULL when `text` is NULL. */
-int gp_store__bind_text(sqlite3_stmt *stmt, int index, const char *text);
+/* Bind a text column (a copy), binding NULL when `text` is NULL. A failed bind (out of memory)
+ * is recorded on the store: the next gp_store__step fails with it. Returns SQLite's code. */
+int gp_store__bind_text(struct gp_store *store, sqlite3_stmt *stmt, int index, const char *text);
 
-/* Copy a text column into out[size] ("" for NULL). */
-void gp_store__column_text(sqlite3_stmt *stmt, int col, char *out, size_t size);
+/* The text of a column, owned by `stmt` until its next step; NULL for SQL NULL. A NULL that
+ * SQLite returned because it could not allocate the text (the column is not NULL, or the
+ * connection says SQLITE_NOMEM) is recorded on the store like a failed bind. */
+const char *gp_store__column_str(struct gp_store *store, sqlite3_stmt *stmt, int col);
+
+/* Copy a text column into out[size] ("" for NULL); a failed read is recorded as above. */
+void gp_store__column_text(struct gp_store *store, sqlite3_stmt *stmt, int col, char *out,
+                           size_t size);
 
 /* Replace the feed's current offers and append changed prices to the history, inside the
  * caller's transaction. */
@@ -46,8 +64,8 @@ void *gp_store__grow(void **items, size_t *cap, size_t n, size_t size);
  * nothing is returned and GP_EDB or GP_ENOMEM names `what`. The caller finalizes `stmt`.
  */
 int gp_store__collect(struct gp_store *store, sqlite3_stmt *stmt, size_t size,
-                      void (*read)(sqlite3_stmt *stmt, void *row), void **out, size_t *count,
-                      const char *what);
+                      void (*read)(struct gp_store *store, sqlite3_stmt *stmt, void *row),
+                      void **out, size_t *count, const char *what);
 
 /* The columns of the offers and price_observations views that gp_store__read_offer reads, in
  * struct gp_offer's order. */
@@ -58,6 +76,6 @@ int gp_store__collect(struct gp_store *store, sqlite3_stmt *stmt, size_t size,
 enum { GP_STORE_OFFER_COLUMN_COUNT = 22 };
 
 /* Read a row's first GP_STORE_OFFER_COLUMN_COUNT columns, GP_STORE_OFFER_COLUMNS. */
-void gp_store__read_offer(sqlite3_stmt *stmt, struct gp_offer *o);
+void gp_store__read_offer(struct gp_store *store, sqlite3_stmt *stmt, struct gp_offer *o);
 
 #endif
