@@ -462,6 +462,8 @@ static int start_feed(struct refresh *r, struct feed_run *fr, const struct gp_ca
             return rc;
     }
     rc = start_document(fr);
+    if ((rc == GP_ENOMEM || rc == GP_EDB) && fr->run_id)
+        write_failed(fr); /* the refresh stops, and the run record says why */
     if (rc == GP_ENOMEM || rc == GP_EDB)
         return rc;
     if (rc)
