@@ -93,7 +93,7 @@ GPUPLAN_DB="$tmp/import.db" "$gpuplan" calibrate import "$calib" >/dev/null 2>"$
 check "calibrate import of the fixture" 0 $?
 
 # A full disk is said as such, with the file, not as a damaged database. A small tmpfs is
-# filled up (root with mount rights only; tests/fault/run_vfs_faults.sh covers it everywhere).
+# filled up (root with mount rights only; tests/fault/run_write_faults.sh covers it everywhere).
 full="$tmp/full"
 mkdir "$full"
 if mount -t tmpfs -o size=1m tmpfs "$full" 2>/dev/null; then

@@ -1,6 +1,8 @@
 /* A preloaded allocator for fault tests: the Nth allocation after main starts (malloc, calloc,
  * realloc, strdup, strndup; counted across every library of the process) returns NULL with
- * errno ENOMEM, once; every other allocation goes to the C library.
+ * errno ENOMEM, once; every other allocation goes to the C library. It also counts the blocks
+ * still allocated when the process exits, so a run whose error path forgets a block leaves more
+ * of them than a run without a failure (the sanitizer runtimes do not mix with a preload).
  *
  *   GPUPLAN_FAIL_ALLOC  N, the 1-based allocation that fails
  *   GPUPLAN_FAULT_PROGRAM  only a program of this name is armed (default "gpuplan"), so a
@@ -8,6 +10,8 @@
  *   GPUPLAN_FAULT_LOG   file that gets one line when the failure was injected, so a run without
  *                       one tells the caller that N is past the process's last allocation, and
  *                       the call stack of the failed allocation
+ *   GPUPLAN_FAULT_COUNT  file that gets "allocations A live L" at exit: A allocations were
+ *                       counted (the last N that can fail), L blocks from them were not freed
  *
  * Counting starts when main is entered (through __libc_start_main), so the dynamic loader and
  * library constructors are left alone. Loaded with LD_PRELOAD. */
@@ -18,6 +22,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,9 +34,12 @@ typedef int (*start_fn)(main_fn, int, char **, void (*)(void), void (*)(void), v
 static void *(*real_malloc)(size_t);
 static void *(*real_calloc)(size_t, size_t);
 static void *(*real_realloc)(void *, size_t);
+static int (*real_posix_memalign)(void **, size_t, size_t);
+static void *(*real_aligned_alloc)(size_t, size_t);
 static main_fn real_main;
 static bool armed;
 static long counted, target = -1;
+static long live; /* blocks allocated after main started and not freed since, by this process */
 static char bootstrap[4096]; /* calloc's answers while dlsym looks the real one up */
 static size_t bootstrap_used;
 
@@ -54,6 +62,10 @@ static void resolve(void)
     memcpy(&real_malloc, &sym, sizeof(sym));
     sym = lookup("realloc");
     memcpy(&real_realloc, &sym, sizeof(sym));
+    sym = lookup("posix_memalign");
+    memcpy(&real_posix_memalign, &sym, sizeof(sym));
+    sym = lookup("aligned_alloc");
+    memcpy(&real_aligned_alloc, &sym, sizeof(sym));
     busy = false;
 }
 
@@ -78,10 +90,18 @@ static bool fail_now(void)
     return true;
 }
 
+/* Count a block handed out while armed. */
+static void *track(void *p)
+{
+    if (p && armed)
+        live++;
+    return p;
+}
+
 void *malloc(size_t size)
 {
     resolve();
-    return fail_now() ? NULL : real_malloc(size);
+    return fail_now() ? NULL : track(real_malloc(size));
 }
 
 void *calloc(size_t n, size_t size)
@@ -96,13 +116,41 @@ void *calloc(size_t n, size_t size)
             return bootstrap + bootstrap_used - need;
         }
     }
-    return fail_now() ? NULL : real_calloc(n, size);
+    return fail_now() ? NULL : track(real_calloc(n, size));
 }
 
 void *realloc(void *p, size_t size)
 {
+    void *q;
+
     resolve();
-    return fail_now() ? NULL : real_realloc(p, size);
+    if (fail_now())
+        return NULL;
+    q = real_realloc(p, size);
+    if (!p)
+        return track(q);
+    if (!q && size == 0 && armed) /* freed */
+        live--;
+    return q;
+}
+
+int posix_memalign(void **out, size_t align, size_t size)
+{
+    int rc;
+
+    resolve();
+    if (fail_now())
+        return ENOMEM;
+    rc = real_posix_memalign(out, align, size);
+    if (rc == 0)
+        track(*out);
+    return rc;
+}
+
+void *aligned_alloc(size_t align, size_t size)
+{
+    resolve();
+    return fail_now() ? NULL : track(real_aligned_alloc(align, size));
 }
 
 void free(void *p)
@@ -110,8 +158,10 @@ void free(void *p)
     static void (*real_free)(void *);
     char *c = p;
 
-    if (c >= bootstrap && c < bootstrap + sizeof(bootstrap))
+    if (!p || (c >= bootstrap && c < bootstrap + sizeof(bootstrap)))
         return;
+    if (armed)
+        live--;
     if (!real_free) {
         void *sym = lookup("free");
         memcpy(&real_free, &sym, sizeof(sym));
@@ -137,6 +187,27 @@ char *strndup(const char *s, size_t max)
     return d;
 }
 
+/* At exit, after the program's own handlers and the libraries' destructors (a preloaded library
+ * is finalized last): how many allocations were counted and how many blocks are still live. */
+__attribute__((destructor)) static void report_count(void)
+{
+    const char *path = getenv("GPUPLAN_FAULT_COUNT");
+    char line[96];
+    int fd, len;
+
+    if (!armed || !path)
+        return;
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0)
+        return;
+    len = snprintf(line, sizeof(line), "allocations %ld live %ld\n", counted, live);
+    if (len > 0) {
+        ssize_t written = write(fd, line, (size_t)len);
+        (void)written;
+    }
+    close(fd);
+}
+
 static int armed_main(int argc, char **argv, char **envp)
 {
     const char *n = getenv("GPUPLAN_FAIL_ALLOC");
@@ -145,6 +216,10 @@ static int armed_main(int argc, char **argv, char **envp)
     backtrace(warm, 2); /* loads the unwinder now, not inside a failing allocation */
     const char *program = getenv("GPUPLAN_FAULT_PROGRAM"), *base = strrchr(argv[0], '/');
 
+    /* stdout's buffer, allocated now rather than at the first write, so that a run which fails
+     * before it prints does not hide a leaked block behind the buffer it never allocated */
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, NULL, _IOFBF, BUFSIZ);
     target = n ? atol(n) : -1;
     armed = target > 0 && strcmp(base ? base + 1 : argv[0], program ? program : "gpuplan") == 0;
     return real_main(argc, argv, envp);
