@@ -110,6 +110,8 @@ class Handler(BaseHTTPRequestHandler):
             f.write(json.dumps(entry) + "\n")
 
     def reply(self, status, body=b"", headers=None):
+        # logged before the reply: a client that has its answer finds its request in the log
+        self.log_request_line(status)
         self.send_response(status)
         for name, value in (headers or {}).items():
             self.send_header(name, value)
@@ -118,7 +120,6 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if body and self.command != "HEAD":
             self.wfile.write(body)
-        self.log_request_line(status)
 
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -156,6 +157,7 @@ class Handler(BaseHTTPRequestHandler):
         status = route.get("status", 200)
         if "truncate" in route:
             headers["Content-Length"] = str(len(body))
+            self.log_request_line(status)
             self.send_response(status)
             for name, value in headers.items():
                 self.send_header(name, value)
@@ -163,7 +165,6 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body[: route["truncate"]])
             self.wfile.flush()
             self.close_connection = True
-            self.log_request_line(status)
             return
         self.reply(status, body, headers)
 
