@@ -241,7 +241,8 @@ static int append_offers(struct gp_store *store, const struct gp_offer_filter *f
 static int load_offers(struct gp_store *store, struct gp_cli_plan_run *run)
 {
     for (size_t g = 0; g < run->req.gpu_count; g++) {
-        struct gp_offer_filter filter = {.gpu_id = run->gpus[g]->id, .tier = -1};
+        struct gp_offer_filter filter = {
+            .gpu_id = run->gpus[g]->id, .tier = -1, .valid_at = run->req.now};
         size_t first = run->req.offer_count;
         int rc = append_offers(store, &filter, run, first);
         if (!rc && (run->req.region || run->req.jurisdiction)) {

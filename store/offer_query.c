@@ -166,8 +166,8 @@ static int read_tier(struct gp_store *store, struct purchase_read *r,
         gp_store__read_offer(store, r->groups, &g);
         if (filter->provider && strcmp(filter->provider, g.provider) != 0)
             continue;
-        if (r->filtered)
-            rc = read_group(store, r, &g, per_group);
+        if (r->filtered || (g.valid_until && g.valid_until < filter->valid_at))
+            rc = read_group(store, r, &g, per_group); /* the group's cheapest no longer holds */
         else if ((o = next_slot(r)) != NULL)
             r->offers[r->count++] = g;
         else
@@ -182,7 +182,8 @@ static int read_tier(struct gp_store *store, struct purchase_read *r,
 static const char cheapest_sql[] =
     "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers WHERE gpu_id = ?1 AND tier = ?2 "
     "AND provider = ?3 AND gpus_per_instance = ?4 AND term_months = ?7 AND term_days = ?8 "
-    "AND observed_at >= ?10 " PLACE_WHERE "ORDER BY usd_per_gpu_hour LIMIT ?9";
+    "AND observed_at >= ?10 AND (valid_until = 0 OR valid_until >= ?11) " PLACE_WHERE
+    "ORDER BY usd_per_gpu_hour LIMIT ?9";
 
 static void purchase_read_close(struct purchase_read *r)
 {
@@ -214,6 +215,7 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
     if (!rc) {
         bind_place(store, r.cheapest, filter);
         sqlite3_bind_int64(r.cheapest, 10, filter->since);
+        sqlite3_bind_int64(r.cheapest, 11, filter->valid_at);
     }
     for (int t = 0; rc == 0 && t < GP_TIER_COUNT; t++)
         if (t != GP_TIER_QUOTE && (filter->tier < 0 || filter->tier == t))

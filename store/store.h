@@ -69,6 +69,8 @@ struct gp_offer_filter {
     int64_t since;            /* only offers observed at or after this instant; 0 = any */
     const char *region;       /* a shell glob over region codes (GLOB); NULL = any */
     const char *jurisdiction; /* "eu", "eea" (which takes "eu" too), "us", ...; NULL = any */
+    int64_t valid_at; /* gp_store_purchase_offers only: offers whose price still holds at this
+                         instant (valid_until 0 or not before it), Unix seconds UTC; 0 = any */
 };
 
 /* What a feed write changed. */
@@ -104,10 +106,12 @@ int gp_store_offers_each(struct gp_store *store, const struct gp_offer_filter *f
  * The current offers a purchase of one GPU type chooses among: for filter->gpu_id (required)
  * and filter->tier (-1: every tier but quote, which lives in the quotes table), the `per_group`
  * (0 taken as 1) cheapest offers per group of provider, GPUs per instance and term, that match
- * the filter's provider, region, jurisdiction and since. Groups come in tier, provider, GPUs
- * per instance and term order, each cheapest USD per GPU-hour first. The read walks an index
- * and costs per group, not per offer held. *out is malloc'd (free()); GP_EDB, GP_ENOMEM,
- * GP_EINVALID without a GPU.
+ * the filter's provider, region, jurisdiction, since and valid_at. Groups come in tier,
+ * provider, GPUs per instance and term order, each cheapest USD per GPU-hour first. The read
+ * takes each group's cheapest from purchase_offers, one row per group, and seeks the purchase
+ * index once per group only where the filter or an expired cheapest asks for more: its cost
+ * grows with the groups, not with the offers held. *out is malloc'd (free()); GP_EDB,
+ * GP_ENOMEM, GP_EINVALID without a GPU.
  */
 int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filter *filter,
                              size_t per_group, struct gp_offer **out, size_t *count);

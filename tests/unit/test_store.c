@@ -592,6 +592,36 @@ static void purchase_offers_are_the_cheapest_per_group(void **state)
     assert_int_equal(gp_store_purchase_offers(f->store, &none, 1, &rows, &n), GP_EINVALID);
 }
 
+/* A group whose cheapest price has run out (valid_until passed) still offers its next one to a
+ * purchase made after that instant; read with no instant, the cheapest stands. */
+static void an_expired_cheapest_leaves_its_group_the_next(void **state)
+{
+    struct store_fixture *f = *state;
+    struct gp_offer in[3] = {offer("b200", "r1", 4.0, 100), offer("b200", "r2", 5.0, 100),
+                             offer("b200", "r3", 6.0, 100)};
+    struct gp_offer_filter later = {.gpu_id = "b200", .tier = -1, .valid_at = 1000};
+    struct gp_offer_filter any = {.gpu_id = "b200", .tier = -1};
+    struct gp_offer *rows = NULL;
+    size_t n = 0;
+
+    in[0].valid_until = 500;  /* ran out before 1000 */
+    in[1].valid_until = 2000; /* holds at 1000 */
+    assert_int_equal(gp_store_feed_replace(f->store, "acme", in, 3, NULL), 0);
+    assert_int_equal(gp_store_purchase_offers(f->store, &later, 1, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(rows[0].region, "r2");
+    free(rows);
+    later.valid_at = 3000; /* both dated prices ran out: the open-ended one */
+    assert_int_equal(gp_store_purchase_offers(f->store, &later, 1, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(rows[0].region, "r3");
+    free(rows);
+    assert_int_equal(gp_store_purchase_offers(f->store, &any, 1, &rows, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(rows[0].region, "r1");
+    free(rows);
+}
+
 /* The cheapest offer of each group among `all[n]` (current offers of one GPU), by brute force:
  * the purchase read must return exactly these, in the same groups. */
 static const struct gp_offer *group_cheapest(const struct gp_offer *all, size_t n,
@@ -778,6 +808,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(purchase_offers_are_the_cheapest_per_group, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(purchase_groups_follow_every_write, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_expired_cheapest_leaves_its_group_the_next, setup,
+                                        teardown),
         cmocka_unit_test(a_schema_4_database_upgrades_with_purchase_groups),
         cmocka_unit_test_setup_teardown(quotes_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(fx_rates_come_back, setup, teardown),
