@@ -299,7 +299,7 @@ static int open_connection(struct gp_store *store, const char *name, int sqlite_
     sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
     sqlite3_extended_result_codes(store->db, 1);
     /* No checkpoint when the connection closes: a write that fails in it (a full disk) left the
-     * main file half copied for the next reader (tests/fault/run_vfs_faults.sh); the writer
+     * main file half copied for the next reader (tests/fault/run_write_faults.sh); the writer
      * checkpoints after each commit instead (checkpoint_after_commit). */
     sqlite3_db_config(store->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
     return 0;
@@ -342,7 +342,7 @@ static int open_reader(struct gp_store *store, int *version)
  * read of all of it. No waiting for readers (busy timeout 0): while one reads, the copy stops
  * where it must and the log stays, committed, for a later commit to finish. A copy that fails (a
  * full disk) leaves the log whole, so readers still find every page there; its error is not the
- * commit's (tests/fault/run_vfs_faults.sh fails every write, sync and lock of it in turn).
+ * commit's (tests/fault/run_write_faults.sh fails every write, sync and lock of it in turn).
  */
 static int checkpoint_after_commit(void *arg, sqlite3 *db, const char *name, int pages)
 {
