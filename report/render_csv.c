@@ -66,17 +66,17 @@ static int reserve(struct gp_buf *line, size_t extra)
     return line->cap - line->len > extra ? 0 : gp_buf_grow(line, extra);
 }
 
-/* Append cell (r, c), or the header's when r is SIZE_MAX, after a separator unless first. */
+/* Append cell (r, c), or the header's when r is SIZE_MAX, after a separator unless first;
+ * scratch[SCRATCH_MAX] holds a cell's text while it is copied. */
 static int put_cell(struct gp_buf *line, const struct gp_table *t, size_t r, size_t c,
-                    const struct gp_locale *locale, bool people)
+                    const struct gp_locale *locale, bool people, char *scratch)
 {
-    char scratch[SCRATCH_MAX];
     struct gp_value value = {GP_CELL_TEXT, 0, people ? gp_table_header(t, c) : t->columns[c].name};
     size_t len = 0;
     int rc;
 
     if (r != SIZE_MAX)
-        gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
+        gp_table_value(t, r, c, &value, scratch, SCRATCH_MAX);
     if (value.kind == GP_CELL_TEXT)
         len = strlen(value.text);
     if ((rc = reserve(line, 2 * len + NUMBER_ROOM)))
@@ -98,6 +98,7 @@ int gp_render_csv(const struct gp_table *t, const struct gp_render_options *opti
     const struct gp_locale *locale =
         options && options->locale ? options->locale : gp_locale_default();
     struct gp_buf line = GP_BUF_INIT;
+    char scratch[SCRATCH_MAX];
     int rc = 0;
 
     if (locale->byte_order)
@@ -105,7 +106,7 @@ int gp_render_csv(const struct gp_table *t, const struct gp_render_options *opti
     for (size_t r = SIZE_MAX; rc == 0 && (r == SIZE_MAX || r < t->nrows); r++) {
         gp_buf_reset(&line);
         for (size_t c = 0; rc == 0 && c < t->ncols; c++)
-            rc = put_cell(&line, t, r, c, locale, options && options->people_headers);
+            rc = put_cell(&line, t, r, c, locale, options && options->people_headers, scratch);
         if (rc == 0)
             rc = gp_buf_append(&line, "\r\n", 2);
         if (rc == 0 && fwrite(line.data, 1, line.len, out) != line.len)
