@@ -14,6 +14,7 @@
 #include "planner/plan.h"
 #include "report/plan_table.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/msg.h"
 
 /* One `plan` run: the shared plan steps and how to show the rows. */
@@ -86,11 +87,10 @@ static int render(struct gp_cli *cli, const struct plan_run *run)
     table.row_json = gp_cli_plan_row_json;
     table.fit_hint = "--wide shows every column, --columns picks them";
     table.meta = cJSON_CreateObject();
-    if (!table.meta ||
-        !cJSON_AddItemToObject(table.meta, "workload",
-                               gp_cli_plan_workload_json(&res->used.workload)) ||
-        !cJSON_AddItemToObject(table.meta, "assumptions",
-                               gp_cli_plan_assumptions_json(res, &run->plan.sweep))) {
+    if (!gp_json_add_owned(table.meta, "workload",
+                           gp_cli_plan_workload_json(&res->used.workload)) ||
+        !gp_json_add_owned(table.meta, "assumptions",
+                           gp_cli_plan_assumptions_json(res, &run->plan.sweep))) {
         gp_table_release(&table);
         gp_error_set(GP_ENOMEM, "out of memory describing the plan");
         return gp_cli_fail();

@@ -12,6 +12,7 @@
 #include "cli/report_sections.h"
 #include "report/report.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/timeutil.h"
@@ -92,14 +93,13 @@ static cJSON *plan_document(const struct gp_cli_plan_run *run, const struct gp_r
         rows = gp_table_json_rows(&table);
     }
     free(view);
-    if (!doc || !rows ||
-        !cJSON_AddItemToObject(doc, "workload",
-                               gp_cli_plan_workload_json(&run->res.used.workload)) ||
-        !cJSON_AddItemToObject(doc, "assumptions",
-                               gp_cli_plan_assumptions_json(&run->res, &run->sweep)) ||
-        !cJSON_AddItemToObject(doc, "rows", rows)) {
+    bool ok =
+        gp_json_add_owned(doc, "workload", gp_cli_plan_workload_json(&run->res.used.workload)) &&
+        gp_json_add_owned(doc, "assumptions", gp_cli_plan_assumptions_json(&run->res, &run->sweep));
+    if (!ok)
+        cJSON_Delete(rows); /* not handed over */
+    if (!ok || !gp_json_add_owned(doc, "rows", rows)) {
         cJSON_Delete(doc);
-        cJSON_Delete(rows);
         return NULL;
     }
     return doc;

@@ -238,6 +238,14 @@ static void *json_malloc(size_t size)
     return p;
 }
 
+bool gp_json_add_owned(cJSON *object, const char *key, cJSON *item)
+{
+    if (object && item && cJSON_AddItemToObject(object, key, item))
+        return true;
+    cJSON_Delete(item);
+    return false;
+}
+
 void gp_json_init(void)
 {
     cJSON_InitHooks(&(cJSON_Hooks){json_malloc, free});

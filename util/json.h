@@ -43,6 +43,10 @@ enum gp_json_flags {
     GP_JSON_NULLABLE = 1 << 1, /* null leaves *out unchanged and returns 0 */
 };
 
+/* Add `item` (owned by the caller until then) to `object` under `key`. When it cannot be added
+ * (no object, no item, or no memory for the key) it is deleted and the answer is false. */
+bool gp_json_add_owned(cJSON *object, const char *key, cJSON *item);
+
 /* Route cJSON's allocations through gpuplan's hook, which records every failure. Called once at
  * start-up (and again by gp_json_parse); idempotent. */
 void gp_json_init(void);

@@ -331,6 +331,22 @@ static void sanitize_redacts_urls(void **state)
     check_sanitizer(gp_sanitize_urls, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* An item added to an object is the object's; one that cannot be added is deleted (the leak
+ * checks of the sanitizer and allocation-fault runs would see it otherwise). */
+static void json_add_owned(void **state)
+{
+    cJSON *o = cJSON_CreateObject();
+    (void)state;
+
+    assert_non_null(o);
+    assert_true(gp_json_add_owned(o, "n", cJSON_CreateNumber(2)));
+    assert_int_equal(cJSON_GetObjectItem(o, "n")->valueint, 2);
+    assert_false(gp_json_add_owned(NULL, "n", cJSON_CreateNumber(3)));
+    assert_false(gp_json_add_owned(o, "none", NULL));
+    assert_null(cJSON_GetObjectItem(o, "none"));
+    cJSON_Delete(o);
+}
+
 /* Small arrays are plain memory, large ones are aligned to whole huge pages; both hold what
  * is written; sizes that overflow are refused. */
 static void large_arrays(void **state)
@@ -366,6 +382,7 @@ int main(void)
         cmocka_unit_test(sanitize_escapes_controls),
         cmocka_unit_test(sanitize_redacts_urls),
         cmocka_unit_test(large_arrays),
+        cmocka_unit_test(json_add_owned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
