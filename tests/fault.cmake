@@ -12,7 +12,7 @@ target_link_libraries(gp_fault_vfs PRIVATE PkgConfig::SQLITE3 ${CMAKE_DL_LIBS})
 add_library(gp_fail_malloc MODULE fault/failmalloc.c)
 target_link_libraries(gp_fail_malloc PRIVATE ${CMAKE_DL_LIBS})
 
-# The writing commands: every SQLite write, sync and lock, and every 50th allocation (about 330
+# The writing commands: every SQLite write, sync and lock, and every 50th allocation (about 460
 # runs); .ci/run takes every 5th allocation.
 add_test(NAME fault_writes
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fault/run_write_faults.sh $<TARGET_FILE:gpuplan>
@@ -28,8 +28,8 @@ add_test(NAME fault_allocation
                  $<TARGET_FILE:gp_fail_malloc> ${CMAKE_CURRENT_SOURCE_DIR}/cli/cases
                  035-version 040-data-malformed 041-data-bad-field)
 set_tests_properties(fault_allocation PROPERTIES LABELS fault TIMEOUT 900)
-# The readers of offers, bounded: every 7th allocation of a price list (about 490 runs) and every
-# 211th of a plan (about 110 runs).
+# The readers of offers, bounded: every 7th allocation of a price list (about 630 runs) and every
+# 101st of a plan (about 130 runs).
 add_test(NAME fault_allocation_prices
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fault/run_alloc_faults.sh $<TARGET_FILE:gpuplan>
                  $<TARGET_FILE:gp_fail_malloc> ${CMAKE_CURRENT_SOURCE_DIR}/cli/cases
@@ -41,7 +41,7 @@ add_test(NAME fault_allocation_plan
 set_tests_properties(fault_allocation_prices PROPERTIES LABELS fault TIMEOUT 900 ENVIRONMENT
                                                         STRIDE=7)
 set_tests_properties(fault_allocation_plan PROPERTIES LABELS fault TIMEOUT 900 ENVIRONMENT
-                                                      STRIDE=211)
+                                                      STRIDE=101)
 
 # The runner's leak check proved on a stand-in program (named gpuplan, as the allocator arms only
 # for that name) whose error path forgets a block.
