@@ -3,15 +3,11 @@
 
 gp_add_unit_test(test_feeds SOURCES unit/test_feeds.c LIBS gp_pricing)
 
-# One fuzz target per adapter; the replay runs the provider's fixtures as the corpus.
-foreach(pair IN ITEMS azure:azure aws:aws aws_query:aws lambda:lambda runpod:runpod oci:oci
-                      vultr:vultr digitalocean:digitalocean vast:vast pricelist_csv:pricelist
-                      ecb:fx)
-  string(REPLACE ":" ";" parts ${pair})
-  list(GET parts 0 adapter)
-  list(GET parts 1 fixtures)
+# One fuzz target per adapter; the replay runs its corpus, seeded by the provider's fixtures.
+foreach(adapter IN ITEMS azure aws aws_query lambda runpod oci vultr digitalocean vast
+                         pricelist_csv ecb)
   gp_add_fuzz_target(fuzz_${adapter} SOURCES fuzz/fuzz_${adapter}.c LIBS gp_pricing
-                     CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/${fixtures})
+                     CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${adapter})
   set_tests_properties(fuzz_${adapter}_replay PROPERTIES
                        ENVIRONMENT "GPUPLAN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 endforeach()
