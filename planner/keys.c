@@ -412,7 +412,7 @@ int gp_plan_set(struct gp_plan_input *in, const char *key, const char *value)
     if (!k)
         return GP_EINVALID;
     if (!applies(k->scope, w->kind))
-        return gp_error_set(GP_EINVALID, "%s applies to %s workloads; '%s' is a %s workload", key,
+        return gp_error_set(GP_EINVALID, "%s applies to %s workloads; '%s' is of kind %s", key,
                             k->scope == MODEL ? "inference and training" : k->doc.applies_to,
                             w->name, gp_workload_kind_name(w->kind));
     if ((rc = set_value(in, k, value)))
