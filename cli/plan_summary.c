@@ -124,23 +124,12 @@ void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res, char
 
 void gp_cli_plan_warn_stale(const struct gp_plan_result *res)
 {
-    size_t stale = 0;
-    int64_t oldest = 0;
-
-    for (size_t i = 0; i < res->count; i++) {
-        const struct gp_plan_row *r = &res->rows[i];
-        if (!(r->notes & GP_NOTE_STALE_PRICE))
-            continue;
-        stale++;
-        if (!oldest || r->price_observed_at < oldest)
-            oldest = r->price_observed_at;
-    }
-    if (stale) {
+    if (res->stale) {
         char date[11];
-        gp_time_format_date(oldest, date, sizeof(date));
+        gp_time_format_date(res->oldest_stale, date, sizeof(date));
         gp_msg_warn("%zu of %zu rows use prices older than %ld days (oldest %s); 'gpuplan "
                     "refresh' updates them",
-                    stale, res->count, res->max_age_days, date);
+                    res->stale, res->planned, res->max_age_days, date);
     }
 }
 

@@ -190,11 +190,12 @@ static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
 }
 
 /* Rented prices convert at the rate of the day they were observed, the rest at today's; the
- * age range of the prices the rows use. */
-static void convert_rows(struct gp_plan_result *res, const struct gp_plan_request *req)
+ * age range of the prices rows[n] use, and how many are stale. */
+static void convert_rows(struct gp_plan_result *res, const struct gp_plan_request *req,
+                         struct gp_plan_row *rows, size_t n)
 {
-    for (size_t i = 0; i < res->count; i++) {
-        const struct gp_plan_row *r = &res->rows[i];
+    for (size_t i = 0; i < n; i++) {
+        const struct gp_plan_row *r = &rows[i];
         double price_rate = res->fx_per_usd;
         bool rented = req->pricing != GP_PRICING_OWNED && r->price_known;
         if (rented && r->price_observed_at > 0 &&
@@ -204,42 +205,49 @@ static void convert_rows(struct gp_plan_result *res, const struct gp_plan_reques
             res->oldest_price = r->price_observed_at;
         if (rented && r->price_newest_at > res->newest_price)
             res->newest_price = r->price_newest_at;
-        gp_plan_row_convert(&res->rows[i], price_rate, res->fx_per_usd);
+        if ((r->notes & GP_NOTE_STALE_PRICE) &&
+            (!res->stale++ || r->price_observed_at < res->oldest_stale))
+            res->oldest_stale = r->price_observed_at;
+        gp_plan_row_convert(&rows[i], price_rate, res->fx_per_usd);
     }
 }
 
-/* The next feasible priced row after the best one within its sweep point, or SIZE_MAX. */
-static size_t runner_up(const struct gp_plan_result *res)
-{
-    size_t group = res->per_point ? res->per_point : res->count;
+/* What the rows of every point so far say together. */
+struct tally {
+    unsigned notes; /* every note of every row */
+    bool feasible;  /* some row is feasible */
+};
 
-    if (res->best >= res->count)
-        return SIZE_MAX;
-    for (size_t i = res->best + 1; i < (res->best / group + 1) * group && i < res->count; i++)
-        if (res->rows[i].feasible && res->rows[i].price_known)
-            return i;
-    return SIZE_MAX;
+/* Take in one point's rows[n], numbered from `first` in the result: the notes, feasibility,
+ * the smallest sized fleet (copied when `copy`, the rows being gone after the point), and the
+ * first row marked best with the next feasible priced row of its point. */
+static void tally_point(struct gp_plan_result *res, struct tally *t, const struct gp_plan_row *rows,
+                        size_t n, size_t first, bool copy)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct gp_plan_row *r = &rows[i];
+        t->notes |= r->notes;
+        t->feasible |= r->feasible;
+        if (r->gpus > 0 && (!res->smallest || r->gpus < res->smallest->gpus)) {
+            if (copy)
+                res->smallest_row = *r;
+            res->smallest = copy ? &res->smallest_row : r;
+        }
+        if (res->best != SIZE_MAX || !(r->notes & GP_NOTE_BEST))
+            continue;
+        res->best = first + i;
+        for (size_t j = i + 1; j < n && res->runner_up == SIZE_MAX; j++)
+            if (rows[j].feasible && rows[j].price_known)
+                res->runner_up = first + j;
+    }
 }
 
-/* Why no row is feasible (GP_PLAN_FEASIBLE when one is), the smallest sized fleet, the best
- * row and the one after it. */
-static void explain(struct gp_plan_result *res)
+/* Why no row is feasible (GP_PLAN_FEASIBLE when one is). */
+static void classify(struct gp_plan_result *res, const struct tally *t)
 {
-    unsigned all = 0;
-    bool feasible = false;
+    unsigned all = t->notes;
 
-    res->best = SIZE_MAX;
-    for (size_t i = 0; i < res->count; i++) {
-        const struct gp_plan_row *r = &res->rows[i];
-        all |= r->notes;
-        feasible |= r->feasible;
-        if (r->gpus > 0 && (!res->smallest || r->gpus < res->smallest->gpus))
-            res->smallest = r;
-        if (res->best == SIZE_MAX && (r->notes & GP_NOTE_BEST))
-            res->best = i;
-    }
-    res->runner_up = runner_up(res);
-    if (feasible)
+    if (t->feasible)
         res->infeasible = GP_PLAN_FEASIBLE;
     else if ((all & GP_NOTE_OVER_MAX_GPUS) && res->smallest && res->used.assumptions.max_gpus > 0)
         res->infeasible = GP_PLAN_OVER_MAX_GPUS;
@@ -253,35 +261,69 @@ static void explain(struct gp_plan_result *res)
         res->infeasible = GP_PLAN_DOES_NOT_FIT;
 }
 
-/* Every point's rows, ranked: each point's are planned into scratch that stays in cache and
- * copied once, in rank order, into out->rows; each GPU type's last purchase is remembered
- * for the next point. Returns 0, GP_EINVALID (a sweep value) or GP_ENOMEM. */
-static int plan_points(struct gp_plan_result *out, const struct gp_plan_request *req,
-                       const struct gp_sweep *sweep, size_t points)
+/* The working memory of planning point by point: one point's rows as planned and (streaming,
+ * once out->rows keeps the best row's point) as ranked, the rank keys, each GPU type's last
+ * purchase to start the next point's from. */
+struct points {
+    struct gp_plan_row *scratch, *spare;
+    struct gp_rank_key *keys;
+    struct gp_buy_memo *memos;
+};
+
+/* Point `v`'s rows, ranked into dest[per_point], marked and converted. Returns 0 or
+ * GP_EINVALID (a sweep value). */
+static int plan_point(struct gp_plan_result *out, const struct gp_plan_request *req,
+                      const struct gp_sweep *sweep, size_t v, struct points *p,
+                      struct gp_plan_row *dest)
 {
     size_t n = out->per_point;
-    struct gp_plan_row *scratch = malloc((n + 1) * sizeof(*scratch));
-    struct gp_rank_key *keys = malloc((2 * n + 1) * sizeof(*keys));
-    struct gp_buy_memo *memos = calloc(n + 1, sizeof(*memos));
+    struct gp_plan_input in = req->base;
+    int rc;
+
+    if (sweep && (rc = gp_plan_apply(&in, sweep->key, sweep->values[v])))
+        return rc;
+    for (size_t g = 0; g < n; g++)
+        plan_row(&p->scratch[g], req, &in, &out->gpus[g], &p->memos[g]);
+    gp_plan_rank_copy(dest, p->scratch, n, p->keys);
+    gp_plan_mark_uncertain(dest, n, n);
+    convert_rows(out, req, dest, n);
+    return 0;
+}
+
+/* Every point's rows: into out->rows point-major without a sink, else each handed to the sink
+ * as it is planned. Returns 0, GP_EINVALID (a sweep value), GP_ENOMEM or the sink's error. */
+static int plan_points(struct gp_plan_result *out, const struct gp_plan_request *req,
+                       const struct gp_sweep *sweep, size_t points, const struct gp_plan_sink *sink)
+{
+    size_t n = out->per_point;
+    struct points p = {malloc((n + 1) * sizeof(*p.scratch)),
+                       sink ? malloc((n + 1) * sizeof(*p.spare)) : NULL,
+                       malloc((2 * n + 1) * sizeof(*p.keys)), calloc(n + 1, sizeof(*p.memos))};
+    struct tally t = {0, false};
     int rc = 0;
 
-    if (!scratch || !keys || !memos) {
+    if (!p.scratch || (sink && !p.spare) || !p.keys || !p.memos) {
         rc = gp_error_set(GP_ENOMEM, "out of memory planning %zu rows", points * n);
         goto done;
     }
     for (size_t v = 0; v < points; v++) {
-        struct gp_plan_input in = req->base;
-        if (sweep && (rc = gp_plan_apply(&in, sweep->key, sweep->values[v])))
+        struct gp_plan_row *dest = !sink                   ? &out->rows[v * n]
+                                   : out->best == SIZE_MAX ? out->rows
+                                                           : p.spare;
+        if ((rc = plan_point(out, req, sweep, v, &p, dest)))
             goto done;
-        for (size_t g = 0; g < n; g++)
-            plan_row(&scratch[g], req, &in, &out->gpus[g], &memos[g]);
-        gp_plan_rank_copy(&out->rows[out->count], scratch, n, keys);
-        out->count += n;
+        tally_point(out, &t, dest, n, sink ? 0 : v * n, sink != NULL);
+        out->planned += n;
+        if (sink && (rc = sink->put(sink->ctx, v, dest, n)))
+            goto done;
     }
+    out->count = sink ? n : out->planned;
+    classify(out, &t);
 done:
-    free(scratch);
-    free(keys);
-    free(memos);
+    free(p.scratch);
+    free(p.spare);
+    free(p.keys);
+    free(p.memos);
     return rc;
 }
 
@@ -302,7 +344,9 @@ static int64_t rate_date(const struct gp_fx_table *fx, const char *currency, int
     return best ? best : earliest;
 }
 
-int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
+/* gp_plan_run without a sink, gp_plan_stream with one. */
+static int plan(struct gp_plan_result *out, const struct gp_plan_request *req,
+                const struct gp_plan_sink *sink)
 {
     const struct gp_sweep *sweep = req->sweep && req->sweep->count ? req->sweep : NULL;
     size_t per_gpu = req->compare_stacks && req->stacks ? GP_PLAN_MAX_STACKS : 1;
@@ -311,7 +355,7 @@ int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
 
     memset(out, 0, sizeof(*out));
     /* every row is written before it is read: no zeroing, and huge pages for a sweep's */
-    out->rows = gp_mem_alloc_large(points * ngpus + 1, sizeof(*out->rows));
+    out->rows = gp_mem_alloc_large((sink ? 1 : points) * ngpus + 1, sizeof(*out->rows));
     out->gpus = calloc(ngpus + 1, sizeof(*out->gpus));
     if (!out->rows || !out->gpus) {
         rc = gp_error_set(GP_ENOMEM, "out of memory planning %zu rows", points * ngpus);
@@ -326,19 +370,27 @@ int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
     out->jurisdiction = req->jurisdiction;
     out->pricing = req->pricing;
     out->max_age_days = req->max_age_days;
+    out->best = SIZE_MAX;
+    out->runner_up = SIZE_MAX;
     rc = prepare_gpus(out->gpus, &ngpus, req, per_gpu);
     out->per_point = ngpus;
-    if (rc)
-        goto done;
-    if ((rc = plan_points(out, req, sweep, points)))
-        goto done;
-    gp_plan_mark_uncertain(out->rows, out->count, ngpus);
-    convert_rows(out, req);
-    explain(out);
+    if (!rc)
+        rc = plan_points(out, req, sweep, points, sink);
 done:
     if (rc)
         gp_plan_result_release(out);
     return rc;
+}
+
+int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req)
+{
+    return plan(out, req, NULL);
+}
+
+int gp_plan_stream(struct gp_plan_result *out, const struct gp_plan_request *req,
+                   const struct gp_plan_sink *sink)
+{
+    return plan(out, req, sink);
 }
 
 void gp_plan_result_release(struct gp_plan_result *res)

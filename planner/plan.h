@@ -132,10 +132,23 @@ struct gp_plan_result {
     int64_t fx_date;          /* day the rate used came into force, Unix seconds UTC; 0 for USD */
     int64_t oldest_price;     /* oldest observation of a price a row uses, Unix seconds UTC; 0 */
     int64_t newest_price;     /* newest observation of a price a row uses, Unix seconds UTC; 0 */
+    size_t planned;           /* rows planned over every point (gp_plan_run: `count`) */
+    size_t stale;             /* rows planned on a stale price */
+    int64_t oldest_stale;     /* oldest stale price observed, Unix seconds UTC; 0 */
     size_t best;              /* index of the row marked best, or SIZE_MAX */
     size_t runner_up; /* the next feasible priced row of the best row's sweep point, or SIZE_MAX */
     enum gp_plan_infeasible infeasible; /* GP_PLAN_FEASIBLE when some row is feasible */
-    const struct gp_plan_row *smallest; /* the smallest sized fleet, or NULL; into rows */
+    const struct gp_plan_row *smallest; /* the smallest sized fleet, or NULL; &smallest_row */
+    struct gp_plan_row smallest_row;    /* a copy of the smallest sized fleet's row */
+};
+
+/* Receives each sweep point's rows as soon as they are planned: ranked, marked and in the
+ * report currency. */
+struct gp_plan_sink {
+    /* Point `point` (from 0) has rows[count], borrowed for the call only. Returns 0 to go on, or
+     * an error code (message set) that stops the plan. */
+    int (*put)(void *ctx, size_t point, const struct gp_plan_row *rows, size_t count);
+    void *ctx; /* borrowed: the caller's */
 };
 
 /*
@@ -157,6 +170,16 @@ size_t gp_plan_stacks_for(const struct gp_stack **out, size_t max,
  */
 int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req);
 void gp_plan_result_release(struct gp_plan_result *res);
+
+/*
+ * gp_plan_run handing each point's rows to `sink` in point order instead of keeping them all:
+ * one point's rows are in memory at a time. out->rows keeps the rows of the best row's point
+ * (the last point's when no row is best), `count` = per_point, and best and runner_up index
+ * them; every other figure of the result is as gp_plan_run's. Returns as gp_plan_run, or the
+ * sink's error; the sink sees no point after it fails.
+ */
+int gp_plan_stream(struct gp_plan_result *out, const struct gp_plan_request *req,
+                   const struct gp_plan_sink *sink);
 
 /*
  * Apply the calibrated curves of `gpu_id` among `fits` over `eff`: for each kernel and

@@ -284,6 +284,92 @@ static void test_plan_run(void **state)
     gp_sweep_release(&sweep);
 }
 
+/* What a sink saw: each point's rows in turn, copied; it fails at point `fail_at`. */
+struct seen {
+    struct gp_plan_row rows[16];
+    size_t points[16], count, calls, fail_at;
+};
+
+static int see(void *ctx, size_t point, const struct gp_plan_row *rows, size_t count)
+{
+    struct seen *s = ctx;
+
+    assert_true(s->count + count <= 16);
+    memcpy(&s->rows[s->count], rows, count * sizeof(*rows));
+    for (size_t i = 0; i < count; i++)
+        s->points[s->count + i] = point;
+    s->count += count;
+    return s->calls++ == s->fail_at ? gp_error_set(GP_ERROR, "cannot write output") : 0;
+}
+
+/* Streamed, the sink gets every point's rows in point order, as gp_plan_run ranks, marks and
+ * converts them; the result keeps the best row's point and the figures over every row. */
+static void test_plan_stream(void **state)
+{
+    struct gp_fx_rate rates[] = {{"DKK", 7.0, 1780000000, ""}, {"DKK", 6.0, 1789000000, ""}};
+    const struct gp_fx_table fx = {rates, 2};
+    struct fixture f;
+    struct gp_plan_result all, streamed;
+    struct gp_sweep sweep;
+    struct seen seen = {.fail_at = SIZE_MAX};
+    struct gp_plan_sink sink = {see, &seen};
+    (void)state;
+
+    make_request(&f, &fx, "DKK");
+    assert_int_equal(gp_sweep_parse(&sweep, "output_tokens=128,256,512,1024"), 0);
+    f.req.sweep = &sweep;
+    assert_int_equal(gp_plan_run(&all, &f.req), 0);
+    assert_int_equal(gp_plan_stream(&streamed, &f.req, &sink), 0);
+    assert_int_equal(seen.calls, 4);
+    assert_int_equal(seen.count, all.count);
+    for (size_t i = 0; i < all.count; i++) {
+        assert_int_equal(seen.points[i], i / 2);
+        assert_memory_equal(&seen.rows[i], &all.rows[i], sizeof(all.rows[i]));
+    }
+    assert_int_equal(streamed.count, 2);
+    assert_int_equal(streamed.per_point, 2);
+    assert_int_equal(streamed.planned, 8);
+    assert_int_equal(all.planned, 8);
+    assert_true(all.stale > 0); /* the h100 offer is 30 days old */
+    assert_int_equal(streamed.stale, all.stale);
+    assert_int_equal(streamed.oldest_stale, all.oldest_stale);
+    assert_int_equal(streamed.oldest_price, all.oldest_price);
+    assert_int_equal(streamed.newest_price, all.newest_price);
+    assert_int_equal(streamed.infeasible, all.infeasible);
+    assert_true(all.best < all.count);
+    assert_int_equal(streamed.best, all.best % 2);
+    assert_int_equal(streamed.runner_up, all.runner_up - all.best / 2 * 2);
+    assert_memory_equal(streamed.rows, &all.rows[all.best / 2 * 2], 2 * sizeof(all.rows[0]));
+    assert_memory_equal(streamed.smallest, all.smallest, sizeof(*all.smallest));
+    gp_plan_result_release(&streamed);
+
+    /* A sink that fails stops the plan: no later point reaches it, nothing is left to release. */
+    memset(&seen, 0, sizeof(seen));
+    seen.fail_at = 1;
+    assert_int_equal(gp_plan_stream(&streamed, &f.req, &sink), GP_ERROR);
+    assert_int_equal(seen.calls, 2);
+    assert_int_equal(seen.count, 4);
+    assert_null(streamed.rows);
+    gp_plan_result_release(&streamed);
+
+    /* Nothing feasible: the smallest fleet is a copy that outlives the points' rows. */
+    memset(&seen, 0, sizeof(seen));
+    seen.fail_at = SIZE_MAX;
+    f.req.base.assumptions.max_gpus = 1;
+    gp_plan_result_release(&all);
+    assert_int_equal(gp_plan_run(&all, &f.req), 0);
+    assert_int_equal(gp_plan_stream(&streamed, &f.req, &sink), 0);
+    assert_int_equal(streamed.infeasible, GP_PLAN_OVER_MAX_GPUS);
+    assert_int_equal(streamed.best, SIZE_MAX);
+    assert_int_equal(streamed.runner_up, SIZE_MAX);
+    assert_ptr_equal(streamed.smallest, &streamed.smallest_row);
+    assert_int_equal(streamed.smallest->gpus, all.smallest->gpus);
+    assert_string_equal(streamed.smallest->gpu, all.smallest->gpu);
+    gp_plan_result_release(&streamed);
+    gp_plan_result_release(&all);
+    gp_sweep_release(&sweep);
+}
+
 static void test_shared_formulas(void **state)
 {
     struct gp_inference in;
@@ -338,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_calibration_fleet_median),
         cmocka_unit_test(test_currency),
         cmocka_unit_test(test_plan_run),
+        cmocka_unit_test(test_plan_stream),
         cmocka_unit_test(test_shared_formulas),
         cmocka_unit_test(test_saving),
         cmocka_unit_test(test_pricing_names),
