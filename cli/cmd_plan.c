@@ -53,17 +53,18 @@ static int explain_infeasible(const struct gp_plan_result *res)
     return GP_EXIT_USAGE;
 }
 
-/* The rows as a table of the chosen columns: --columns, else every column (--wide, CSV and
- * JSON), else the compact set. */
-static int plan_view(struct gp_cli *cli, const struct plan_run *run, struct gp_plan_view *view)
+/* rows[nrows] (sweep point-major, `group` to a point) as a table of the chosen columns:
+ * --columns, else every column (--wide, CSV and JSON), else the compact set. */
+static int plan_view(struct gp_cli *cli, const struct plan_run *run, struct gp_plan_view *view,
+                     const struct gp_plan_row *rows, size_t nrows, size_t group)
 {
-    const struct gp_plan_result *res = &run->plan.res;
+    const struct gp_plan_request *req = &run->plan.req;
 
-    /* The planner has converted the rows' money into the report currency: rate 1. */
-    gp_plan_view_init(view, res->rows, res->count, res->used.workload.kind, res->currency, 1.0);
+    /* The planner converts the rows' money into the report currency: rate 1. */
+    gp_plan_view_init(view, rows, nrows, req->base.workload.kind, req->currency, 1.0);
     if (run->plan.sweep.count)
         gp_plan_view_sweep(view, run->plan.sweep.key, run->plan.sweep.values[0],
-                           sizeof(run->plan.sweep.values[0]), res->per_point);
+                           sizeof(run->plan.sweep.values[0]), group);
     if (run->columns) {
         if (gp_plan_view_pick(view, run->columns))
             return gp_cli_usage_error(cli, "--columns: %s", gp_error_last());
@@ -73,13 +74,19 @@ static int plan_view(struct gp_cli *cli, const struct plan_run *run, struct gp_p
     return GP_EXIT_OK;
 }
 
+/* The warnings after the rows; exit 2 when no GPU type can be planned. */
+static int finish(const struct gp_plan_result *res)
+{
+    return res->infeasible != GP_PLAN_FEASIBLE ? explain_infeasible(res) : GP_EXIT_OK;
+}
+
 /* Render the rows with the workload and assumptions; exit 2 when no GPU type can be planned. */
 static int render(struct gp_cli *cli, const struct plan_run *run)
 {
     const struct gp_plan_result *res = &run->plan.res;
     struct gp_plan_view view;
     struct gp_table table;
-    int rc = plan_view(cli, run, &view);
+    int rc = plan_view(cli, run, &view, res->rows, res->count, res->per_point);
 
     if (rc)
         return rc;
@@ -103,10 +110,65 @@ static int render(struct gp_cli *cli, const struct plan_run *run)
     rc = gp_cli_output(cli, &table, res->best);
     if (rc == 0 && cli->format == GP_FORMAT_TABLE)
         gp_cli_plan_summary_print(stdout, res, cli->locale->decimal);
-    if (rc == 0 && res->infeasible != GP_PLAN_FEASIBLE)
-        rc = explain_infeasible(res);
+    if (rc == 0)
+        rc = finish(res);
     gp_table_release(&table);
     return rc;
+}
+
+/* CSV written point by point as the planner hands the rows over. */
+struct csv_stream {
+    struct gp_plan_view view; /* its rows: the point's being written */
+    struct gp_table table;    /* reads the view */
+    struct gp_render_options options;
+    const struct gp_sweep *sweep; /* borrowed; no values: no sweep */
+};
+
+/* gp_plan_sink over a struct csv_stream: the header before the first point, then its rows. */
+static int put_point(void *ctx, size_t point, const struct gp_plan_row *rows, size_t count)
+{
+    struct csv_stream *s = ctx;
+    int rc = 0;
+
+    s->view.rows = rows;
+    s->view.nrows = count;
+    s->table.nrows = count;
+    if (s->sweep->count) {
+        s->view.sweep_values = s->sweep->values[point];
+        s->view.group = count ? count : 1;
+    }
+    if (point == 0)
+        rc = gp_render_csv_header(&s->table, &s->options, stdout);
+    return rc ? rc : gp_render_csv_rows(&s->table, &s->options, stdout);
+}
+
+/* --format csv: plan and write each sweep point's rows in turn, so that only one point's are
+ * ever held; then the warnings and, when nothing is feasible, why. */
+static int stream_csv(struct gp_cli *cli, struct plan_run *run)
+{
+    struct csv_stream *s = malloc(sizeof(*s));
+    struct gp_plan_sink sink = {put_point, s};
+    int rc;
+
+    if (!s) {
+        gp_error_set(GP_ENOMEM, "out of memory writing the plan");
+        return gp_cli_fail();
+    }
+    s->sweep = &run->plan.sweep;
+    s->options = (struct gp_render_options){false, 1, SIZE_MAX, cli->locale, 0, false};
+    rc = plan_view(cli, run, &s->view, NULL, 0, 1);
+    if (!rc) {
+        gp_plan_view_table(&s->view, &s->table);
+        if (gp_plan_stream(&run->plan.res, &run->plan.req, &sink))
+            rc = gp_cli_fail();
+        gp_table_release(&s->table);
+    }
+    free(s);
+    if (rc)
+        return rc;
+    gp_cli_plan_warn_capex(&run->plan.res);
+    gp_cli_plan_warn_stale(&run->plan.res);
+    return finish(&run->plan.res);
 }
 
 /* The columns for --columns, after the keys in `help plan`. */
@@ -161,9 +223,15 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
     if (!run.workload)
         return gp_cli_usage_error(cli, "--workload is required (a file or a preset; see "
                                        "'gpuplan workloads')");
-    rc = gp_cli_plan_execute(cli, &run.plan, &run.args, run.workload);
-    if (!rc)
-        rc = render(cli, &run);
+    if (cli->format == GP_FORMAT_CSV) {
+        rc = gp_cli_plan_prepare(cli, &run.plan, &run.args, run.workload);
+        if (!rc)
+            rc = stream_csv(cli, &run);
+    } else {
+        rc = gp_cli_plan_execute(cli, &run.plan, &run.args, run.workload);
+        if (!rc)
+            rc = render(cli, &run);
+    }
     gp_cli_plan_run_release(&run.plan);
     return rc;
 }

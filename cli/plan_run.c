@@ -334,7 +334,7 @@ void gp_cli_plan_run_release(struct gp_cli_plan_run *run)
     gp_capex_release(&run->capex);
 }
 
-int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
+int gp_cli_plan_prepare(struct gp_cli *cli, struct gp_cli_plan_run *run,
                         const struct gp_cli_plan_args *args, const char *workload)
 {
     int rc;
@@ -353,13 +353,26 @@ int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
         rc = build_base(cli, run);
     if (!rc)
         rc = load_data(cli, run);
+    return rc;
+}
+
+void gp_cli_plan_warn_capex(const struct gp_plan_result *res)
+{
+    for (size_t g = 0; g < res->per_point; g++)
+        if (res->gpus[g].no_capex)
+            gp_msg_warn("%s: no purchase price in data/capex.json; give --capex for owned pricing",
+                        res->gpus[g].gpu->id);
+}
+
+int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
+                        const struct gp_cli_plan_args *args, const char *workload)
+{
+    int rc = gp_cli_plan_prepare(cli, run, args, workload);
+
     if (rc)
         return rc;
     if (gp_plan_run(&run->res, &run->req))
         return gp_cli_fail();
-    for (size_t g = 0; g < run->res.per_point; g++)
-        if (run->res.gpus[g].no_capex)
-            gp_msg_warn("%s: no purchase price in data/capex.json; give --capex for owned pricing",
-                        run->res.gpus[g].gpu->id);
+    gp_cli_plan_warn_capex(&run->res);
     return GP_EXIT_OK;
 }

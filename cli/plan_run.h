@@ -49,6 +49,14 @@ struct gp_cli_plan_run {
 int gp_cli_plan_execute(struct gp_cli *cli, struct gp_cli_plan_run *run,
                         const struct gp_cli_plan_args *args, const char *workload);
 
+/* gp_cli_plan_execute up to the planner's run: the request and its data, for a caller that
+ * runs the planner itself (gp_plan_stream). Prints errors and returns an exit code. */
+int gp_cli_plan_prepare(struct gp_cli *cli, struct gp_cli_plan_run *run,
+                        const struct gp_cli_plan_args *args, const char *workload);
+
+/* Warn (stderr) about each GPU type of `res` that cannot be priced as owned. */
+void gp_cli_plan_warn_capex(const struct gp_plan_result *res);
+
 void gp_cli_plan_run_release(struct gp_cli_plan_run *run);
 
 #endif

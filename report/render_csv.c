@@ -93,7 +93,9 @@ static int put_cell(struct gp_buf *line, const struct gp_table *t, size_t r, siz
     return 0;
 }
 
-int gp_render_csv(const struct gp_table *t, const struct gp_render_options *options, FILE *out)
+/* Lines first..end of t (SIZE_MAX: the header), each built in `line` and written once. */
+static int put_lines(const struct gp_table *t, const struct gp_render_options *options, FILE *out,
+                     size_t first, size_t end)
 {
     const struct gp_locale *locale =
         options && options->locale ? options->locale : gp_locale_default();
@@ -101,9 +103,7 @@ int gp_render_csv(const struct gp_table *t, const struct gp_render_options *opti
     char scratch[SCRATCH_MAX];
     int rc = 0;
 
-    if (locale->byte_order)
-        fputs("\xEF\xBB\xBF", out);
-    for (size_t r = SIZE_MAX; rc == 0 && (r == SIZE_MAX || r < t->nrows); r++) {
+    for (size_t r = first; rc == 0 && r != end; r = r == SIZE_MAX ? end : r + 1) {
         gp_buf_reset(&line);
         for (size_t c = 0; rc == 0 && c < t->ncols; c++)
             rc = put_cell(&line, t, r, c, locale, options && options->people_headers, scratch);
@@ -116,4 +116,27 @@ int gp_render_csv(const struct gp_table *t, const struct gp_render_options *opti
     if (rc == 0 && ferror(out))
         rc = gp_error_set(GP_ERROR, "cannot write output");
     return rc;
+}
+
+int gp_render_csv_header(const struct gp_table *t, const struct gp_render_options *options,
+                         FILE *out)
+{
+    const struct gp_locale *locale =
+        options && options->locale ? options->locale : gp_locale_default();
+
+    if (locale->byte_order)
+        fputs("\xEF\xBB\xBF", out);
+    return put_lines(t, options, out, SIZE_MAX, 0);
+}
+
+int gp_render_csv_rows(const struct gp_table *t, const struct gp_render_options *options, FILE *out)
+{
+    return t->nrows ? put_lines(t, options, out, 0, t->nrows) : 0;
+}
+
+int gp_render_csv(const struct gp_table *t, const struct gp_render_options *options, FILE *out)
+{
+    int rc = gp_render_csv_header(t, options, out);
+
+    return rc ? rc : gp_render_csv_rows(t, options, out);
 }

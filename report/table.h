@@ -141,6 +141,13 @@ int gp_table_render(const struct gp_table *t, enum gp_format format,
 /* The individual renderers (report/render_*.c). */
 int gp_render_text(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
 int gp_render_csv(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
+/* gp_render_csv in parts, for rows that arrive a few at a time: the byte order mark (where the
+ * locale has one) and the header line; then t's rows, once for each set of rows the table's
+ * source holds. Return as gp_render_csv. */
+int gp_render_csv_header(const struct gp_table *t, const struct gp_render_options *options,
+                         FILE *out);
+int gp_render_csv_rows(const struct gp_table *t, const struct gp_render_options *options,
+                       FILE *out);
 int gp_render_json(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
 
 /* The rows as a JSON array of objects keyed by column name (absent values null); owned, NULL
