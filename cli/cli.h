@@ -143,6 +143,9 @@ int gp_cli_fail(void);
 int gp_cli_exit_code(int error_code);
 /* Print a usage problem for the running command with a hint to --help; returns GP_EXIT_USAGE. */
 int gp_cli_usage_error(struct gp_cli *cli, const char *fmt, ...) GP_PRINTF(2, 3);
+/* The same for a refusal that the last gp_error explains, unless that error is running out of
+ * memory, which is no fault of the input: then it is reported as gp_cli_fail() does (exit 1). */
+int gp_cli_input_error(struct gp_cli *cli, const char *fmt, ...) GP_PRINTF(2, 3);
 
 /* Render a table to stdout in the chosen format and locale; a text table on a terminal fits its
  * width. Returns an exit code. */

@@ -52,7 +52,7 @@ static int check_args(struct gp_cli *cli, struct price_args *a)
         if (rc)
             return rc;
         if (gp_catalog_require(catalog, a->gpu, &gpu))
-            return gp_cli_usage_error(cli, "--gpu: %s", gp_error_last());
+            return gp_cli_input_error(cli, "--gpu: %s", gp_error_last());
     }
     if (a->tier && strcmp(a->tier, "all") != 0) {
         a->filter.tier = gp_tier_parse(a->tier);

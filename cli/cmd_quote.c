@@ -154,7 +154,7 @@ static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_q
     if (rc)
         return rc;
     if (gp_catalog_require(catalog, a->gpu, &gpu))
-        return gp_cli_usage_error(cli, "--gpu: %s", gp_error_last());
+        return gp_cli_input_error(cli, "--gpu: %s", gp_error_last());
     if (gp_text_to_double(a->price, &o->amount))
         return gp_cli_usage_error(cli, "--price '%s' is not a number", a->price);
     if ((rc = quote_unit(cli, a, o)) != GP_EXIT_OK)
@@ -184,7 +184,7 @@ static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_q
     o->tier = GP_TIER_QUOTE;
     o->observed_at = gp_time_now();
     if (gp_normalize_price(o, fx))
-        return gp_cli_usage_error(cli, "--price: %s", gp_error_last());
+        return gp_cli_input_error(cli, "--price: %s", gp_error_last());
     return GP_EXIT_OK;
 }
 

@@ -282,7 +282,7 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
         return gp_cli_fail();
     for (size_t i = 0; i < a.urls.count; i++) {
         if (gp_feed_configs_override(&cfg, a.urls.items[i]) != 0) {
-            rc = gp_cli_usage_error(cli, "%s", gp_error_last());
+            rc = gp_cli_input_error(cli, "%s", gp_error_last());
             goto done;
         }
     }

@@ -42,19 +42,40 @@ int gp_cli_fail(void)
     return gp_cli_exit_code(gp_error_code());
 }
 
-int gp_cli_usage_error(struct gp_cli *cli, const char *fmt, ...)
+static int usage_errorv(struct gp_cli *cli, const char *fmt, va_list ap)
 {
     char message[1024];
-    va_list ap;
 
-    va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
-    va_end(ap);
     if (cli->command)
         gp_msg_error("%s: %s (see 'gpuplan %s --help')", cli->command, message, cli->command);
     else
         gp_msg_error("%s (see 'gpuplan --help')", message);
     return GP_EXIT_USAGE;
+}
+
+int gp_cli_usage_error(struct gp_cli *cli, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = usage_errorv(cli, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int gp_cli_input_error(struct gp_cli *cli, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    if (gp_error_code() == GP_ENOMEM)
+        return gp_cli_fail();
+    va_start(ap, fmt);
+    rc = usage_errorv(cli, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int gp_cli_catalog(struct gp_cli *cli, const struct gp_catalog **out)

@@ -113,7 +113,7 @@ int gp_cli_workload_load(struct gp_cli *cli, const char *name, const struct gp_m
         gp_text_copy(origin, sizeof(origin), name);
         if (gp_buf_read_file(&buf, name)) {
             gp_buf_release(&buf);
-            return gp_cli_usage_error(cli, "--workload: %s", gp_error_last());
+            return gp_cli_input_error(cli, "--workload: %s", gp_error_last());
         }
         rc = 0;
     } else {

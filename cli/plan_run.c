@@ -59,7 +59,7 @@ static int apply_set(struct gp_cli *cli, struct gp_plan_input *in, const char *f
     memcpy(key, kv, (size_t)(eq - kv));
     key[eq - kv] = '\0';
     if (gp_plan_apply(in, key, eq + 1))
-        return gp_cli_usage_error(cli, "%s: %s", flag, gp_error_last());
+        return gp_cli_input_error(cli, "%s: %s", flag, gp_error_last());
     return GP_EXIT_OK;
 }
 
@@ -70,7 +70,7 @@ static int apply_flag(struct gp_cli *cli, struct gp_plan_input *in, const char *
     if (!value)
         return GP_EXIT_OK;
     if (gp_plan_set(in, key, value))
-        return gp_cli_usage_error(cli, "%s: %s", flag, gp_error_last());
+        return gp_cli_input_error(cli, "%s: %s", flag, gp_error_last());
     return GP_EXIT_OK;
 }
 
@@ -91,7 +91,7 @@ static int select_gpus(struct gp_cli *cli, const struct gp_cli_plan_args *a,
             memcpy(id, p, len);
             id[len] = '\0';
             if (gp_catalog_require(cat, id, &gpu))
-                return gp_cli_usage_error(cli, "--gpus: %s", gp_error_last());
+                return gp_cli_input_error(cli, "--gpus: %s", gp_error_last());
             bool seen = false;
             for (size_t i = 0; i < *n; i++)
                 seen |= out[i] == gpu;
@@ -132,11 +132,11 @@ static int parse_buying(struct gp_cli *cli, struct gp_cli_plan_run *run)
     if (!strchr(a->capex, '='))
         return GP_EXIT_OK; /* one price for all: the "capex" assumption */
     if (gp_capex_choice_parse(&run->capex_prices, a->capex))
-        return gp_cli_usage_error(cli, "--capex: %s", gp_error_last());
+        return gp_cli_input_error(cli, "--capex: %s", gp_error_last());
     for (size_t i = 0; i < run->capex_prices.count; i++) {
         const struct gp_gpu *gpu;
         if (gp_catalog_require(run->catalog, run->capex_prices.prices[i].gpu_id, &gpu))
-            return gp_cli_usage_error(cli, "--capex: %s", gp_error_last());
+            return gp_cli_input_error(cli, "--capex: %s", gp_error_last());
     }
     run->req.capex_prices = &run->capex_prices;
     return GP_EXIT_OK;
@@ -163,7 +163,7 @@ static int parse_request(struct gp_cli *cli, struct gp_cli_plan_run *run)
     if ((rc = gp_cli_fx(cli, &fx)))
         return rc;
     if (gp_plan_request_init(&run->req, fx, cli->currency, gp_time_now()))
-        return gp_cli_usage_error(cli, "--currency: %s", gp_error_last());
+        return gp_cli_input_error(cli, "--currency: %s", gp_error_last());
     run->req.pricing = (enum gp_pricing)pricing;
     run->req.max_age_days = max_age;
     return parse_buying(cli, run);
@@ -191,9 +191,9 @@ static int build_base(struct gp_cli *cli, struct gp_cli_plan_run *run)
     if (!a->sweep)
         return GP_EXIT_OK;
     if (gp_sweep_parse(&run->sweep, a->sweep))
-        return gp_cli_usage_error(cli, "%s", gp_error_last());
+        return gp_cli_input_error(cli, "%s", gp_error_last());
     if (gp_plan_sweep_check(base, &run->sweep))
-        return gp_cli_usage_error(cli, "--sweep: %s", gp_error_last());
+        return gp_cli_input_error(cli, "--sweep: %s", gp_error_last());
     run->req.sweep = &run->sweep;
     return GP_EXIT_OK;
 }

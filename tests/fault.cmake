@@ -43,6 +43,15 @@ set_tests_properties(fault_allocation_prices PROPERTIES LABELS fault TIMEOUT 900
 set_tests_properties(fault_allocation_plan PROPERTIES LABELS fault TIMEOUT 900 ENVIRONMENT
                                                       STRIDE=101)
 
+# Every allocation in a window of 2,000 around parsing --sweep (its allocation was number 2284
+# when this was written): a failure there is out of memory, exit 1, never a usage error.
+add_test(NAME fault_allocation_sweep
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fault/run_alloc_faults.sh $<TARGET_FILE:gpuplan>
+                 $<TARGET_FILE:gp_fail_malloc> ${CMAKE_CURRENT_SOURCE_DIR}/cli/cases
+                 063-plan-sweep-csv)
+set_tests_properties(fault_allocation_sweep PROPERTIES LABELS fault TIMEOUT 900 ENVIRONMENT
+                                                       "START=1500;LAST=3500")
+
 # The runner's leak check proved on a stand-in program (named gpuplan, as the allocator arms only
 # for that name) whose error path forgets a block.
 add_executable(gp_fault_leaky fault/leaky.c)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Allocation failures through the CLI golden cases: with tests/fault/failmalloc.c preloaded, the
 # Nth allocation of the process fails, for N = 1, 2, 3, ... up to the last allocation of the run
-# without a failure (or, with STRIDE=k, every kth N from START, default 1, for a bounded run). Each run must end with a clean error
+# without a failure (or, with STRIDE=k, every kth N from START, default 1, and up to LAST when it
+# is given, for a bounded run). Each run must end with a clean error
 # (exit 1 and a "gpuplan: error:" message) or, where the failure was absorbed, with the case's
 # own output and status; never a crash or a shorter output with the case's status; the database
 # must be byte for byte as it was; and no run may leave more blocks allocated at exit than the
@@ -17,6 +18,7 @@ FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
 export FIXTURES GPUPLAN_NOW=2026-10-01T12:00:00Z NO_COLOR=1
 stride=${STRIDE:-1}
 first=${START:-1} # with STRIDE, a bounded run of its own residue: START=2 STRIDE=7 ...
+last=${LAST:-}    # a window of N, such as the allocations of reading the command line
 runs=0
 failed=0
 
@@ -56,6 +58,7 @@ run_case() {
   read -r _ total _ base <"$TMP/count" || { fail "$1: no allocation count"; return; }
   [[ $status -eq $want ]] && cmp -s "$TMP/stdout" "$dir/stdout" ||
     fail "$1: the run without a failure differs from the golden case (exit $status)"
+  [[ -n "$last" && $last -lt $total ]] && total=$last
   for ((n = first; n <= total; n += stride)); do
     armed_run "$dir" "$n"
     read -r _ _ _ live <"$TMP/count" 2>/dev/null || live=
