@@ -319,30 +319,48 @@ static void history_range(const struct gp_report *r, int64_t *d0, int64_t *d1, d
         *d1 = *d0 + 86400;
 }
 
-/* One polyline per GPU and tier (points are grouped by GPU then tier); spot is dashed. */
+/* Where one observation of the history sits in the chart. */
+static void history_xy(const struct gp_report_price_point *pt, int64_t d0, int64_t d1, double pmax,
+                       int height, double *x, double *y)
+{
+    *x = 60 + (double)(pt->day - d0) / (double)(d1 - d0) * 440;
+    *y = height - 30 - pt->price / pmax * (height - 50);
+}
+
+/* One polyline per GPU and tier (points are grouped by GPU then tier), spot dashed, and a dot on
+ * every observation, so a price seen on one day only is still drawn. */
 static void put_history_lines(FILE *out, const struct gp_report *r, int64_t d0, int64_t d1,
                               double pmax, int height)
 {
     size_t series = 0;
+    double x, y;
 
     for (size_t i = 0; i < r->nhistory;) {
         const struct gp_report_price_point *first = &r->history[i];
         const char *color = palette[series % 10];
+        size_t end = i;
+        while (end < r->nhistory && strcmp(r->history[end].gpu, first->gpu) == 0 &&
+               strcmp(r->history[end].tier, first->tier) == 0)
+            end++;
         fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", color,
                 strcmp(first->tier, "spot") == 0 ? " stroke-dasharray=\"4 3\"" : "");
-        size_t j = i;
-        for (; j < r->nhistory && strcmp(r->history[j].gpu, first->gpu) == 0 &&
-               strcmp(r->history[j].tier, first->tier) == 0;
-             j++) {
-            double x = 60 + (double)(r->history[j].day - d0) / (double)(d1 - d0) * 440;
-            double y = height - 30 - r->history[j].price / pmax * (height - 50);
+        for (size_t j = i; j < end; j++) {
+            history_xy(&r->history[j], d0, d1, pmax, height, &x, &y);
             fprintf(out, "%.1f,%.1f ", x, y);
         }
-        fprintf(out, "\"/><text x=\"510\" y=\"%zu\" fill=\"%s\">", 20 + series * 16, color);
+        fputs("\"/>", out);
+        for (size_t j = i; j < end; j++) {
+            history_xy(&r->history[j], d0, d1, pmax, height, &x, &y);
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>", x, y, color);
+        }
+        /* the legend's colour is a swatch: the style sheet sets the colour of all chart text */
+        fprintf(out, "<rect x=\"510\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>",
+                11 + series * 16, color);
+        fprintf(out, "<text x=\"524\" y=\"%zu\">", 20 + series * 16);
         put_escaped(out, first->gpu);
         fprintf(out, " %s</text>\n", strcmp(first->tier, "spot") == 0 ? "spot" : "");
         series++;
-        i = j;
+        i = end;
     }
 }
 

@@ -40,6 +40,10 @@ svgs = len(re.findall(r"<svg\b", dom))
 want = 3 * len(report["plans"]) + 1
 if svgs != want:
     sys.exit(f"FAIL: {svgs} SVG charts in the DOM, want {want}")
+dots = len(re.findall(r"<circle\b", dom))
+history = len(report["sections"]["price-history"])
+if dots != history:
+    sys.exit(f"FAIL: {dots} dots in the price history, want one per observation ({history})")
 if re.search(r"<script|<link|<img|@import|url\(", dom):
     sys.exit("FAIL: the page refers to something outside itself")
 print(f"html: every GPU row of {len(report['plans'])} plans and {svgs} charts in the DOM")
