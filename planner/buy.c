@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/fminmax.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
@@ -40,9 +41,9 @@ static int term_months(const struct gp_offer *o)
     double months = o->term_months;
 
     if (o->term_days > 0)
-        months = fmax(months, o->term_days * 24.0 / GP_HOURS_PER_MONTH);
+        months = gp_fmax(months, o->term_days * 24.0 / GP_HOURS_PER_MONTH);
     if (o->min_term_hours > 0)
-        months = fmax(months, (double)o->min_term_hours / GP_HOURS_PER_MONTH);
+        months = gp_fmax(months, (double)o->min_term_hours / GP_HOURS_PER_MONTH);
     return months > 0 ? (int)ceil(months - 1e-9) : 0;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/fminmax.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -268,7 +269,7 @@ void gp_efficiency_apply(struct gp_efficiency *eff, const struct gp_eff_override
      * training precision), else fp8. */
     enum gp_precision ref = ov->gemm_set[GP_BF16] ? GP_BF16 : GP_FP8;
     if (ov->gemm_set[ref] && eff->gemm[ref].eff_max > 0)
-        eff->mfu = fmin(1.0, eff->mfu * ov->gemm[ref].eff_max / eff->gemm[ref].eff_max);
+        eff->mfu = gp_fmin(1.0, eff->mfu * ov->gemm[ref].eff_max / eff->gemm[ref].eff_max);
     for (int p = 0; p < GP_PRECISION_COUNT; p++)
         if (ov->gemm_set[p])
             eff->gemm[p] = ov->gemm[p];

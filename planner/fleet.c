@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/fminmax.h"
 #include "util/text.h"
 
 #define HOURS_PER_YEAR 8760.0
@@ -53,7 +54,7 @@ static double size_inference(struct sized *out, const struct gp_perf *perf,
     int per = perf->tp * (perf->ep > 1 ? perf->ep : 1); /* GPUs per replica */
 
     if (in->load != GP_LOAD_MAX) {
-        replicas = fmax(1.0, gp_model_whole_units(demand / perf->replica_rate));
+        replicas = gp_fmax(1.0, gp_model_whole_units(demand / perf->replica_rate));
         load = demand / (replicas * perf->replica_rate);
     }
     if (replicas * per > MAX_FLEET) {
@@ -84,7 +85,7 @@ static double size_generic(struct sized *out, const struct gp_perf *perf,
     double per_hour = perf->replica_rate * 3600.0, gpus = 1.0, load = 1.0;
 
     if (g->jobs_per_hour > 0) {
-        gpus = fmax(1.0, gp_model_whole_units(g->jobs_per_hour / per_hour));
+        gpus = gp_fmax(1.0, gp_model_whole_units(g->jobs_per_hour / per_hour));
         if (gpus > MAX_FLEET) {
             gpus = MAX_FLEET;
             over_max_gpus(out);
@@ -152,6 +153,13 @@ static void size_cost(struct sized *out, const struct gp_perf *perf, const struc
         out->unit_cost = out->cost_per_hour / out->jobs_per_hour;
 }
 
+/* Whether a prediction gets a fleet: a feasible one, or one over the fleet limit that still
+ * has a rate (it is sized to show how far over). */
+static bool sizable(const struct gp_perf *perf)
+{
+    return perf->feasible || ((perf->notes & GP_NOTE_OVER_MAX_GPUS) && perf->replica_rate > 0);
+}
+
 /* Size the fleet for the workload's kind, then its power, then its cost. */
 static void size_fleet(struct sized *out, const struct gp_perf *perf, const struct gp_workload *w,
                        const struct gp_assumptions *a, const struct gp_gpu *gpu,
@@ -162,7 +170,7 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
     memset(out, 0, sizeof(*out));
     out->notes = perf->notes;
     out->feasible = perf->feasible;
-    if (!perf->feasible && (!(perf->notes & GP_NOTE_OVER_MAX_GPUS) || perf->replica_rate <= 0))
+    if (!sizable(perf))
         return;
     if (w->kind == GP_WORKLOAD_INFERENCE)
         load = size_inference(out, perf, &w->inference);
@@ -205,7 +213,7 @@ static void scaled(struct gp_perf *out, const struct gp_perf *perf, const struct
     *out = *perf;
     if (w->kind == GP_WORKLOAD_TRAINING && w->training.gpus == 0 && perf->gpus > 0) {
         double group = (double)perf->tp * perf->pp * (perf->cp > 0 ? perf->cp : 1);
-        out->gpus = (int)fmin(MAX_FLEET, fmax(group, ceil(perf->gpus / f / group) * group));
+        out->gpus = (int)gp_fmin(MAX_FLEET, gp_fmax(group, ceil(perf->gpus / f / group) * group));
         out->replica_rate = perf->replica_rate * out->gpus / perf->gpus * f;
         return;
     }
@@ -267,7 +275,11 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     gp_text_copy(out->price_date, sizeof(out->price_date), price->date);
 
     gp_model_evaluate(&perf, w, gpu, eff, 1.0, a->max_gpus);
-    bounds(&lo_perf, &hi_perf, &perf, w, a, gpu, eff);
+    /* A row without a fleet shows no bounds: they are not modelled for it. */
+    if (sizable(&perf))
+        bounds(&lo_perf, &hi_perf, &perf, w, a, gpu, eff);
+    else
+        lo_perf = hi_perf = perf;
     size_fleet(&s, &perf, w, a, gpu, eff, price);
     size_fleet(&lo, &lo_perf, w, a, gpu, eff, price);
     size_fleet(&hi, &hi_perf, w, a, gpu, eff, price);
@@ -314,8 +326,8 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     }
     /* The optimistic efficiency gives the low cost; a bound without a sizing falls back to the
      * central figure so the range always brackets it. */
-    out->cost_low = hi.price_known ? fmin(hi.unit_cost, s.unit_cost) : s.unit_cost;
-    out->cost_high = lo.price_known ? fmax(lo.unit_cost, s.unit_cost) : s.unit_cost;
+    out->cost_low = hi.price_known ? gp_fmin(hi.unit_cost, s.unit_cost) : s.unit_cost;
+    out->cost_high = lo.price_known ? gp_fmax(lo.unit_cost, s.unit_cost) : s.unit_cost;
 }
 
 /* 0: feasible and priced, 1: feasible without a price, 2: not feasible. */

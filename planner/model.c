@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/fminmax.h"
+
 /* Activations and all-reduce payloads travel in bf16. */
 #define ACT_BYTES 2.0
 
@@ -67,13 +69,13 @@ double gp_model_kv_context(const struct gp_model_arch *m, double ctx)
     if (m->sliding_layers <= 0 || m->sliding_window <= 0 || m->layers <= 0)
         return ctx;
     double sliding = (double)m->sliding_layers / m->layers;
-    return (1.0 - sliding) * ctx + sliding * fmin(ctx, (double)m->sliding_window);
+    return (1.0 - sliding) * ctx + sliding * gp_fmin(ctx, (double)m->sliding_window);
 }
 
 double gp_model_expert_bytes(const struct gp_model_arch *m, enum gp_precision prec)
 {
     double bytes = gp_precision_bytes(prec);
-    return m->expert_weight_bits > 0 ? fmin(bytes, m->expert_weight_bits / 8.0) : bytes;
+    return m->expert_weight_bits > 0 ? gp_fmin(bytes, m->expert_weight_bits / 8.0) : bytes;
 }
 
 double gp_model_attention_width(const struct gp_model_arch *m)
@@ -111,17 +113,6 @@ static double allreduce(double bytes, int t, const struct rates *r, double laten
     return latency + 2.0 * (t - 1) / t * bytes / r->link;
 }
 
-/* The best configuration found so far for an inference workload. */
-struct candidate {
-    double per_gpu;       /* output tokens/s per GPU */
-    int tp, ep, batch;    /* tensor-parallel degree; expert-parallel GPUs; sequences per step */
-    double rate;          /* output tokens/s of one replica */
-    double ttft, tpot;    /* ms */
-    double busy;          /* share of the step the GPU is working, [0, 1] */
-    double compute_share; /* share of the work that is compute-bound, [0, 1] */
-    enum gp_bound bound;  /* what limits it */
-};
-
 /* The per-step terms of one layout (tensor-parallel degree t, or experts spread over ep GPUs
  * with attention data-parallel), each linear in the batch b per GPU. */
 struct terms {
@@ -137,6 +128,18 @@ struct terms {
     double pre, pre_c, pre_m; /* one request's prefill: time, its compute and memory parts, s */
     double n_gemm;            /* GEMMs per forward pass at the largest batch */
     double expert_gemm;       /* fixed cost of one expert's GEMM, in standalone GEMMs */
+};
+
+/* One layout that meets the targets at batch `b`; what a plan reports of it is filled in only for
+ * the layout chosen (describe_layout). */
+struct candidate {
+    struct terms x;    /* the layout's terms */
+    double b;          /* sequences per GPU in a step */
+    double gemm, comm; /* a step's GEMM and collective time, s */
+    double step, tpot; /* a step's time, and the time per output token with prefills, s */
+    double wread;      /* time to read the weights the batch touches, s */
+    double rate;       /* output tokens/s of one replica */
+    double per_gpu;    /* output tokens/s per GPU */
 };
 
 /* Time to read the weights a step over `b` sequences per GPU touches: the dense ones, and the
@@ -187,7 +190,7 @@ static double weights_read(const struct terms *x, const struct gp_model_arch *m,
 static double all_to_all(const struct gp_model_arch *m, int ep, double tokens,
                          const struct rates *r)
 {
-    double copies = fmin((double)m->active_experts, (double)ep) * (ep - 1) / ep;
+    double copies = gp_fmin((double)m->active_experts, (double)ep) * (ep - 1) / ep;
     return 2.0 * gp_model_moe_layers(m) * copies * tokens * m->hidden * ACT_BYTES / r->link;
 }
 
@@ -217,14 +220,14 @@ static int layout_terms(struct terms *x, const struct gp_workload *w, const stru
     if (avail < x->kv_tok * full || (t * ep > 1 && !(r->link > 0)))
         return 1;
     double engine_max = in->max_batch > 0 ? in->max_batch : eff->max_batch;
-    x->cap = fmin(floor(avail / (x->kv_tok * ctx)), engine_max);
+    x->cap = gp_fmin(floor(avail / (x->kv_tok * ctx)), engine_max);
     x->n_gemm = gemm_count(x, m, x->cap);
     x->c0 = gemm_fixed(x, m, r, x->cap);
     /* Routed experts a token reaches compute at the experts' rate, the rest at the model's. */
     double routed = experts * m->active_experts / m->experts;
     x->c = 2.0 * ((active - routed) / r->flops + routed / r->eflops) / t;
     x->a0 = op_time(0, L, r->bw_half, r->bytes);
-    x->a = fmax(4.0 * L * x->attn * ctx / t / r->attn, x->kv_tok * ctx / r->bytes) +
+    x->a = gp_fmax(4.0 * L * x->attn * ctx / t / r->attn, x->kv_tok * ctx / r->bytes) +
            eff->sequence_overhead_s;
     x->k0 = (t > 1 ? 2.0 * L * lat : 0.0) + moe_lat;
     x->k = (t > 1 ? 2.0 * L * 2.0 * (t - 1) / t * m->hidden * ACT_BYTES / r->link : 0.0) +
@@ -240,7 +243,7 @@ static int layout_terms(struct terms *x, const struct gp_workload *w, const stru
     x->pre_m = op_time(x->dense + x->expw, n_pre, r->bw_half, r->bytes);
     double pre_comm = 2.0 * L * allreduce(s * m->hidden * ACT_BYTES, t, r, lat) +
                       (ep > 1 ? all_to_all(m, ep, s, r) + moe_lat : 0.0);
-    x->pre = fmax(x->pre_c, x->pre_m) + pre_comm + L * eff->layer_overhead_s;
+    x->pre = gp_fmax(x->pre_c, x->pre_m) + pre_comm + L * eff->layer_overhead_s;
     return 0;
 }
 
@@ -254,12 +257,13 @@ static double choose_batch(const struct terms *x, const struct gp_workload *w,
 
     if (in->tpot_ms > 0) {
         double lim = in->tpot_ms * 1e-3 - fixed;
-        b = fmin(b,
-                 fmin((lim - x->c0) / (x->c + x->a + x->k + p), (lim - wread) / (x->a + x->k + p)));
+        b = gp_fmin(b, gp_fmin((lim - x->c0) / (x->c + x->a + x->k + p),
+                               (lim - wread) / (x->a + x->k + p)));
     }
     if (in->ttft_ms > 0) {
         double lim = in->ttft_ms * 1e-3 - x->pre - fixed;
-        b = fmin(b, fmin((lim - x->c0) / (x->c + x->a + x->k), (lim - wread) / (x->a + x->k)));
+        b = gp_fmin(b,
+                    gp_fmin((lim - x->c0) / (x->c + x->a + x->k), (lim - wread) / (x->a + x->k)));
     }
     b = floor(b);
     return b >= 1 ? b : 0;
@@ -279,41 +283,55 @@ static int try_layout(struct candidate *out, const struct gp_workload *w, const 
                       enum gp_precision prec, int t, int ep)
 {
     const struct gp_model_arch *m = &w->model;
-    double L = m->layers, g = w->inference.output_tokens;
-    double ctx = gp_model_kv_context(m, w->inference.input_tokens + g / 2.0);
-    struct terms x;
+    struct candidate c;
 
-    if (layout_terms(&x, w, gpu, eff, r, prec, t, ep))
+    if (layout_terms(&c.x, w, gpu, eff, r, prec, t, ep))
         return 1;
-    double b = choose_batch(&x, w, r);
-    if (!(b >= 1))
+    c.b = choose_batch(&c.x, w, r);
+    if (!(c.b >= 1))
         return 2;
-    double wread = weights_read(&x, m, r, b), p = x.pre / g;
-    x.c0 = gemm_fixed(&x, m, r, b);
-    double gemm = fmax(x.c0 + x.c * b, wread), comm = x.k0 + x.k * b;
-    double step = gemm + x.a0 + x.a * b + comm + x.o;
-    double tpot = step + p * b;
-    double rate = b * ep / tpot;
-    if (!(rate > 0) || !isfinite(tpot))
+    c.wread = weights_read(&c.x, m, r, c.b);
+    c.x.c0 = gemm_fixed(&c.x, m, r, c.b);
+    c.gemm = gp_fmax(c.x.c0 + c.x.c * c.b, c.wread);
+    c.comm = c.x.k0 + c.x.k * c.b;
+    c.step = c.gemm + c.x.a0 + c.x.a * c.b + c.comm + c.x.o;
+    c.tpot = c.step + c.x.pre / w->inference.output_tokens * c.b;
+    c.rate = c.b * ep / c.tpot;
+    if (!(c.rate > 0) || !isfinite(c.tpot))
         return 2;
+    c.per_gpu = c.rate / (t * ep);
+    *out = c;
+    return 0;
+}
 
-    out->per_gpu = rate / (t * ep);
-    out->tp = t;
-    out->ep = ep;
+/* What a plan reports of the chosen layout: latencies, how busy the GPU is, and its bound. */
+static void describe_layout(struct gp_perf *out, const struct candidate *c,
+                            const struct gp_workload *w, const struct gp_efficiency *eff,
+                            const struct rates *r)
+{
+    const struct terms *x = &c->x;
+    const struct gp_model_arch *m = &w->model;
+    double L = m->layers, g = w->inference.output_tokens, b = c->b;
+    double ctx = gp_model_kv_context(m, w->inference.input_tokens + g / 2.0);
+    double comp_all =
+        x->c0 + x->c * b + 4.0 * L * x->attn * ctx / x->t / r->attn * b + x->pre_c * b / g;
+    double mem_all = c->wread + x->kv_tok * ctx / r->bytes * b + x->pre_m * b / g;
+
+    out->tp = x->t;
+    out->ep = x->ep;
+    out->pp = 1;
     out->batch = (int)b;
-    out->rate = rate;
-    out->tpot = tpot * 1e3;
-    out->ttft = (x.pre + step) * 1e3;
-    double comp_all = x.c0 + x.c * b + 4.0 * L * x.attn * ctx / t / r->attn * b + x.pre_c * b / g;
-    double mem_all = wread + x.kv_tok * ctx / r->bytes * b + x.pre_m * b / g;
-    out->busy = fmin(
-        1.0, (gemm + x.a0 + (x.a - eff->sequence_overhead_s) * b + comm + x.pre * b / g) / tpot);
+    out->replica_rate = c->rate;
+    out->ttft_ms = (x->pre + c->step) * 1e3;
+    out->tpot_ms = c->tpot * 1e3;
+    out->busy = gp_fmin(
+        1.0, (c->gemm + x->a0 + (x->a - eff->sequence_overhead_s) * b + c->comm + x->pre * b / g) /
+                 c->tpot);
     out->compute_share = comp_all / (comp_all + mem_all);
-    if (comm > comp_all && comm > mem_all)
+    if (c->comm > comp_all && c->comm > mem_all)
         out->bound = GP_BOUND_INTERCONNECT;
     else
         out->bound = comp_all >= mem_all ? GP_BOUND_COMPUTE : GP_BOUND_MEMORY;
-    return 0;
 }
 
 /*
@@ -351,15 +369,15 @@ static void rates_init(struct rates *r, const struct gp_gpu *gpu, const struct g
     const struct gp_eff_curve *attn_gemm = gp_efficiency_gemm(eff, attn);
     double sc = serving ? eff->serve_compute : 1.0, sm = serving ? eff->serve_memory : 1.0;
 
-    r->flops = gpu->peak_tflops[prec] * 1e12 * fmin(1.0, gemm->eff_max * sc * scale);
+    r->flops = gpu->peak_tflops[prec] * 1e12 * gp_fmin(1.0, gemm->eff_max * sc * scale);
     double sa = serving ? eff->serve_attention : 1.0;
-    r->attn = gpu->peak_tflops[attn] * 1e12 * fmin(1.0, attn_gemm->eff_max * sa * scale);
+    r->attn = gpu->peak_tflops[attn] * 1e12 * gp_fmin(1.0, attn_gemm->eff_max * sa * scale);
     r->gemm_half = gemm->s_half;
     r->eflops = r->flops;
     r->egemm_half = r->gemm_half;
-    r->bytes = gpu->hbm_tbs * 1e12 * fmin(1.0, eff->bandwidth.eff_max * sm * scale);
+    r->bytes = gpu->hbm_tbs * 1e12 * gp_fmin(1.0, eff->bandwidth.eff_max * sm * scale);
     r->bw_half = eff->bandwidth.s_half;
-    r->link = gpu->scaleup_gbs * 1e9 / 2.0 * fmin(1.0, eff->net_efficiency * scale);
+    r->link = gpu->scaleup_gbs * 1e9 / 2.0 * gp_fmin(1.0, eff->net_efficiency * scale);
 }
 
 static void inference(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
@@ -368,7 +386,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     const struct gp_inference *in = &w->inference;
     struct candidate best = {0}, c;
     struct rates r;
-    bool fits = false;
+    bool fits = false, have_best = false;
     /* For a rate target the degree that needs the fewest whole GPUs wins (replicas round up);
      * for "max", and on ties, the most throughput per GPU. */
     double demand = gp_inference_demand(in);
@@ -398,26 +416,18 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
         if (rc != 0)
             continue;
         double gpus = in->load == GP_LOAD_MAX ? 0 : gp_model_whole_units(demand / c.rate) * t * ep;
-        if (best.tp == 0 || gpus < best_gpus || (gpus == best_gpus && c.per_gpu > best.per_gpu)) {
+        if (!have_best || gpus < best_gpus || (gpus == best_gpus && c.per_gpu > best.per_gpu)) {
             best = c;
             best_gpus = gpus;
+            have_best = true;
         }
     }
-    if (best.tp == 0) {
+    if (!have_best) {
         out->notes |= fits ? GP_NOTE_LATENCY_UNMET : GP_NOTE_DOES_NOT_FIT;
         return;
     }
     out->feasible = true;
-    out->tp = best.tp;
-    out->ep = best.ep;
-    out->pp = 1;
-    out->batch = best.batch;
-    out->replica_rate = best.rate;
-    out->ttft_ms = best.ttft;
-    out->tpot_ms = best.tpot;
-    out->bound = best.bound;
-    out->busy = best.busy;
-    out->compute_share = best.compute_share;
+    describe_layout(out, &best, w, eff, &r);
 }
 
 static void generic(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
@@ -429,14 +439,14 @@ static void generic(struct gp_perf *out, const struct gp_workload *w, const stru
     rates_init(&r, gpu, eff, out->precision, out->precision, scale, false);
     double tc = g->flops > 0 ? op_time(g->flops, 1, r.gemm_half, r.flops) : 0.0;
     double tm = g->bytes > 0 ? op_time(g->bytes, 1, r.bw_half, r.bytes) : 0.0;
-    double seconds = fmax(tc, tm) + eff->step_overhead_s;
+    double seconds = gp_fmax(tc, tm) + eff->step_overhead_s;
 
     out->feasible = true;
     out->tp = 1;
     out->pp = 1;
     out->replica_rate = 1.0 / seconds;
     out->bound = tc >= tm ? GP_BOUND_COMPUTE : GP_BOUND_MEMORY;
-    out->busy = fmax(tc, tm) / seconds;
+    out->busy = gp_fmax(tc, tm) / seconds;
     out->compute_share = tc >= tm ? 1.0 : 0.0;
 }
 

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/fminmax.h"
+
 /* Gradients and gathered parameters travel in bf16. */
 #define GRAD_BYTES 2.0
 /* Context parallelism splits a sequence into chunks of at least this many tokens. */
@@ -51,8 +53,8 @@ static double trainable(const struct gp_training *t)
  * least one micro-batch. */
 static double batch_sequences(const struct gp_training *t, int dp)
 {
-    double seqs = fmax(1.0, floor(t->global_batch_tokens / t->seq_len));
-    return fmax(seqs, (double)dp * t->micro_batch);
+    double seqs = gp_fmax(1.0, floor(t->global_batch_tokens / t->seq_len));
+    return gp_fmax(seqs, (double)dp * t->micro_batch);
 }
 
 /* Bytes one GPU holds apart from activations: weights, gradients and optimizer states sharded
@@ -76,9 +78,9 @@ static double activation_bytes(const struct job *j, int tp, int pp, double dp)
     const struct gp_training *t = &j->w->training;
     const struct gp_model_arch *m = &j->w->model;
     double sbd = (double)t->seq_len * t->micro_batch * m->hidden;
-    double micro = batch_sequences(t, (int)fmin(dp, 2e9)) / (dp * t->micro_batch);
+    double micro = batch_sequences(t, (int)gp_fmin(dp, 2e9)) / (dp * t->micro_batch);
     double layer_full = 34.0 * sbd / tp, layers = (double)m->layers / pp;
-    double in_flight = fmin((double)pp, micro);
+    double in_flight = gp_fmin((double)pp, micro);
     return t->recompute ? in_flight * layers * 2.0 * sbd / tp + layer_full
                         : in_flight * layers * layer_full;
 }
@@ -120,7 +122,7 @@ static double step_seconds(const struct job *j, const struct layout *l, double *
     double mfu = j->mfu * size;
     double compute = j->flops_token * tokens / (l->n * j->peak * mfu);
     /* Interleaved 1F1B: one layer per virtual stage once there are pp micro-batches. */
-    double v = micro >= l->pp ? fmax(1.0, floor((double)m->layers / l->pp)) : 1.0;
+    double v = micro >= l->pp ? gp_fmax(1.0, floor((double)m->layers / l->pp)) : 1.0;
     double bubble = l->pp > 1 ? (l->pp - 1) / (v * micro + l->pp - 1) : 0.0;
     double pipe = compute / (1.0 - bubble);
     /* Data parallel: reduce-scatter of gradients and all-gather of parameters (each ring moves
@@ -135,7 +137,7 @@ static double step_seconds(const struct job *j, const struct layout *l, double *
     if (t->zero_stage >= 3 && l->dp > 1)
         dp_s += micro * 2.0 * (l->dp - 1) / l->dp * m->params / (l->tp * l->pp) * 2.0 /
                 link_bw(j, span);
-    double exposed = fmax(dp_s * (1.0 - j->eff->dp_overlap), dp_s - compute);
+    double exposed = gp_fmax(dp_s * (1.0 - j->eff->dp_overlap), dp_s - compute);
     /* Optimizer update: read and write the states, gradients and weights of the shard. */
     double opt_bytes = shard / GRAD_BYTES * (t->optimizer_bytes + 2.0 * GRAD_BYTES) * 2.0 /
                        (t->zero_stage >= 1 ? l->dp : 1);
@@ -157,7 +159,7 @@ static void run_seconds(const struct job *j, struct layout *l)
     if (t->critical_batch_tokens > 0)
         tokens *=
             (1.0 + b / t->critical_batch_tokens) /
-            (1.0 + fmax(t->global_batch_tokens, (double)t->seq_len) / t->critical_batch_tokens);
+            (1.0 + gp_fmax(t->global_batch_tokens, (double)t->seq_len) / t->critical_batch_tokens);
     l->seconds = tokens / b * step;
     l->mfu = mfu * t->tokens / tokens;
 }
@@ -169,15 +171,15 @@ static void size_for_deadline(const struct job *j, struct layout *l)
     double group = (double)l->tp * l->cp * l->pp, limit = t->deadline_hours * 3600.0;
     double n = ceil(j->flops_token * t->tokens / (limit * j->peak * j->mfu) / group) * group;
 
-    l->n = fmax(group, n);
+    l->n = gp_fmax(group, n);
     for (int pass = 0; pass < 6; pass++) {
         l->dp = (int)(l->n / group);
         run_seconds(j, l);
         if (l->seconds <= limit * (1.0 + 1e-9) || l->n > MAX_FLEET)
             return;
-        l->n = fmin(2.0 * MAX_FLEET, ceil(l->n * l->seconds / limit / group) * group);
+        l->n = gp_fmin(2.0 * MAX_FLEET, ceil(l->n * l->seconds / limit / group) * group);
     }
-    l->dp = (int)fmin(l->n / group, 2e9);
+    l->dp = (int)gp_fmin(l->n / group, 2e9);
     run_seconds(j, l);
 }
 
@@ -190,13 +192,13 @@ static int fit_cp(const struct job *j, int tp, int pp, double n, bool exact)
     int cp = 1;
 
     /* The states shrink with the data-parallel width, which is widest without cp. */
-    if (state_bytes(j, tp, pp, fmax(1.0, n / (tp * pp))) >= capacity)
+    if (state_bytes(j, tp, pp, gp_fmax(1.0, n / (tp * pp))) >= capacity)
         return 0;
     for (; cp <= 64 && (cp == 1 || (double)t->seq_len / cp >= MIN_CP_CHUNK); cp *= 2) {
-        double group = (double)tp * cp * pp, dp = fmax(1.0, floor(n / group));
+        double group = (double)tp * cp * pp, dp = gp_fmax(1.0, floor(n / group));
         if (exact && fmod(n, group) != 0)
             continue;
-        if (memory_bytes(j, tp, cp, pp, fmin(dp, 2e9)) <= capacity)
+        if (memory_bytes(j, tp, cp, pp, gp_fmin(dp, 2e9)) <= capacity)
             return cp;
     }
     return 0;
@@ -271,8 +273,8 @@ void gp_training_plan(struct gp_perf *out, const struct gp_workload *w, const st
     struct layout best;
 
     j.peak = gpu->peak_tflops[out->precision] * 1e12;
-    j.mfu = fmin(1.0, (t->mfu > 0 ? t->mfu : eff->mfu) * scale);
-    j.net = fmin(1.0, eff->net_efficiency * scale);
+    j.mfu = gp_fmin(1.0, (t->mfu > 0 ? t->mfu : eff->mfu) * scale);
+    j.net = gp_fmin(1.0, eff->net_efficiency * scale);
     j.flops_token = flops_per_token(w);
     if (!search(&j, &best)) {
         out->notes |= GP_NOTE_DOES_NOT_FIT;
