@@ -208,10 +208,20 @@ static void csv_da_dk_has_bom_semicolons_and_decimal_commas(void **state)
 /* The fast path agrees with printf on every value it formats, ties and huge values included. */
 static void number_format_matches_printf(void **state)
 {
-    static const double fixed[] = {0.0,    -0.0,     0.125, 0.5,       1.5,     2.5,   -0.001,
-                                   0.0005, 1.005,    2.675, 999.9999,  1e15,    1e300, -7.25,
-                                   1e-7,   123456.5, 0.045, 16.706349, 4.78e-6, 9e15,  0.995};
-    char fast[64], slow[64];
+    static const double fixed[] = {0.0,           -0.0,
+                                   0.125,         0.5,
+                                   1.5,           2.5,
+                                   -0.001,        0.0005,
+                                   1.005,         2.675,
+                                   999.9999,      1e15,
+                                   1e300,         -7.25,
+                                   1e-7,          123456.5,
+                                   0.045,         16.706349,
+                                   4.78e-6,       9e15,
+                                   0.995,         99999999.5,
+                                   123456789.25,  -4294967296.75,
+                                   98765432109.5, 1234567890123.0625};
+    char fast[64], slow[64], small[32];
     unsigned seed = 12345;
     (void)state;
 
@@ -227,11 +237,15 @@ static void number_format_matches_printf(void **state)
             if (i % 7 == 0) /* values on a decimal grid meet rounding ties */
                 v = round(v * 1000) / 1000 + 0.0005;
         }
-        for (int d = 0; d <= 6; d++) {
+        for (int d = 0; d <= 9; d++) {
             snprintf(slow, sizeof(slow), "%.*f", d, v);
             size_t n = gp_number_format(fast, sizeof(fast), v, d, '.');
             assert_string_equal(fast, slow);
             assert_int_equal(n, strlen(slow));
+            if (strlen(slow) < sizeof(small)) { /* the smallest buffer the fast path takes */
+                gp_number_format(small, sizeof(small), v, d, '.');
+                assert_string_equal(small, slow);
+            }
         }
     }
     gp_number_format(fast, sizeof(fast), 2.5, 1, ',');
