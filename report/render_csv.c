@@ -12,9 +12,21 @@
 
 enum { NUMBER_ROOM = 352, SCRATCH_MAX = 512 }; /* room for any double in %f */
 
-/* Whether text must be quoted (it holds the separator, a quote or a line break) or neutralised
- * (a spreadsheet would read it as a formula). */
-static bool needs_quotes(const char *text, size_t len, char sep, bool *formula)
+/* The bytes that make a field need quotes: the separator, a quote and line breaks. */
+struct quote_set {
+    bool special[256];
+};
+
+static void quote_set_init(struct quote_set *q, char sep)
+{
+    memset(q->special, 0, sizeof(q->special));
+    q->special[(unsigned char)sep] = true;
+    q->special['"'] = q->special['\r'] = q->special['\n'] = true;
+}
+
+/* Whether text must be quoted (it holds a byte of `q`) or neutralised (a spreadsheet would read
+ * it as a formula). */
+static bool needs_quotes(const char *text, size_t len, const struct quote_set *q, bool *formula)
 {
     switch (len > 0 ? text[0] : '\0') {
     case '=':
@@ -24,25 +36,23 @@ static bool needs_quotes(const char *text, size_t len, char sep, bool *formula)
     case '\t':
     case '\r':
         *formula = true;
-        break;
+        return true;
     default:
         *formula = false;
     }
-    if (*formula)
-        return true;
     for (size_t i = 0; i < len; i++)
-        if (text[i] == sep || text[i] == '"' || text[i] == '\r' || text[i] == '\n')
+        if (q->special[(unsigned char)text[i]])
             return true;
     return false;
 }
 
 /* Append a text field; `line` has room for 2 * len + 4 more bytes. */
-static void put_text(struct gp_buf *line, const char *text, size_t len, char sep)
+static void put_text(struct gp_buf *line, const char *text, size_t len, const struct quote_set *q)
 {
     char *out = line->data + line->len;
     bool formula;
 
-    if (!needs_quotes(text, len, sep, &formula)) {
+    if (!needs_quotes(text, len, q, &formula)) {
         memcpy(out, text, len);
         line->len += len;
         return;
@@ -66,53 +76,70 @@ static int reserve(struct gp_buf *line, size_t extra)
     return line->cap - line->len > extra ? 0 : gp_buf_grow(line, extra);
 }
 
-/* Append cell (r, c), or the header's when r is SIZE_MAX, after a separator unless first;
- * scratch[SCRATCH_MAX] holds a cell's text while it is copied. */
-static int put_cell(struct gp_buf *line, const struct gp_table *t, size_t r, size_t c,
-                    const struct gp_locale *locale, bool people, char *scratch)
+/* What writing lines of a table needs: the table, how to write its values, and the line. */
+struct csv_writer {
+    const struct gp_table *t;
+    const struct gp_locale *locale;
+    bool people; /* headers for people (the looks'), not the column names */
+    struct quote_set quotes;
+    struct gp_buf line;
+    char scratch[SCRATCH_MAX]; /* a cell's text while it is copied */
+};
+
+/* Append cell (r, c), or the header's when r is SIZE_MAX, after a separator unless first. */
+static int put_cell(struct csv_writer *w, size_t r, size_t c)
 {
-    struct gp_value value = {GP_CELL_TEXT, 0, people ? gp_table_header(t, c) : t->columns[c].name};
+    const struct gp_table *t = w->t;
+    struct gp_buf *line = &w->line;
+    struct gp_value value;
     size_t len = 0;
     int rc;
 
-    if (r != SIZE_MAX)
-        gp_table_value(t, r, c, &value, scratch, SCRATCH_MAX);
+    if (r == SIZE_MAX) {
+        value.kind = GP_CELL_TEXT;
+        value.text = w->people ? gp_table_header(t, c) : t->columns[c].name;
+    } else {
+        gp_table_value(t, r, c, &value, w->scratch, SCRATCH_MAX);
+    }
     if (value.kind == GP_CELL_TEXT)
         len = strlen(value.text);
     if ((rc = reserve(line, 2 * len + NUMBER_ROOM)))
         return rc;
     if (c)
-        line->data[line->len++] = locale->separator;
+        line->data[line->len++] = w->locale->separator;
     if (value.kind == GP_CELL_TEXT)
-        put_text(line, value.text, len, locale->separator);
+        put_text(line, value.text, len, &w->quotes);
     else if (value.kind != GP_CELL_EMPTY)
         line->len += gp_number_format(line->data + line->len, NUMBER_ROOM - 2, value.number,
                                       value.kind == GP_CELL_INT ? 0 : t->columns[c].decimals,
-                                      locale->decimal);
+                                      w->locale->decimal);
     line->data[line->len] = '\0';
     return 0;
 }
 
-/* Lines first..end of t (SIZE_MAX: the header), each built in `line` and written once. */
+/* Lines first..end of t (SIZE_MAX: the header), each built in one buffer and written once. */
 static int put_lines(const struct gp_table *t, const struct gp_render_options *options, FILE *out,
                      size_t first, size_t end)
 {
-    const struct gp_locale *locale =
-        options && options->locale ? options->locale : gp_locale_default();
-    struct gp_buf line = GP_BUF_INIT;
-    char scratch[SCRATCH_MAX];
+    struct csv_writer w = {
+        .t = t,
+        .locale = options && options->locale ? options->locale : gp_locale_default(),
+        .people = options && options->people_headers,
+        .line = GP_BUF_INIT,
+    };
     int rc = 0;
 
+    quote_set_init(&w.quotes, w.locale->separator);
     for (size_t r = first; rc == 0 && r != end; r = r == SIZE_MAX ? end : r + 1) {
-        gp_buf_reset(&line);
+        gp_buf_reset(&w.line);
         for (size_t c = 0; rc == 0 && c < t->ncols; c++)
-            rc = put_cell(&line, t, r, c, locale, options && options->people_headers, scratch);
+            rc = put_cell(&w, r, c);
         if (rc == 0)
-            rc = gp_buf_append(&line, "\r\n", 2);
-        if (rc == 0 && fwrite(line.data, 1, line.len, out) != line.len)
+            rc = gp_buf_append(&w.line, "\r\n", 2);
+        if (rc == 0 && fwrite(w.line.data, 1, w.line.len, out) != w.line.len)
             rc = gp_error_set(GP_ERROR, "cannot write output");
     }
-    gp_buf_release(&line);
+    gp_buf_release(&w.line);
     if (rc == 0 && ferror(out))
         rc = gp_error_set(GP_ERROR, "cannot write output");
     return rc;
