@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog/catalog.h"
 #include "catalog/data.h"
@@ -151,9 +152,14 @@ static int hoist_global_options(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* Output to a file or a pipe goes out in 64 KiB blocks, not the C library's 4 KiB: a sweep's
+     * CSV is megabytes. A terminal keeps its line buffering. */
+    static char stdout_block[1 << 16];
     struct gp_cli cli;
     const struct gp_command *cmd;
 
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, stdout_block, _IOFBF, sizeof(stdout_block));
     memset(&cli, 0, sizeof(cli));
     cli.currency = "USD";
     gp_json_init();
