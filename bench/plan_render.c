@@ -13,6 +13,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/data.h"
+#include "planner/bands.h"
 #include "planner/efficiency.h"
 #include "planner/fleet.h"
 #include "planner/sweep.h"
@@ -45,7 +46,8 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The planner inputs the chat preset needs, loaded from the embedded data. */
+/* The planner inputs the chat preset needs, loaded from the embedded data, with the measured
+ * error bands as `gpuplan plan` uses them. */
 struct inputs {
     struct gp_catalog cat;
     struct gp_efficiency eff[MAX_GPUS];
@@ -54,32 +56,39 @@ struct inputs {
 
 static void load_inputs(struct inputs *in)
 {
-    struct gp_buf effbuf, modbuf, wbuf;
+    struct gp_buf effbuf, modbuf, wbuf, bandbuf;
     struct gp_efficiency_table table;
+    struct gp_bands bands;
     struct gp_model_table models;
     char origin[256];
 
     gp_buf_init(&effbuf, 1 << 20);
     gp_buf_init(&modbuf, 1 << 20);
     gp_buf_init(&wbuf, 1 << 20);
+    gp_buf_init(&bandbuf, 1 << 20);
     if (gp_catalog_load(&in->cat) ||
         gp_data_read(&effbuf, "efficiency.json", origin, sizeof(origin)) ||
         gp_data_read(&modbuf, "models.json", origin, sizeof(origin)) ||
         gp_data_read(&wbuf, "workloads/chat-llama-3.1-70b.json", origin, sizeof(origin)) ||
+        gp_data_read(&bandbuf, "bands.json", origin, sizeof(origin)) ||
+        gp_bands_parse(&bands, bandbuf.data, bandbuf.len, "bands.json") ||
         gp_efficiency_table_parse(&table, effbuf.data, effbuf.len, "efficiency.json") ||
         gp_model_table_parse(&models, modbuf.data, modbuf.len, "models.json") ||
         gp_workload_parse(&in->base.workload, wbuf.data, wbuf.len, origin, &models))
         die();
     if (in->cat.count > MAX_GPUS)
         exit(1);
-    for (size_t g = 0; g < in->cat.count; g++)
+    for (size_t g = 0; g < in->cat.count; g++) {
         gp_efficiency_resolve(&in->eff[g], &table, in->cat.gpus[g].id);
+        memcpy(in->eff[g].band, bands.band, sizeof(in->eff[g].band));
+    }
     gp_assumptions_init(&in->base.assumptions);
     gp_efficiency_table_release(&table);
     gp_model_table_release(&models);
     gp_buf_release(&effbuf);
     gp_buf_release(&modbuf);
     gp_buf_release(&wbuf);
+    gp_buf_release(&bandbuf);
 }
 
 /* The sweep input_tokens=64:64000:64 on every GPU type: fills rows and values; returns seconds. */
