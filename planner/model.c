@@ -168,14 +168,13 @@ static double gemm_count(const struct terms *x, const struct gp_model_arch *m, d
     return n;
 }
 
-/* Fixed cost of the GEMMs of one forward pass: the dense ones at the model's precision, the
- * experts' at theirs. */
+/* Fixed cost of the GEMMs of one forward pass: the dense ones at the model's precision
+ * (`dense_fixed`), the experts' at theirs. */
 static double gemm_fixed(const struct terms *x, const struct gp_model_arch *m,
-                         const struct rates *r, double b)
+                         const struct rates *r, double dense_fixed, double b)
 {
     double experts = gemm_count(x, m, b) - dense_gemms(m);
-    return op_time(0, dense_gemms(m), r->gemm_half, r->flops) +
-           op_time(0, experts, r->egemm_half, r->eflops);
+    return dense_fixed + op_time(0, experts, r->egemm_half, r->eflops);
 }
 
 static double weights_read(const struct terms *x, const struct gp_model_arch *m,
@@ -194,53 +193,88 @@ static double all_to_all(const struct gp_model_arch *m, int ep, double tokens,
     return 2.0 * gp_model_moe_layers(m) * copies * tokens * m->hidden * ACT_BYTES / r->link;
 }
 
-/* Fill the terms of layout (t, ep); returns 1 when it does not fit memory. */
-static int layout_terms(struct terms *x, const struct gp_workload *w, const struct gp_gpu *gpu,
+/* What every layout of one inference evaluation shares: the request's sizes, the model's
+ * weights, and the terms that do not depend on how the model is split. */
+struct shared {
+    double L, s, g;      /* layers; prompt and output tokens of a request */
+    double ctx, full;    /* KV context of a decode step on average and at the end, tokens */
+    double dense_bytes;  /* weights outside the experts, bytes */
+    double expert_bytes; /* the experts' weights, bytes */
+    double compute;      /* GEMM time of one token on one GPU before tensor parallelism, s */
+    double attn_flops;   /* a decode token's attention FLOPs: 4 L x width x ctx */
+    double prompt_flops; /* a prompt's attention FLOPs: s x 2 L x heads x head_dim x context */
+    double dense_fixed;  /* fixed cost of the dense GEMMs of one forward pass, s */
+    double attn_fixed;   /* fixed cost of reading each layer's KV cache, s */
+    double overhead;     /* fixed step overhead, s */
+    double engine_max;   /* most sequences the engine batches */
+    double hbm_free;     /* memory for weights and KV cache on one GPU, bytes */
+};
+
+static void shared_init(struct shared *k, const struct gp_workload *w, const struct gp_gpu *gpu,
                         const struct gp_efficiency *eff, const struct rates *r,
-                        enum gp_precision prec, int t, int ep)
+                        enum gp_precision prec)
 {
     const struct gp_model_arch *m = &w->model;
     const struct gp_inference *in = &w->inference;
-    double L = m->layers, s = in->input_tokens, g = in->output_tokens;
-    double ctx = gp_model_kv_context(m, s + g / 2.0), full = gp_model_kv_context(m, s + g);
-    double wb = gp_precision_bytes(prec), experts = gp_model_expert_params(m);
-    double active = gp_model_active_params(m), lat = eff->net_latency_s;
+    double experts = gp_model_expert_params(m), active = gp_model_active_params(m);
+    /* Routed experts a token reaches compute at the experts' rate, the rest at the model's. */
+    double routed = experts * m->active_experts / m->experts;
+    double head = (double)m->heads * m->head_dim;
+
+    k->L = m->layers;
+    k->s = in->input_tokens;
+    k->g = in->output_tokens;
+    k->ctx = gp_model_kv_context(m, k->s + k->g / 2.0);
+    k->full = gp_model_kv_context(m, k->s + k->g);
+    k->dense_bytes = (m->params - experts) * gp_precision_bytes(prec);
+    k->expert_bytes = experts * gp_model_expert_bytes(m, prec);
+    k->compute = 2.0 * ((active - routed) / r->flops + routed / r->eflops);
+    k->attn_flops = 4.0 * k->L * gp_model_attention_width(m) * k->ctx;
+    k->prompt_flops = k->s * 2.0 * k->L * head * gp_model_kv_context(m, k->s);
+    k->dense_fixed = op_time(0, dense_gemms(m), r->gemm_half, r->flops);
+    k->attn_fixed = op_time(0, k->L, r->bw_half, r->bytes);
+    k->overhead = eff->step_overhead_s + k->L * eff->layer_overhead_s;
+    k->engine_max = in->max_batch > 0 ? in->max_batch : eff->max_batch;
+    k->hbm_free = gpu->hbm_gb * 1e9 * in->memory_fraction;
+}
+
+/* Fill the terms of layout (t, ep); returns 1 when it does not fit memory. */
+static int layout_terms(struct terms *x, const struct gp_workload *w,
+                        const struct gp_efficiency *eff, const struct rates *r,
+                        const struct shared *k, int t, int ep)
+{
+    const struct gp_model_arch *m = &w->model;
+    double L = k->L, s = k->s, lat = eff->net_latency_s;
     double moe_lat = ep > 1 ? 2.0 * gp_model_moe_layers(m) * lat : 0.0;
 
     memset(x, 0, sizeof(*x));
     x->t = t;
     x->ep = ep;
     x->expert_gemm = eff->expert_gemm > 0 ? eff->expert_gemm : 1.0;
-    x->kv_tok = gp_model_kv_bytes_per_gpu(m, in->kv_precision, t);
+    x->kv_tok = gp_model_kv_bytes_per_gpu(m, w->inference.kv_precision, t);
     x->attn = gp_model_attention_width(m);
-    x->dense = (m->params - experts) * wb / t;
-    x->expw = experts * gp_model_expert_bytes(m, prec) / (t * ep);
-    double avail = gpu->hbm_gb * 1e9 * in->memory_fraction - x->dense - x->expw -
-                   eff->runtime_overhead_gb * 1e9;
-    if (avail < x->kv_tok * full || (t * ep > 1 && !(r->link > 0)))
+    x->dense = k->dense_bytes / t;
+    x->expw = k->expert_bytes / (t * ep);
+    double avail = k->hbm_free - x->dense - x->expw - eff->runtime_overhead_gb * 1e9;
+    if (avail < x->kv_tok * k->full || (t * ep > 1 && !(r->link > 0)))
         return 1;
-    double engine_max = in->max_batch > 0 ? in->max_batch : eff->max_batch;
-    x->cap = gp_fmin(floor(avail / (x->kv_tok * ctx)), engine_max);
+    x->cap = gp_fmin(floor(avail / (x->kv_tok * k->ctx)), k->engine_max);
     x->n_gemm = gemm_count(x, m, x->cap);
-    x->c0 = gemm_fixed(x, m, r, x->cap);
-    /* Routed experts a token reaches compute at the experts' rate, the rest at the model's. */
-    double routed = experts * m->active_experts / m->experts;
-    x->c = 2.0 * ((active - routed) / r->flops + routed / r->eflops) / t;
-    x->a0 = op_time(0, L, r->bw_half, r->bytes);
-    x->a = gp_fmax(4.0 * L * x->attn * ctx / t / r->attn, x->kv_tok * ctx / r->bytes) +
+    x->c0 = gemm_fixed(x, m, r, k->dense_fixed, x->cap);
+    x->c = k->compute / t;
+    x->a0 = k->attn_fixed;
+    x->a = gp_fmax(k->attn_flops / t / r->attn, x->kv_tok * k->ctx / r->bytes) +
            eff->sequence_overhead_s;
     x->k0 = (t > 1 ? 2.0 * L * lat : 0.0) + moe_lat;
     x->k = (t > 1 ? 2.0 * L * 2.0 * (t - 1) / t * m->hidden * ACT_BYTES / r->link : 0.0) +
            (ep > 1 ? all_to_all(m, ep, 1.0, r) : 0.0);
-    x->o = eff->step_overhead_s + L * eff->layer_overhead_s;
+    x->o = k->overhead;
     /* Prefill of one request: GEMMs over s tokens (compute-bound for any real prompt), causal
      * attention, and the same collectives with s tokens of payload. In-flight batching runs a
      * prompt's chunks in the decode steps' grouped expert GEMMs, which pay their fixed cost
      * per step for every token routed to an expert: a prefill adds only its dense GEMMs'. */
-    double head = (double)m->heads * m->head_dim, n_pre = dense_gemms(m);
-    x->pre_c = s * x->c + op_time(0, n_pre, r->gemm_half, r->flops) +
-               s * 2.0 * L * head * gp_model_kv_context(m, s) / t / r->attn;
-    x->pre_m = op_time(x->dense + x->expw, n_pre, r->bw_half, r->bytes);
+    x->pre_c = s * x->c + k->dense_fixed + k->prompt_flops / t / r->attn;
+    x->pre_m = op_time(x->dense + x->expw, dense_gemms(m), r->bw_half, r->bytes);
     double pre_comm = 2.0 * L * allreduce(s * m->hidden * ACT_BYTES, t, r, lat) +
                       (ep > 1 ? all_to_all(m, ep, s, r) + moe_lat : 0.0);
     x->pre = gp_fmax(x->pre_c, x->pre_m) + pre_comm + L * eff->layer_overhead_s;
@@ -278,20 +312,20 @@ static double choose_batch(const struct terms *x, const struct gp_workload *w,
  * output token a user sees is the sum, so the largest b meeting a limit has a closed form.
  * Returns 0 when it fits, 1 when it does not fit memory, 2 when no batch meets the targets.
  */
-static int try_layout(struct candidate *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+static int try_layout(struct candidate *out, const struct gp_workload *w,
                       const struct gp_efficiency *eff, const struct rates *r,
-                      enum gp_precision prec, int t, int ep)
+                      const struct shared *k, int t, int ep)
 {
     const struct gp_model_arch *m = &w->model;
     struct candidate c;
 
-    if (layout_terms(&c.x, w, gpu, eff, r, prec, t, ep))
+    if (layout_terms(&c.x, w, eff, r, k, t, ep))
         return 1;
     c.b = choose_batch(&c.x, w, r);
     if (!(c.b >= 1))
         return 2;
     c.wread = weights_read(&c.x, m, r, c.b);
-    c.x.c0 = gemm_fixed(&c.x, m, r, c.b);
+    c.x.c0 = gemm_fixed(&c.x, m, r, k->dense_fixed, c.b);
     c.gemm = gp_fmax(c.x.c0 + c.x.c * c.b, c.wread);
     c.comm = c.x.k0 + c.x.k * c.b;
     c.step = c.gemm + c.x.a0 + c.x.a * c.b + c.comm + c.x.o;
@@ -386,6 +420,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     const struct gp_inference *in = &w->inference;
     struct candidate best = {0}, c;
     struct rates r;
+    struct shared k;
     bool fits = false, have_best = false;
     /* For a rate target the degree that needs the fewest whole GPUs wins (replicas round up);
      * for "max", and on ties, the most throughput per GPU. */
@@ -401,6 +436,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
         r.eflops = e.flops;
         r.egemm_half = e.gemm_half;
     }
+    shared_init(&k, w, gpu, eff, &r, out->precision);
     /* Tensor parallel within the node; for MoE also experts over ep GPUs with attention
      * data-parallel (tensor parallel 1). */
     for (int i = 0; i < 8; i++) {
@@ -410,7 +446,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
             (in->tensor_parallel > 0 && t != in->tensor_parallel) ||
             (in->expert_parallel > 1 && ep != in->expert_parallel))
             continue;
-        int rc = try_layout(&c, w, gpu, eff, &r, out->precision, t, ep);
+        int rc = try_layout(&c, w, eff, &r, &k, t, ep);
         if (rc != 1)
             fits = true;
         if (rc != 0)
