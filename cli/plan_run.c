@@ -195,6 +195,7 @@ static int build_base(struct gp_cli *cli, struct gp_cli_plan_run *run)
     if (gp_plan_sweep_check(base, &run->sweep))
         return gp_cli_input_error(cli, "--sweep: %s", gp_error_last());
     run->req.sweep = &run->sweep;
+    run->req.sweep_checked = true;
     return GP_EXIT_OK;
 }
 

@@ -270,8 +270,9 @@ struct points {
     struct gp_buy_memo *memos;
 };
 
-/* Point `v`'s rows, ranked into dest[per_point], marked and converted. Returns 0 or
- * GP_EINVALID (a sweep value). */
+/* Point `v`'s rows, ranked into dest[per_point], marked and converted. The sweep's values have
+ * been checked against the base (gp_plan_sweep_check): setting one gives a valid workload.
+ * Returns 0 or GP_EINVALID (a sweep value). */
 static int plan_point(struct gp_plan_result *out, const struct gp_plan_request *req,
                       const struct gp_sweep *sweep, size_t v, struct points *p,
                       struct gp_plan_row *dest)
@@ -280,7 +281,7 @@ static int plan_point(struct gp_plan_result *out, const struct gp_plan_request *
     struct gp_plan_input in = req->base;
     int rc;
 
-    if (sweep && (rc = gp_plan_apply(&in, sweep->key, sweep->values[v])))
+    if (sweep && (rc = gp_plan_set(&in, sweep->key, sweep->values[v])))
         return rc;
     for (size_t g = 0; g < n; g++)
         plan_row(&p->scratch[g], req, &in, &out->gpus[g], &p->memos[g]);
@@ -374,6 +375,8 @@ static int plan(struct gp_plan_result *out, const struct gp_plan_request *req,
     out->runner_up = SIZE_MAX;
     rc = prepare_gpus(out->gpus, &ngpus, req, per_gpu);
     out->per_point = ngpus;
+    if (!rc && sweep && !req->sweep_checked)
+        rc = gp_plan_sweep_check(&req->base, sweep);
     if (!rc)
         rc = plan_points(out, req, sweep, points, sink);
 done:

@@ -47,6 +47,8 @@ struct gp_plan_request {
     struct gp_plan_input base;        /* workload and assumptions after every flag and --set; money
                                          the user typed is in `currency` (gp_plan_request_init) */
     const struct gp_sweep *sweep;     /* NULL or no values: one point, the base */
+    bool sweep_checked;               /* gp_plan_sweep_check passed for base and sweep: the
+                                         planner need not check the values again */
     const struct gp_gpu *const *gpus; /* catalog entries to plan, `gpu_count` of them */
     size_t gpu_count;
     const struct gp_efficiency_table *efficiencies;
@@ -165,8 +167,9 @@ size_t gp_plan_stacks_for(const struct gp_stack **out, size_t max,
 /*
  * Plan every GPU type of `req` at every sweep point: choose each type's stack profile,
  * calibration and price, evaluate, rank within each point, and convert the money into the report
- * currency. Returns 0, GP_EINVALID (a sweep value that does not apply; message set) or GP_ENOMEM.
- * On failure *out holds nothing to release.
+ * currency. Every sweep value is checked before the first point is planned (unless
+ * req->sweep_checked). Returns 0, GP_EINVALID (a sweep value that does not apply; message set) or
+ * GP_ENOMEM. On failure *out holds nothing to release.
  */
 int gp_plan_run(struct gp_plan_result *out, const struct gp_plan_request *req);
 void gp_plan_result_release(struct gp_plan_result *res);
@@ -176,7 +179,7 @@ void gp_plan_result_release(struct gp_plan_result *res);
  * one point's rows are in memory at a time. out->rows keeps the rows of the best row's point
  * (the last point's when no row is best), `count` = per_point, and best and runner_up index
  * them; every other figure of the result is as gp_plan_run's. Returns as gp_plan_run, or the
- * sink's error; the sink sees no point after it fails.
+ * sink's error; the sink sees no point after it fails, and none at all for a bad sweep value.
  */
 int gp_plan_stream(struct gp_plan_result *out, const struct gp_plan_request *req,
                    const struct gp_plan_sink *sink);

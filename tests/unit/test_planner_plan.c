@@ -319,7 +319,11 @@ static void test_plan_stream(void **state)
     assert_int_equal(gp_sweep_parse(&sweep, "output_tokens=128,256,512,1024"), 0);
     f.req.sweep = &sweep;
     assert_int_equal(gp_plan_run(&all, &f.req), 0);
+    /* checked once by the caller: the points only set their values, to the same rows */
+    assert_int_equal(gp_plan_sweep_check(&f.req.base, &sweep), 0);
+    f.req.sweep_checked = true;
     assert_int_equal(gp_plan_stream(&streamed, &f.req, &sink), 0);
+    f.req.sweep_checked = false;
     assert_int_equal(seen.calls, 4);
     assert_int_equal(seen.count, all.count);
     for (size_t i = 0; i < all.count; i++) {
@@ -351,6 +355,19 @@ static void test_plan_stream(void **state)
     assert_int_equal(seen.count, 4);
     assert_null(streamed.rows);
     gp_plan_result_release(&streamed);
+
+    /* A sweep value the workload refuses is found before the first point: the sink sees none. */
+    struct gp_sweep refused;
+    assert_int_equal(gp_sweep_parse(&refused, "memory_fraction=0.5,1.5"), 0);
+    f.req.sweep = &refused;
+    memset(&seen, 0, sizeof(seen));
+    seen.fail_at = SIZE_MAX;
+    assert_int_equal(gp_plan_stream(&streamed, &f.req, &sink), GP_EINVALID);
+    assert_int_equal(seen.calls, 0);
+    assert_null(streamed.rows);
+    gp_plan_result_release(&streamed);
+    gp_sweep_release(&refused);
+    f.req.sweep = &sweep;
 
     /* Nothing feasible: the smallest fleet is a copy that outlives the points' rows. */
     memset(&seen, 0, sizeof(seen));
