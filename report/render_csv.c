@@ -46,16 +46,14 @@ static bool needs_quotes(const char *text, size_t len, const struct quote_set *q
     return false;
 }
 
-/* Append a text field; `line` has room for 2 * len + 4 more bytes. */
-static void put_text(struct gp_buf *line, const char *text, size_t len, const struct quote_set *q)
+/* Write a text field at `out`, which has room for 2 * len + 4 bytes; returns its end. */
+static char *put_text(char *out, const char *text, size_t len, const struct quote_set *q)
 {
-    char *out = line->data + line->len;
     bool formula;
 
     if (!needs_quotes(text, len, q, &formula)) {
         memcpy(out, text, len);
-        line->len += len;
-        return;
+        return out + len;
     }
     *out++ = '"';
     if (formula)
@@ -66,7 +64,7 @@ static void put_text(struct gp_buf *line, const char *text, size_t len, const st
         *out++ = text[i];
     }
     *out++ = '"';
-    line->len = (size_t)(out - line->data);
+    return out;
 }
 
 /* Room for `extra` more bytes and a terminator in `line`: most cells fit the room reserved
@@ -105,15 +103,17 @@ static int put_cell(struct csv_writer *w, size_t r, size_t c)
         len = strlen(value.text);
     if ((rc = reserve(line, 2 * len + NUMBER_ROOM)))
         return rc;
+    char *out = line->data + line->len; /* a local cursor: stores through it leave `line` be */
     if (c)
-        line->data[line->len++] = w->locale->separator;
+        *out++ = w->locale->separator;
     if (value.kind == GP_CELL_TEXT)
-        put_text(line, value.text, len, &w->quotes);
+        out = put_text(out, value.text, len, &w->quotes);
     else if (value.kind != GP_CELL_EMPTY)
-        line->len += gp_number_format(line->data + line->len, NUMBER_ROOM - 2, value.number,
-                                      value.kind == GP_CELL_INT ? 0 : t->columns[c].decimals,
-                                      w->locale->decimal);
-    line->data[line->len] = '\0';
+        out += gp_number_format(out, NUMBER_ROOM - 2, value.number,
+                                value.kind == GP_CELL_INT ? 0 : t->columns[c].decimals,
+                                w->locale->decimal);
+    *out = '\0';
+    line->len = (size_t)(out - line->data);
     return 0;
 }
 
