@@ -119,8 +119,9 @@ static int render(struct gp_cli *cli, const struct plan_run *run)
 /* CSV written point by point as the planner hands the rows over. */
 struct csv_stream {
     struct gp_plan_view view; /* its rows: the point's being written */
-    struct gp_table table;    /* reads the view */
+    struct gp_table table;    /* reads the view, for the header line */
     struct gp_render_options options;
+    struct gp_csv_style style;    /* of options.locale */
     const struct gp_sweep *sweep; /* borrowed; no values: no sweep */
 };
 
@@ -139,7 +140,7 @@ static int put_point(void *ctx, size_t point, const struct gp_plan_row *rows, si
     }
     if (point == 0)
         rc = gp_render_csv_header(&s->table, &s->options, stdout);
-    return rc ? rc : gp_render_csv_rows(&s->table, &s->options, stdout);
+    return rc ? rc : gp_plan_view_csv_rows(&s->view, &s->style, stdout);
 }
 
 /* --format csv: plan and write each sweep point's rows in turn, so that only one point's are
@@ -156,6 +157,7 @@ static int stream_csv(struct gp_cli *cli, struct plan_run *run)
     }
     s->sweep = &run->plan.sweep;
     s->options = (struct gp_render_options){false, 1, SIZE_MAX, cli->locale, 0, false};
+    gp_csv_style_init(&s->style, cli->locale);
     rc = plan_view(cli, run, &s->view, NULL, 0, 1);
     if (!rc) {
         gp_plan_view_table(&s->view, &s->table);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "planner/model.h"
+#include "util/buf.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -222,6 +223,29 @@ static void read_value(const void *source, size_t row, size_t col, struct gp_val
         set_text(out, v->currency);
         break;
     }
+}
+
+int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_style *style, FILE *out)
+{
+    struct gp_buf line = GP_BUF_INIT;
+    char scratch[512]; /* a value's text while it is copied: the notes, at most 18 names */
+    struct gp_value value;
+    int rc = 0;
+
+    for (size_t row = 0; rc == 0 && row < v->nrows; row++) {
+        gp_buf_reset(&line);
+        for (size_t c = 0; rc == 0 && c < v->ncols; c++) {
+            read_value(v, row, c, &value, scratch, sizeof(scratch));
+            rc = gp_csv_put_value(&line, &value, v->used[c] ? v->used[c]->column.decimals : 0,
+                                  c == 0, style);
+        }
+        if (rc == 0)
+            rc = gp_csv_end_line(&line, out);
+    }
+    gp_buf_release(&line);
+    if (rc == 0 && ferror(out))
+        rc = gp_error_set(GP_ERROR, "cannot write output");
+    return rc;
 }
 
 static void use(struct gp_plan_view *v, const struct gp_plan_column *d)

@@ -6,8 +6,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "planner/fleet.h"
+#include "report/csv.h"
 #include "report/table.h"
 
 /* How a column's value is read from a struct gp_plan_row. */
@@ -106,6 +108,12 @@ int gp_plan_view_pick(struct gp_plan_view *v, const char *list);
 /* The view as a table whose rows are read from the view; `t` borrows `v` (and any later change
  * to the view's columns needs a new call). */
 void gp_plan_view_table(struct gp_plan_view *v, struct gp_table *t);
+
+/* The view's rows as CSV lines in `style`: the bytes gp_render_csv_rows writes for the table of
+ * gp_plan_view_table, each value read and written in one pass (a sweep's CSV streams through
+ * here point by point). Returns 0, or GP_ENOMEM or GP_ERROR (writing failed), message set. */
+int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_style *style,
+                          FILE *out);
 
 /* Column `d`'s header with `currency` for "{c}", into out[size]. */
 void gp_plan_column_header(char *out, size_t size, const struct gp_plan_column *d,

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "report/plan_table.h"
 #include "report/report.h"
 
 enum { CASES = 300, TEXT_MAX = 40 };
@@ -186,10 +187,72 @@ static void xlsx_holds_text_as_strings(void **state)
     gp_report_release(&r);
 }
 
+/* Plan rows with nasty text in every text field, some sized and priced, some not. */
+static void nasty_rows(struct gp_plan_row *rows, size_t n, unsigned seed)
+{
+    memset(rows, 0, n * sizeof(*rows));
+    for (size_t i = 0; i < n; i++) {
+        struct gp_plan_row *r = &rows[i];
+        char *texts[] = {r->gpu,       r->provider,          r->instance_type, r->price_source,
+                         r->region,    r->efficiency_source, r->stack,         r->price_tier,
+                         r->price_mix, r->price_date};
+        for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
+            nasty(texts[t], &seed); /* TEXT_MAX - 1 bytes at most: every field holds that */
+        r->kind = GP_WORKLOAD_INFERENCE;
+        r->gpus = (int)(i % 3) * 4;
+        r->price_known = i % 2 == 0;
+        r->instances = (int)(i % 4);
+        r->notes = (unsigned)i * 2654435761u;
+        r->tp = 1 << (i % 4);
+        r->cost_per_hour = (double)i * 1.37;
+        r->tokens_per_s = (double)i * 1000.25;
+        r->ttft_ms = -0.0005 * (double)i;
+        r->headroom = (i % 5) ? 0.01 * (double)i : 0.0;
+    }
+}
+
+/* The plan view's CSV, written straight from the rows, is byte for byte the CSV of its table:
+ * the same quoting and neutralising, in both locales, with a sweep column. */
+static void plan_csv_rows_match_the_table(void **state)
+{
+    static struct gp_plan_row rows[60];
+    static struct gp_plan_view view;
+    static const char values[3][8] = {"=1+1", "a;b,c", "\"q\""};
+    const struct gp_locale *locales[] = {gp_locale_default(), gp_locale_find("da_DK")};
+    (void)state;
+
+    nasty_rows(rows, 60, 11);
+    for (size_t l = 0; l < 2; l++) {
+        struct gp_render_options options = {false, 1, SIZE_MAX, locales[l], 0, false};
+        struct gp_csv_style style;
+        struct gp_table table;
+        char *a = NULL, *b = NULL;
+        size_t alen = 0, blen = 0;
+        FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+
+        assert_non_null(locales[l]);
+        gp_plan_view_init(&view, rows, 60, GP_WORKLOAD_INFERENCE, "DKK", 6.5);
+        gp_plan_view_sweep(&view, "input_tokens", values[0], sizeof(values[0]), 20);
+        gp_plan_view_table(&view, &table);
+        gp_csv_style_init(&style, locales[l]);
+        assert_int_equal(gp_render_csv_rows(&table, &options, fa), 0);
+        assert_int_equal(gp_plan_view_csv_rows(&view, &style, fb), 0);
+        fclose(fa);
+        fclose(fb);
+        assert_true(alen > 60 * view.ncols);
+        assert_int_equal(alen, blen);
+        assert_memory_equal(a, b, alen);
+        free(a);
+        free(b);
+        gp_table_release(&table);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(csv_reads_back_as_text),
+        cmocka_unit_test(plan_csv_rows_match_the_table),
         cmocka_unit_test(html_escapes_everything),
         cmocka_unit_test(xlsx_holds_text_as_strings),
     };
