@@ -247,33 +247,36 @@ static int layout_terms(struct terms *x, const struct gp_workload *w,
     double L = k->L, s = k->s, lat = eff->net_latency_s;
     double moe_lat = ep > 1 ? 2.0 * gp_model_moe_layers(m) * lat : 0.0;
 
+    /* t and ep are powers of two: multiplying by their reciprocals divides exactly */
+    double per_t = 1.0 / t, per_gpu = 1.0 / (t * ep);
+
     memset(x, 0, sizeof(*x));
     x->t = t;
     x->ep = ep;
     x->expert_gemm = eff->expert_gemm > 0 ? eff->expert_gemm : 1.0;
     x->kv_tok = gp_model_kv_bytes_per_gpu(m, w->inference.kv_precision, t);
     x->attn = gp_model_attention_width(m);
-    x->dense = k->dense_bytes / t;
-    x->expw = k->expert_bytes / (t * ep);
+    x->dense = k->dense_bytes * per_t;
+    x->expw = k->expert_bytes * per_gpu;
     double avail = k->hbm_free - x->dense - x->expw - eff->runtime_overhead_gb * 1e9;
     if (avail < x->kv_tok * k->full || (t * ep > 1 && !(r->link > 0)))
         return 1;
     x->cap = gp_fmin(floor(avail / (x->kv_tok * k->ctx)), k->engine_max);
     x->n_gemm = gemm_count(x, m, x->cap);
     x->c0 = gemm_fixed(x, m, r, k->dense_fixed, x->cap);
-    x->c = k->compute / t;
+    x->c = k->compute * per_t;
     x->a0 = k->attn_fixed;
-    x->a = gp_fmax(k->attn_flops / t / r->attn, x->kv_tok * k->ctx / r->bytes) +
+    x->a = gp_fmax(k->attn_flops * per_t / r->attn, x->kv_tok * k->ctx / r->bytes) +
            eff->sequence_overhead_s;
     x->k0 = (t > 1 ? 2.0 * L * lat : 0.0) + moe_lat;
-    x->k = (t > 1 ? 2.0 * L * 2.0 * (t - 1) / t * m->hidden * ACT_BYTES / r->link : 0.0) +
+    x->k = (t > 1 ? 2.0 * L * 2.0 * (t - 1) * per_t * m->hidden * ACT_BYTES / r->link : 0.0) +
            (ep > 1 ? all_to_all(m, ep, 1.0, r) : 0.0);
     x->o = k->overhead;
     /* Prefill of one request: GEMMs over s tokens (compute-bound for any real prompt), causal
      * attention, and the same collectives with s tokens of payload. In-flight batching runs a
      * prompt's chunks in the decode steps' grouped expert GEMMs, which pay their fixed cost
      * per step for every token routed to an expert: a prefill adds only its dense GEMMs'. */
-    x->pre_c = s * x->c + k->dense_fixed + k->prompt_flops / t / r->attn;
+    x->pre_c = s * x->c + k->dense_fixed + k->prompt_flops * per_t / r->attn;
     x->pre_m = op_time(x->dense + x->expw, dense_gemms(m), r->bw_half, r->bytes);
     double pre_comm = 2.0 * L * allreduce(s * m->hidden * ACT_BYTES, t, r, lat) +
                       (ep > 1 ? all_to_all(m, ep, s, r) + moe_lat : 0.0);
@@ -333,7 +336,7 @@ static int try_layout(struct candidate *out, const struct gp_workload *w,
     c.rate = c.b * ep / c.tpot;
     if (!(c.rate > 0) || !isfinite(c.tpot))
         return 2;
-    c.per_gpu = c.rate / (t * ep);
+    c.per_gpu = c.rate * (1.0 / (t * ep)); /* exact: t x ep is a power of two */
     *out = c;
     return 0;
 }
