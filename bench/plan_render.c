@@ -113,7 +113,20 @@ static double model_rows(const struct inputs *in, struct gp_plan_row *rows,
     return cpu_seconds() - start;
 }
 
-/* Render the rows as `format` into a memory buffer `repeat` times; returns seconds per pass. */
+static int render(const struct gp_plan_view *view, const struct gp_table *table,
+                  enum gp_format format, const struct gp_render_options *options, FILE *out)
+{
+    struct gp_csv_style style;
+
+    if (format != GP_FORMAT_CSV)
+        return gp_table_render(table, format, options, out);
+    gp_csv_style_init(&style, gp_locale_default());
+    return gp_render_csv_header(table, options, out) || gp_plan_view_csv_rows(view, &style, out);
+}
+
+/* Render the rows as `format` into a memory buffer `repeat` times, CSV as `plan --format csv`
+ * writes it (the header from the table, the rows straight from the view); returns seconds per
+ * pass. */
 static double render_rows(const struct gp_plan_row *rows, size_t nrows, size_t group,
                           char (*values)[GP_SWEEP_VALUE_MAX], enum gp_format format, int repeat,
                           size_t *bytes)
@@ -129,7 +142,7 @@ static double render_rows(const struct gp_plan_row *rows, size_t nrows, size_t g
         gp_plan_view_init(&view, rows, nrows, GP_WORKLOAD_INFERENCE, "USD", 1.0);
         gp_plan_view_sweep(&view, "input_tokens", values[0], sizeof(values[0]), group);
         gp_plan_view_table(&view, &table);
-        if (!out || gp_table_render(&table, format, &options, out))
+        if (!out || render(&view, &table, format, &options, out))
             die();
         fclose(out);
         free(text);
