@@ -22,7 +22,7 @@ struct gp_csv_style {
     bool quoted[256]; /* the bytes that make a field need quotes: separator, quote, CR, LF */
 };
 
-/* (render_csv.c) */
+/* The style of `locale`'s fields (defined in render_csv.c, beside the generic writer). */
 void gp_csv_style_init(struct gp_csv_style *s, const struct gp_locale *locale);
 
 /* The writers call these for every cell: they are inline so that a cell's value need not pass
