@@ -248,7 +248,7 @@ static int layout_terms(struct terms *x, const struct gp_workload *w,
     double moe_lat = ep > 1 ? 2.0 * gp_model_moe_layers(m) * lat : 0.0;
 
     /* t and ep are powers of two: multiplying by their reciprocals divides exactly */
-    double per_t = 1.0 / t, per_gpu = 1.0 / (t * ep);
+    double per_t = 1.0 / t, per_replica = 1.0 / (t * ep);
 
     memset(x, 0, sizeof(*x));
     x->t = t;
@@ -257,7 +257,7 @@ static int layout_terms(struct terms *x, const struct gp_workload *w,
     x->kv_tok = gp_model_kv_bytes_per_gpu(m, w->inference.kv_precision, t);
     x->attn = gp_model_attention_width(m);
     x->dense = k->dense_bytes * per_t;
-    x->expw = k->expert_bytes * per_gpu;
+    x->expw = k->expert_bytes * per_replica;
     double avail = k->hbm_free - x->dense - x->expw - eff->runtime_overhead_gb * 1e9;
     if (avail < x->kv_tok * k->full || (t * ep > 1 && !(r->link > 0)))
         return 1;
@@ -332,7 +332,7 @@ static int try_layout(struct candidate *out, const struct gp_workload *w,
     c.gemm = gp_fmax(c.x.c0 + c.x.c * c.b, c.wread);
     c.comm = c.x.k0 + c.x.k * c.b;
     c.step = c.gemm + c.x.a0 + c.x.a * c.b + c.comm + c.x.o;
-    c.tpot = c.step + c.x.pre / w->inference.output_tokens * c.b;
+    c.tpot = c.step + c.x.pre / k->g * c.b;
     c.rate = c.b * ep / c.tpot;
     if (!(c.rate > 0) || !isfinite(c.tpot))
         return 2;
@@ -343,16 +343,13 @@ static int try_layout(struct candidate *out, const struct gp_workload *w,
 
 /* What a plan reports of the chosen layout: latencies, how busy the GPU is, and its bound. */
 static void describe_layout(struct gp_perf *out, const struct candidate *c,
-                            const struct gp_workload *w, const struct gp_efficiency *eff,
-                            const struct rates *r)
+                            const struct gp_efficiency *eff, const struct rates *r,
+                            const struct shared *k)
 {
     const struct terms *x = &c->x;
-    const struct gp_model_arch *m = &w->model;
-    double L = m->layers, g = w->inference.output_tokens, b = c->b;
-    double ctx = gp_model_kv_context(m, w->inference.input_tokens + g / 2.0);
-    double comp_all =
-        x->c0 + x->c * b + 4.0 * L * x->attn * ctx / x->t / r->attn * b + x->pre_c * b / g;
-    double mem_all = c->wread + x->kv_tok * ctx / r->bytes * b + x->pre_m * b / g;
+    double g = k->g, b = c->b;
+    double comp_all = x->c0 + x->c * b + k->attn_flops / x->t / r->attn * b + x->pre_c * b / g;
+    double mem_all = c->wread + x->kv_tok * k->ctx / r->bytes * b + x->pre_m * b / g;
 
     out->tp = x->t;
     out->ep = x->ep;
@@ -466,7 +463,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
         return;
     }
     out->feasible = true;
-    describe_layout(out, &best, w, eff, &r);
+    describe_layout(out, &best, eff, &r, &k);
 }
 
 static void generic(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
