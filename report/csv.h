@@ -25,52 +25,48 @@ struct gp_csv_style {
 /* The style of `locale`'s fields (defined in render_csv.c, beside the generic writer). */
 void gp_csv_style_init(struct gp_csv_style *s, const struct gp_locale *locale);
 
-/* The writers call these for every cell: they are inline so that a cell's value need not pass
- * through memory on its way into the line. */
-
-/* Whether text must be quoted (it holds a byte of s->quoted) or neutralised (a spreadsheet would
- * read it as a formula). */
-static inline bool gp_csv_needs_quotes(const char *text, size_t len, const struct gp_csv_style *s,
-                                       bool *formula)
+/* Whether text that starts with `c` would be read as a formula by a spreadsheet. */
+static inline bool gp_csv_formula_start(char c)
 {
-    switch (len > 0 ? text[0] : '\0') {
+    switch (c) {
     case '=':
     case '+':
     case '-':
     case '@':
     case '\t':
     case '\r':
-        *formula = true;
         return true;
     default:
-        *formula = false;
+        return false;
     }
-    for (size_t i = 0; i < len; i++)
-        if (s->quoted[(unsigned char)text[i]])
-            return true;
-    return false;
 }
 
-/* Write text[len] as a field at `out`, which has room for 2 * len + 4 bytes; returns its end. */
-static inline char *gp_csv_put_text(char *out, const char *text, size_t len,
-                                    const struct gp_csv_style *s)
-{
-    bool formula;
+/* Text the cell writer copies in one pass: at most this many bytes, with nothing to quote. */
+#define GP_CSV_PLAIN_MAX 64
 
-    if (!gp_csv_needs_quotes(text, len, s, &formula)) {
-        memcpy(out, text, len);
-        return out + len;
+/* Append text of any length to `line` as a field: quoted when it holds a byte of s->quoted,
+ * neutralised when it starts a formula. Returns 0, or GP_ENOMEM or GP_EINVALID when the line
+ * cannot grow. (Defined in render_csv.c.) */
+int gp_csv_put_any_text(struct gp_buf *line, const char *text, const struct gp_csv_style *s);
+
+/* The writers call these for every cell: they are inline so that a cell's value need not pass
+ * through memory on its way into the line. */
+
+/* Copy `text` to `out` if it is plain: at most GP_CSV_PLAIN_MAX bytes, nothing to quote, no
+ * formula. Returns its end at `out`, or NULL (bytes at `out` written) when it is not. One pass
+ * over the text, with no call. */
+static inline char *gp_csv_put_plain(char *out, const char *text, const struct gp_csv_style *s)
+{
+    bool quote = gp_csv_formula_start(text[0]);
+    size_t i = 0;
+
+    for (char c; (c = text[i]) != '\0'; i++) {
+        if (i == GP_CSV_PLAIN_MAX)
+            return NULL;
+        out[i] = c;
+        quote |= s->quoted[(unsigned char)c];
     }
-    *out++ = '"';
-    if (formula)
-        *out++ = '\'';
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '"')
-            *out++ = '"';
-        *out++ = text[i];
-    }
-    *out++ = '"';
-    return out;
+    return quote ? NULL : out + i;
 }
 
 /* Append `value` to `line` as a field (after a separator unless `first`), numbers with
@@ -79,21 +75,26 @@ static inline char *gp_csv_put_text(char *out, const char *text, size_t len,
 static inline int gp_csv_put_value(struct gp_buf *line, const struct gp_value *value, int decimals,
                                    bool first, const struct gp_csv_style *s)
 {
-    size_t len = value->kind == GP_CELL_TEXT ? strlen(value->text) : 0;
-    size_t room = 2 * len + GP_CSV_NUMBER_ROOM;
+    _Static_assert(GP_CSV_NUMBER_ROOM > 1 + GP_CSV_PLAIN_MAX, "room for a plain text field");
     int rc;
 
-    /* most fields fit the room the line has: it grows only when they do not */
-    if (line->cap - line->len <= room && (rc = gp_buf_grow(line, room)))
+    /* room for a number or a plain text: the line grows only when that does not fit */
+    if (line->cap - line->len <= GP_CSV_NUMBER_ROOM && (rc = gp_buf_grow(line, GP_CSV_NUMBER_ROOM)))
         return rc;
     char *out = line->data + line->len; /* a local cursor: stores through it leave `line` be */
     if (!first)
         *out++ = s->separator;
-    if (value->kind == GP_CELL_TEXT)
-        out = gp_csv_put_text(out, value->text, len, s);
-    else if (value->kind != GP_CELL_EMPTY)
+    if (value->kind == GP_CELL_TEXT) {
+        char *end = gp_csv_put_plain(out, value->text, s);
+        if (!end) {
+            line->len = (size_t)(out - line->data); /* the separator */
+            return gp_csv_put_any_text(line, value->text, s);
+        }
+        out = end;
+    } else if (value->kind != GP_CELL_EMPTY) {
         out += gp_number_format(out, GP_CSV_NUMBER_ROOM - 2, value->number,
                                 value->kind == GP_CELL_INT ? 0 : decimals, s->decimal);
+    }
     *out = '\0';
     line->len = (size_t)(out - line->data);
     return 0;

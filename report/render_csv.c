@@ -22,6 +22,46 @@ void gp_csv_style_init(struct gp_csv_style *s, const struct gp_locale *locale)
     s->quoted['"'] = s->quoted['\r'] = s->quoted['\n'] = true;
 }
 
+/* Whether text[len] must be quoted (it holds a byte of s->quoted) or neutralised (*formula). */
+static bool needs_quotes(const char *text, size_t len, const struct gp_csv_style *s, bool *formula)
+{
+    *formula = len > 0 && gp_csv_formula_start(text[0]);
+    if (*formula)
+        return true;
+    for (size_t i = 0; i < len; i++)
+        if (s->quoted[(unsigned char)text[i]])
+            return true;
+    return false;
+}
+
+int gp_csv_put_any_text(struct gp_buf *line, const char *text, const struct gp_csv_style *s)
+{
+    size_t len = strlen(text);
+    bool formula;
+    int rc = gp_buf_grow(line, 2 * len + 3); /* quotes, apostrophe, every byte a quote */
+
+    if (rc)
+        return rc;
+    char *out = line->data + line->len;
+    if (!needs_quotes(text, len, s, &formula)) {
+        memcpy(out, text, len);
+        out += len;
+    } else {
+        *out++ = '"';
+        if (formula)
+            *out++ = '\'';
+        for (size_t i = 0; i < len; i++) {
+            if (text[i] == '"')
+                *out++ = '"';
+            *out++ = text[i];
+        }
+        *out++ = '"';
+    }
+    *out = '\0';
+    line->len = (size_t)(out - line->data);
+    return 0;
+}
+
 /* What writing lines of a table needs: the table, how to write its values, and the line. */
 struct csv_writer {
     const struct gp_table *t;

@@ -2,6 +2,7 @@
  * number formatting, locales, and the plan column descriptors. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <math.h>
 #include <stdint.h>
@@ -73,6 +74,65 @@ static void csv_quotes_and_neutralises(void **state)
     free(csv);
     assert_int_equal(gp_table_set_text(&t, "nope", "x"), -1);
     gp_table_release(&t);
+}
+
+/* RFC 4180 as written out by hand: the field `text` becomes in a CSV with `separator`. */
+static void expected_field(char *out, const char *text, char separator)
+{
+    bool formula = text[0] && strchr("=+-@\t\r", text[0]);
+    bool quote = formula;
+
+    for (const char *c = text; *c; c++)
+        quote |= *c == separator || *c == '"' || *c == '\r' || *c == '\n';
+    if (quote)
+        *out++ = '"';
+    if (formula)
+        *out++ = '\'';
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            *out++ = '"';
+        *out++ = *c;
+    }
+    if (quote)
+        *out++ = '"';
+    *out = '\0';
+}
+
+/* Text of every length up to 200 bytes, with a byte that needs quotes (or none) at the start,
+ * the end and around the writer's 64-byte single-pass limit, in both locales. */
+static void csv_fields_of_every_length(void **state)
+{
+    static const char specials[] = {'x', ',', ';', '"', '\r', '\n', '=', '-', '\t'};
+    static const char *const locales[] = {"C", "da_DK"};
+    char text[256], field[600], expected[640];
+    (void)state;
+
+    for (size_t l = 0; l < 2; l++) {
+        char separator = gp_locale_find(locales[l])->separator;
+        const char *bom = l == 1 ? "\xEF\xBB\xBF" : "";
+        for (size_t len = 0; len <= 200; len++) {
+            size_t at[] = {0, 1, len / 2, 62, 63, 64, 65, len - 1};
+            for (size_t s = 0; s < sizeof(specials); s++) {
+                for (size_t a = 0; a < sizeof(at) / sizeof(at[0]); a++) {
+                    struct gp_table t;
+                    memset(text, 'a', len);
+                    text[len] = '\0';
+                    if (at[a] < len)
+                        text[at[a]] = specials[s];
+                    expected_field(field, text, separator);
+                    snprintf(expected, sizeof(expected), "%sname%cprice%ccount\r\n%s%c%c\r\n", bom,
+                             separator, separator, field, separator, separator);
+                    gp_table_init(&t, columns, 3);
+                    assert_int_equal(gp_table_add_row(&t), 0);
+                    assert_int_equal(gp_table_set_text(&t, "name", "%s", text), 0);
+                    char *csv = render_in(&t, GP_FORMAT_CSV, locales[l], 0);
+                    assert_string_equal(csv, expected);
+                    free(csv);
+                    gp_table_release(&t);
+                }
+            }
+        }
+    }
 }
 
 static void json_has_schema_meta_and_nulls(void **state)
@@ -408,6 +468,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(csv_quotes_and_neutralises),
+        cmocka_unit_test(csv_fields_of_every_length),
         cmocka_unit_test(json_has_schema_meta_and_nulls),
         cmocka_unit_test(json_streams_the_document_cjson_prints_whole),
         cmocka_unit_test(text_aligns_columns),
