@@ -142,24 +142,26 @@ static bool nonzero(const struct gp_plan_column *d, const struct gp_plan_row *r)
     return number != 0;
 }
 
-static bool has_value(const struct gp_plan_column *d, const struct gp_plan_row *r)
+/* The needs (bits of enum gp_plan_need) row `r` meets; TEXT and NONZERO still look at the
+ * column's field. */
+static inline unsigned needs_met(const struct gp_plan_row *r)
 {
-    if (!(d->kinds & GP_PLAN_KIND(r->kind)))
+    unsigned sized = r->gpus > 0, priced = sized && r->price_known;
+
+    return 1u << GP_PLAN_NEED_NONE | sized << GP_PLAN_NEED_SIZED | priced << GP_PLAN_NEED_PRICE |
+           1u << GP_PLAN_NEED_TEXT | sized << GP_PLAN_NEED_NONZERO |
+           (unsigned)(priced && r->instances > 0) << GP_PLAN_NEED_BOUGHT;
+}
+
+/* Whether row `r`, which meets `met` (needs_met), has a value in column `d`. */
+static inline bool has_value(const struct gp_plan_column *d, const struct gp_plan_row *r,
+                             unsigned met)
+{
+    if (!(d->kinds & GP_PLAN_KIND(r->kind)) || !(met >> d->need & 1))
         return false;
-    switch (d->need) {
-    case GP_PLAN_NEED_SIZED:
-        return r->gpus > 0;
-    case GP_PLAN_NEED_PRICE:
-        return r->gpus > 0 && r->price_known;
-    case GP_PLAN_NEED_TEXT:
+    if (d->need == GP_PLAN_NEED_TEXT)
         return ((const char *)r + d->offset)[0] != '\0';
-    case GP_PLAN_NEED_BOUGHT:
-        return r->gpus > 0 && r->price_known && r->instances > 0;
-    case GP_PLAN_NEED_NONZERO:
-        return r->gpus > 0 && nonzero(d, r);
-    default:
-        return true;
-    }
+    return d->need != GP_PLAN_NEED_NONZERO || nonzero(d, r);
 }
 
 static void set_text(struct gp_value *out, const char *text)
@@ -174,13 +176,12 @@ static void set_number(struct gp_value *out, enum gp_cell_kind kind, double numb
     out->number = number;
 }
 
-/* gp_table_read_fn over a struct gp_plan_view. */
-static void read_value(const void *source, size_t row, size_t col, struct gp_value *out,
-                       char *scratch, size_t size)
+/* The value of row `row` of view `v`, `r`, which meets `met` (needs_met), in column `d` (NULL:
+ * the sweep column). Inline: the CSV writer reads every cell through here. */
+static inline void read_cell(const struct gp_plan_view *v, const struct gp_plan_column *d,
+                             size_t row, const struct gp_plan_row *r, unsigned met,
+                             struct gp_value *out, char *scratch, size_t size)
 {
-    const struct gp_plan_view *v = source;
-    const struct gp_plan_column *d = v->used[col];
-    const struct gp_plan_row *r = &v->rows[row];
     const char *field;
     int whole;
     double number;
@@ -190,7 +191,7 @@ static void read_value(const void *source, size_t row, size_t col, struct gp_val
         set_text(out, v->sweep_values + row / v->group * v->sweep_stride);
         return;
     }
-    if (!has_value(d, r))
+    if (!has_value(d, r, met))
         return;
     field = (const char *)r + d->offset;
     switch (d->read) {
@@ -225,17 +226,29 @@ static void read_value(const void *source, size_t row, size_t col, struct gp_val
     }
 }
 
+/* gp_table_read_fn over a struct gp_plan_view. */
+static void read_value(const void *source, size_t row, size_t col, struct gp_value *out,
+                       char *scratch, size_t size)
+{
+    const struct gp_plan_view *v = source;
+    const struct gp_plan_row *r = &v->rows[row];
+
+    read_cell(v, v->used[col], row, r, needs_met(r), out, scratch, size);
+}
+
 int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_style *style, FILE *out)
 {
     struct gp_buf line = GP_BUF_INIT;
     char scratch[512]; /* a value's text while it is copied: the notes, at most 18 names */
-    struct gp_value value;
+    struct gp_value value = {GP_CELL_EMPTY, 0.0, NULL};
     int rc = 0;
 
     for (size_t row = 0; rc == 0 && row < v->nrows; row++) {
+        const struct gp_plan_row *r = &v->rows[row];
+        unsigned met = needs_met(r);
         gp_buf_reset(&line);
         for (size_t c = 0; rc == 0 && c < v->ncols; c++) {
-            read_value(v, row, c, &value, scratch, sizeof(scratch));
+            read_cell(v, v->used[c], row, r, met, &value, scratch, sizeof(scratch));
             rc = gp_csv_put_value(&line, &value, v->used[c] ? v->used[c]->column.decimals : 0,
                                   c == 0, style);
         }
