@@ -25,6 +25,17 @@ static int add_value(struct gp_sweep *out, const char *text, size_t len)
     return 0;
 }
 
+/* A range's value as text: "%.10g", which writes whole numbers below 10^10 as integers (the
+ * cheaper "%lld" does too). Returns the length. */
+static size_t format_point(char *out, size_t size, double value)
+{
+    int n = value != 0 && value == floor(value) && fabs(value) < 1e10
+                ? snprintf(out, size, "%lld", (long long)value)
+                : snprintf(out, size, "%.10g", value);
+
+    return n > 0 ? (size_t)n : 0;
+}
+
 static int parse_range(struct gp_sweep *out, const char *spec)
 {
     char parts[3][GP_SWEEP_VALUE_MAX];
@@ -53,8 +64,7 @@ static int parse_range(struct gp_sweep *out, const char *spec)
                             GP_SWEEP_MAX_POINTS);
     for (int i = 0; i < (int)points; i++) {
         char text[GP_SWEEP_VALUE_MAX];
-        int n = snprintf(text, sizeof(text), "%.10g", from + i * step);
-        int rc = add_value(out, text, (size_t)n);
+        int rc = add_value(out, text, format_point(text, sizeof(text), from + i * step));
         if (rc)
             return rc;
     }

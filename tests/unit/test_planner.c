@@ -843,6 +843,37 @@ static void test_sweep_parse(void **state)
     assert_int_equal(gp_sweep_parse(&s, "=1,2"), GP_EINVALID);
 }
 
+/* A range's values are written as "%.10g" writes them: whole numbers as integers up to 10
+ * digits, then with an exponent; fractions, negatives and zeros as printf has them. */
+static void test_sweep_range_text(void **state)
+{
+    static const struct {
+        const char *spec;
+        double from, step;
+    } ranges[] = {
+        {"input_tokens=64:64000:64", 64, 64},
+        {"pue=-3:3:0.5", -3, 0.5},
+        {"pue=-2:2:1", -2, 1},
+        {"input_tokens=9999999990:10000000010:5", 9999999990, 5},
+        {"input_tokens=-10000000010:-9999999990:5", -10000000010, 5},
+        {"input_tokens=123456789012:123456789112:25", 123456789012, 25},
+        {"pue=0.1:0.9:0.1", 0.1, 0.1},
+    };
+    (void)state;
+
+    for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+        struct gp_sweep s;
+        assert_int_equal(gp_sweep_parse(&s, ranges[r].spec), 0);
+        assert_true(s.count >= 5);
+        for (size_t i = 0; i < s.count; i++) {
+            char want[GP_SWEEP_VALUE_MAX];
+            snprintf(want, sizeof(want), "%.10g", ranges[r].from + (double)i * ranges[r].step);
+            assert_string_equal(s.values[i], want);
+        }
+        gp_sweep_release(&s);
+    }
+}
+
 /* ---- the efficiency table ------------------------------------------------------------------ */
 
 static void test_efficiency_table(void **state)
@@ -1118,6 +1149,7 @@ int main(void)
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_set_training),
         cmocka_unit_test(test_sweep_parse),
+        cmocka_unit_test(test_sweep_range_text),
         cmocka_unit_test(test_efficiency_table),
         cmocka_unit_test(test_parse_buying),
         cmocka_unit_test(test_buy_row),
