@@ -13,17 +13,15 @@
 
 int gp_text_copy(char *dst, size_t size, const char *src)
 {
-    size_t n = strlen(src);
+    size_t i = 0;
 
     if (size == 0)
         return -1;
-    if (n >= size) {
-        memcpy(dst, src, size - 1);
-        dst[size - 1] = '\0';
-        return -1;
-    }
-    memcpy(dst, src, n + 1);
-    return 0;
+    /* one pass and no call: what is copied is mostly names of a few bytes */
+    for (; i + 1 < size && src[i] != '\0'; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
+    return src[i] != '\0' ? -1 : 0;
 }
 
 bool gp_text_ieq(const char *a, const char *b)

@@ -92,6 +92,15 @@ static void text_nearest_and_numbers(void **state)
     assert_int_equal(gp_text_copy(small, sizeof(small), "abc"), 0);
     assert_int_equal(gp_text_copy(small, sizeof(small), "abcd"), -1);
     assert_string_equal(small, "abc");
+    assert_int_equal(gp_text_copy(small, sizeof(small), ""), 0);
+    assert_string_equal(small, "");
+    assert_int_equal(gp_text_copy(small, 1, "a"), -1);
+    assert_string_equal(small, "");
+    small[0] = 'x';
+    assert_int_equal(gp_text_copy(small, 0, "a"), -1);
+    assert_int_equal(small[0], 'x');
+    assert_int_equal(gp_text_copy(small, 2, "ab"), -1);
+    assert_string_equal(small, "a");
 }
 
 static void time_round_trips(void **state)
