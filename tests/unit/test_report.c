@@ -268,19 +268,14 @@ static void csv_da_dk_has_bom_semicolons_and_decimal_commas(void **state)
 /* The fast path agrees with printf on every value it formats, ties and huge values included. */
 static void number_format_matches_printf(void **state)
 {
-    static const double fixed[] = {0.0,           -0.0,
-                                   0.125,         0.5,
-                                   1.5,           2.5,
-                                   -0.001,        0.0005,
-                                   1.005,         2.675,
-                                   999.9999,      1e15,
-                                   1e300,         -7.25,
-                                   1e-7,          123456.5,
-                                   0.045,         16.706349,
-                                   4.78e-6,       9e15,
-                                   0.995,         99999999.5,
-                                   123456789.25,  -4294967296.75,
-                                   98765432109.5, 1234567890123.0625};
+    static const double fixed[] = {0.0, -0.0, 0.125, 0.5, 1.5, 2.5, -0.001, 0.0005, 1.005, 2.675,
+                                   999.9999, 1e15, 1e300, -7.25, 1e-7, 123456.5, 0.045, 16.706349,
+                                   4.78e-6, 9e15, 0.995, 99999999.5, 123456789.25, -4294967296.75,
+                                   98765432109.5, 1234567890123.0625,
+                                   /* eight whole digits with and without a sign, and one
+                                      more, either side of the word the digits are built in */
+                                   12345678.25, -12345678.25, -1234567.75, -99999999.5, 87654321.0,
+                                   -87654321.0, 123456789.0, -0.75};
     char fast[64], slow[64], small[32];
     unsigned seed = 12345;
     (void)state;
