@@ -123,11 +123,13 @@ size_t gp_number_format(char *out, size_t size, double value, int decimals, char
     double scaled = fabs(value) * scale[decimals];
     if (!(scaled < 9e15))
         return slow_format(out, size, value, decimals, decimal);
-    int64_t whole = (int64_t)scaled; /* exact: scaled < 2^53 */
-    double frac = scaled - (double)whole;
+    double frac = scaled - (double)(int64_t)scaled; /* exact: scaled < 2^53 */
     if (fabs(frac - 0.5) <= scaled * 1e-15 + 1e-300)
         return slow_format(out, size, value, decimals, decimal);
-    uint64_t units = (uint64_t)whole + (frac > 0.5);
+    /* Rounded to the nearest: adding 0.5 errs by at most half an ulp of scaled + 0.5, less than
+     * the distance from the tie that was just checked, so it cannot cross a whole number; and the
+     * digits need not wait for the check. */
+    uint64_t units = (uint64_t)(int64_t)(scaled + 0.5);
     bool negative = signbit(value);
     size_t len = put_words(out, units, decimals, decimal, negative);
     return len ? len : put_reversed(out, units, decimals, decimal, negative);
