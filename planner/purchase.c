@@ -255,6 +255,10 @@ static void cover(int *counts, const struct item *items, size_t n, int groups)
     int bulk = 0, rem = groups;
 
     memset(counts, 0, n * sizeof(*counts));
+    if (n == 1) { /* one instance size, as most pools have: the table below would find this */
+        counts[0] = (groups + items[0].groups - 1) / items[0].groups;
+        return;
+    }
     if (groups > DP_LIMIT) {
         bulk = (groups - DP_LIMIT / 2) / items[0].groups;
         rem = groups - bulk * items[0].groups;
