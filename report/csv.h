@@ -69,34 +69,46 @@ static inline char *gp_csv_put_plain(char *out, const char *text, const struct g
     return quote ? NULL : out + i;
 }
 
-/* Append `value` to `line` as a field (after a separator unless `first`), numbers with
- * `decimals` (whole numbers with none); keeps line NUL-terminated. Returns 0, or GP_ENOMEM or
- * GP_EINVALID when the line cannot grow. */
+/* Bytes a cell's fast path may write: a number, or plain text (with room to spare). */
+#define GP_CSV_CELL_ROOM GP_CSV_NUMBER_ROOM
+
+/* Write `value` at `out`, which has GP_CSV_CELL_ROOM bytes, as a field: numbers with `decimals`
+ * (whole numbers with none), plain text as it is. Returns the field's end (nothing after it is
+ * written that counts), or NULL when the value is text that is not plain, which
+ * gp_csv_put_any_text writes. */
+static inline char *gp_csv_put_cell(char *out, const struct gp_value *value, int decimals,
+                                    const struct gp_csv_style *s)
+{
+    _Static_assert(GP_CSV_CELL_ROOM > GP_CSV_PLAIN_MAX, "room for a plain text field");
+
+    if (value->kind == GP_CELL_TEXT)
+        return gp_csv_put_plain(out, value->text, s);
+    if (value->kind != GP_CELL_EMPTY)
+        out += gp_number_format(out, GP_CSV_CELL_ROOM - 1, value->number,
+                                value->kind == GP_CELL_INT ? 0 : decimals, s->decimal);
+    return out;
+}
+
+/* Append `value` to `line` as a field (after a separator unless `first`), as gp_csv_put_cell
+ * writes it; keeps line NUL-terminated. Returns 0, or GP_ENOMEM or GP_EINVALID when the line
+ * cannot grow. */
 static inline int gp_csv_put_value(struct gp_buf *line, const struct gp_value *value, int decimals,
                                    bool first, const struct gp_csv_style *s)
 {
-    _Static_assert(GP_CSV_NUMBER_ROOM > 1 + GP_CSV_PLAIN_MAX, "room for a plain text field");
     int rc;
 
-    /* room for a number or a plain text: the line grows only when that does not fit */
-    if (line->cap - line->len <= GP_CSV_NUMBER_ROOM && (rc = gp_buf_grow(line, GP_CSV_NUMBER_ROOM)))
+    /* the line grows only when a cell's room does not fit */
+    if (line->cap - line->len <= 1 + GP_CSV_CELL_ROOM &&
+        (rc = gp_buf_grow(line, 1 + GP_CSV_CELL_ROOM)))
         return rc;
     char *out = line->data + line->len; /* a local cursor: stores through it leave `line` be */
     if (!first)
         *out++ = s->separator;
-    if (value->kind == GP_CELL_TEXT) {
-        char *end = gp_csv_put_plain(out, value->text, s);
-        if (!end) {
-            line->len = (size_t)(out - line->data); /* the separator */
-            return gp_csv_put_any_text(line, value->text, s);
-        }
-        out = end;
-    } else if (value->kind != GP_CELL_EMPTY) {
-        out += gp_number_format(out, GP_CSV_NUMBER_ROOM - 2, value->number,
-                                value->kind == GP_CELL_INT ? 0 : decimals, s->decimal);
-    }
-    *out = '\0';
-    line->len = (size_t)(out - line->data);
+    char *end = gp_csv_put_cell(out, value, decimals, s);
+    line->len = (size_t)((end ? end : out) - line->data);
+    if (!end)
+        return gp_csv_put_any_text(line, value->text, s);
+    line->data[line->len] = '\0';
     return 0;
 }
 

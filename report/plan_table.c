@@ -236,22 +236,51 @@ static void read_value(const void *source, size_t row, size_t col, struct gp_val
     read_cell(v, v->used[col], row, r, needs_met(r), out, scratch, size);
 }
 
+/* Write row `row` of `v` into `line` (emptied first) as a CSV line without its end: each cell
+ * through one cursor, in room made once for the row. Returns 0, or GP_ENOMEM or GP_EINVALID. */
+static int csv_line(struct gp_buf *line, const struct gp_plan_view *v, size_t row,
+                    const struct gp_csv_style *style, char *scratch, size_t size)
+{
+    const size_t room = 1 + GP_CSV_CELL_ROOM; /* a separator and a cell */
+    const struct gp_plan_row *r = &v->rows[row];
+    struct gp_value value = {GP_CELL_EMPTY, 0.0, NULL};
+    unsigned met = needs_met(r);
+    int rc;
+
+    gp_buf_reset(line);
+    if ((rc = gp_buf_grow(line, v->ncols * room)))
+        return rc;
+    char *out = line->data;
+    for (size_t c = 0; c < v->ncols; c++) {
+        const struct gp_plan_column *d = v->used[c];
+        if (c > 0)
+            *out++ = style->separator;
+        read_cell(v, d, row, r, met, &value, scratch, size);
+        char *end = gp_csv_put_cell(out, &value, d ? d->column.decimals : 0, style);
+        if (end) {
+            out = end;
+            continue;
+        }
+        /* text that needs quotes: written through the line, which then makes room anew */
+        line->len = (size_t)(out - line->data);
+        if ((rc = gp_csv_put_any_text(line, value.text, style)) ||
+            (rc = gp_buf_grow(line, (v->ncols - c) * room)))
+            return rc;
+        out = line->data + line->len;
+    }
+    line->len = (size_t)(out - line->data);
+    line->data[line->len] = '\0';
+    return 0;
+}
+
 int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_style *style, FILE *out)
 {
     struct gp_buf line = GP_BUF_INIT;
     char scratch[512]; /* a value's text while it is copied: the notes, at most 18 names */
-    struct gp_value value = {GP_CELL_EMPTY, 0.0, NULL};
     int rc = 0;
 
     for (size_t row = 0; rc == 0 && row < v->nrows; row++) {
-        const struct gp_plan_row *r = &v->rows[row];
-        unsigned met = needs_met(r);
-        gp_buf_reset(&line);
-        for (size_t c = 0; rc == 0 && c < v->ncols; c++) {
-            read_cell(v, v->used[c], row, r, met, &value, scratch, sizeof(scratch));
-            rc = gp_csv_put_value(&line, &value, v->used[c] ? v->used[c]->column.decimals : 0,
-                                  c == 0, style);
-        }
+        rc = csv_line(&line, v, row, style, scratch, sizeof(scratch));
         if (rc == 0)
             rc = gp_csv_end_line(&line, out);
     }

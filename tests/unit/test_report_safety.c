@@ -198,6 +198,12 @@ static void nasty_rows(struct gp_plan_row *rows, size_t n, unsigned seed)
                          r->price_mix, r->price_date};
         for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
             nasty(texts[t], &seed); /* TEXT_MAX - 1 bytes at most: every field holds that */
+        if (i % 5 < 2) { /* past the writer's one-pass limit of 64 bytes, plain or quoted */
+            memset(r->instance_type, 'x', 64 + i % 30);
+            r->instance_type[64 + i % 30] = '\0';
+            snprintf(r->price_mix, sizeof(r->price_mix), "%s%s", r->instance_type,
+                     i % 5 ? "\"" : "");
+        }
         r->kind = GP_WORKLOAD_INFERENCE;
         r->gpus = (int)(i % 3) * 4;
         r->price_known = i % 2 == 0;
