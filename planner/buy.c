@@ -297,6 +297,41 @@ static void keep_alternatives(struct gp_plan_row *row, const struct gp_purchase_
     }
 }
 
+/* The fields describe_fleet and keep_alternatives fill, from `from` into `to`. */
+static void copy_description(struct gp_plan_row *to, const struct gp_plan_row *from)
+{
+    memcpy(to->provider, from->provider, sizeof(to->provider));
+    memcpy(to->price_source, from->price_source, sizeof(to->price_source));
+    memcpy(to->region, from->region, sizeof(to->region));
+    memcpy(to->price_tier, from->price_tier, sizeof(to->price_tier));
+    memcpy(to->instance_type, from->instance_type, sizeof(to->instance_type));
+    memcpy(to->price_mix, from->price_mix, sizeof(to->price_mix));
+    memcpy(to->price_date, from->price_date, sizeof(to->price_date));
+    to->gpus_per_instance = from->gpus_per_instance;
+    to->price_observed_at = from->price_observed_at;
+    to->price_newest_at = from->price_newest_at;
+    memcpy(to->alternatives, from->alternatives,
+           from->nalternatives * sizeof(from->alternatives[0]));
+    to->nalternatives = from->nalternatives;
+}
+
+/* What the row says it bought, and the runner-up fleets: worked out once per purchase the memo
+ * (NULL: none) holds, and copied for the rows after. */
+static void describe(struct gp_plan_row *row, const struct gp_purchase_result *res,
+                     const struct gp_purchase_offer *offers, struct gp_buy_memo *memo)
+{
+    if (memo && memo->described) {
+        copy_description(row, &memo->described_row);
+        return;
+    }
+    describe_fleet(row, &res->best, offers);
+    keep_alternatives(row, res, offers);
+    if (memo) {
+        copy_description(&memo->described_row, row);
+        memo->described = true;
+    }
+}
+
 /* The offers the region rules ruled out, named. */
 static void keep_excluded(struct gp_plan_row *row, const struct gp_purchase_result *res,
                           const struct gp_purchase_offer *offers)
@@ -367,6 +402,7 @@ static const struct gp_purchase_result *buy(struct gp_purchase_result *own,
         memo->groups = groups;
         memo->need = *need;
         memo->opt = *opt;
+        memo->described = false;
     }
     set_headroom(&memo->result.best, need->groups);
     for (size_t i = 0; i < memo->result.nalternatives; i++)
@@ -404,8 +440,8 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
         add_power(row, a, gpu, eff, res->best.gpus);
         apply_fleet(row, w, &res->best, need.group_gpus);
         row->nodes = res->best.nodes;
-        describe_fleet(row, &res->best, offers->items);
-        keep_alternatives(row, res, offers->items);
+        describe(row, res, offers->items,
+                 ctx->memo && res == &ctx->memo->result ? ctx->memo : NULL);
         if (stale(&res->best, offers->items, ctx))
             row->notes |= GP_NOTE_STALE_PRICE;
     }

@@ -44,6 +44,8 @@ struct gp_buy_memo {
     struct gp_purchase_need need;       /* group_gpus and gpus_per_node as bought */
     struct gp_purchase_options opt;     /* as bought */
     struct gp_purchase_result result;
+    bool described;                   /* `described_row` says what `result` bought */
+    struct gp_plan_row described_row; /* the text fields a row of this purchase was given */
 };
 
 /* What the purchase of every row of a plan shares. */

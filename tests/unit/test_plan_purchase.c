@@ -16,6 +16,7 @@
 #include "catalog/catalog.h"
 #include "catalog/data.h"
 #include "catalog/fx.h"
+#include "planner/buy.h"
 #include "planner/plan.h"
 #include "pricing/pricelist.h"
 #include "util/buf.h"
@@ -172,6 +173,61 @@ static void test_every_preset_row_is_bought(void **state)
     }
     assert_true(checked >= 20);
     gp_data_list_free(files, n);
+}
+
+/* Buy one row of `gpu` at `rate` requests/s: evaluated at the unit price, then bought under
+ * a context with `memo` (NULL: none). */
+static void buy_row(struct gp_plan_row *row, struct gp_plan_input *in, const struct gp_gpu *gpu,
+                    const struct gp_efficiency *eff, const struct gp_buy_offers *offers,
+                    struct gp_buy_memo *memo, int rate)
+{
+    struct gp_buy_context ctx = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, now, 7, memo};
+    struct gp_price unit;
+    char value[16];
+
+    snprintf(value, sizeof(value), "%d", rate);
+    assert_int_equal(gp_plan_apply(in, "requests_per_s", value), 0);
+    gp_plan_buy_unit_price(&unit);
+    gp_plan_evaluate(row, &in->workload, &in->assumptions, gpu, eff, &unit);
+    gp_plan_buy(row, &in->workload, &in->assumptions, gpu, eff, offers, &ctx);
+}
+
+/* Rows bought through a memo, as a sweep buys them (the same purchase for neighbouring needs,
+ * described once), are byte for byte the rows bought afresh, up and down a range of rates. */
+static void test_memo_buys_as_fresh(void **state)
+{
+    struct gp_plan_request req;
+    size_t compared = 0, reused = 0;
+    (void)state;
+
+    request(&req, "workloads/chat-llama-3.1-70b.json");
+    for (size_t g = 0; g < cat.count; g++) {
+        const struct gp_gpu *gpu = &cat.gpus[g];
+        struct gp_efficiency eff;
+        struct gp_buy_offers offers = {0};
+        static struct gp_buy_memo memo;
+        static struct gp_plan_row remembered, fresh;
+        int last_gpus = -1;
+
+        gp_efficiency_resolve(&eff, &effs, gpu->id);
+        assert_int_equal(
+            gp_buy_offers_collect(&offers, gpu->id, snapshot.offers, snapshot.count, 0), 0);
+        memset(&memo, 0, sizeof(memo));
+        for (int step = 0; step < 120; step++) {
+            int rate = step < 60 ? 1 + step : 120 - step;
+            struct gp_plan_input in = req.base;
+            buy_row(&remembered, &in, gpu, &eff, &offers, &memo, rate);
+            in = req.base;
+            buy_row(&fresh, &in, gpu, &eff, &offers, NULL, rate);
+            assert_memory_equal(&remembered, &fresh, sizeof(fresh));
+            reused += remembered.price_known && remembered.gpus == last_gpus;
+            last_gpus = remembered.gpus;
+            compared++;
+        }
+        gp_buy_offers_release(&offers);
+    }
+    assert_int_equal(compared, 120 * cat.count);
+    assert_true(reused > 100);
 }
 
 /* The row of `gpu` in `res`. */
@@ -377,11 +433,9 @@ static void test_owned(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_preset_row_is_bought),
-        cmocka_unit_test(test_issue_fleets),
-        cmocka_unit_test(test_tiers_on_fixtures),
-        cmocka_unit_test(test_blended_on_fixtures),
-        cmocka_unit_test(test_owned),
+        cmocka_unit_test(test_every_preset_row_is_bought), cmocka_unit_test(test_issue_fleets),
+        cmocka_unit_test(test_memo_buys_as_fresh),         cmocka_unit_test(test_tiers_on_fixtures),
+        cmocka_unit_test(test_blended_on_fixtures),        cmocka_unit_test(test_owned),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
