@@ -452,41 +452,52 @@ int gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group)
     return 0;
 }
 
+#define NOTE(name)                                                                                 \
+    {                                                                                              \
+        name, sizeof(name) - 1                                                                     \
+    }
+
 void gp_notes_format(char *out, size_t size, unsigned notes)
 {
-    static const char *const names[] = {
-        "best",
-        "no-public-price",
-        "stale-price",
-        "does-not-fit",
-        "over-power-budget",
-        "unsupported-precision",
-        "misses-latency-target",
-        "over-max-gpus",
-        "no-spot-offer",
-        "no-quote",
-        "no-on-demand-offer",
-        "no-reserved-offer",
-        "no-offer-in-region",
-        "no-term-in-horizon",
-        "no-fitting-instance",
-        "capex-estimate",
-        "within-uncertainty",
-        "vendor-claim",
+    static const struct {
+        const char *name;
+        size_t len;
+    } names[] = {
+        NOTE("best"),
+        NOTE("no-public-price"),
+        NOTE("stale-price"),
+        NOTE("does-not-fit"),
+        NOTE("over-power-budget"),
+        NOTE("unsupported-precision"),
+        NOTE("misses-latency-target"),
+        NOTE("over-max-gpus"),
+        NOTE("no-spot-offer"),
+        NOTE("no-quote"),
+        NOTE("no-on-demand-offer"),
+        NOTE("no-reserved-offer"),
+        NOTE("no-offer-in-region"),
+        NOTE("no-term-in-horizon"),
+        NOTE("no-fitting-instance"),
+        NOTE("capex-estimate"),
+        NOTE("within-uncertainty"),
+        NOTE("vendor-claim"),
     };
     size_t used = 0;
 
     if (size == 0)
         return;
     out[0] = '\0';
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    /* up to the highest note set: most rows have one or two, among the first */
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && notes >> i; i++) {
         if (!(notes & (1u << i)))
             continue;
-        size_t len = strlen(names[i]), comma = used > 0;
+        size_t len = names[i].len, comma = used > 0;
         if (used + comma + len >= size)
             break; /* whole names only */
         out[used] = ',';
-        memcpy(out + used + comma, names[i], len + 1);
+        memcpy(out + used + comma, names[i].name, len + 1);
         used += comma + len;
     }
 }
+
+#undef NOTE

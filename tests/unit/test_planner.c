@@ -642,6 +642,10 @@ static void test_rank(void **state)
     assert_string_equal(narrow, "best,stale-price");
     gp_notes_format(narrow, sizeof(narrow) - 1, GP_NOTE_BEST | GP_NOTE_STALE_PRICE);
     assert_string_equal(narrow, "best");
+    gp_notes_format(notes, sizeof(notes), GP_NOTE_VENDOR_CLAIM | GP_NOTE_BEST | 1u << 31);
+    assert_string_equal(notes, "best,vendor-claim"); /* the last name; unknown bits ignored */
+    gp_notes_format(notes, sizeof(notes), 0);
+    assert_string_equal(notes, "");
 }
 
 /* Row `i` of a ranking test: a class and a cost from a fixed pattern with many ties, its
