@@ -176,10 +176,11 @@ static void set_number(struct gp_value *out, enum gp_cell_kind kind, double numb
     out->number = number;
 }
 
-/* The value of row `row` of view `v`, `r`, which meets `met` (needs_met), in column `d` (NULL:
- * the sweep column). Inline: the CSV writer reads every cell through here. */
+/* The value of row `r` of view `v`, which meets `met` (needs_met) and belongs to the sweep
+ * point whose value is `swept`, in column `d` (NULL: the sweep column). Inline: the CSV writer
+ * reads every cell through here. */
 static inline void read_cell(const struct gp_plan_view *v, const struct gp_plan_column *d,
-                             size_t row, const struct gp_plan_row *r, unsigned met,
+                             const char *swept, const struct gp_plan_row *r, unsigned met,
                              struct gp_value *out, char *scratch, size_t size)
 {
     const char *field;
@@ -188,7 +189,7 @@ static inline void read_cell(const struct gp_plan_view *v, const struct gp_plan_
 
     out->kind = GP_CELL_EMPTY;
     if (!d) {
-        set_text(out, v->sweep_values + row / v->group * v->sweep_stride);
+        set_text(out, swept);
         return;
     }
     if (!has_value(d, r, met))
@@ -233,13 +234,15 @@ static void read_value(const void *source, size_t row, size_t col, struct gp_val
     const struct gp_plan_view *v = source;
     const struct gp_plan_row *r = &v->rows[row];
 
-    read_cell(v, v->used[col], row, r, needs_met(r), out, scratch, size);
+    const char *swept = v->sweep_values ? v->sweep_values + row / v->group * v->sweep_stride : "";
+
+    read_cell(v, v->used[col], swept, r, needs_met(r), out, scratch, size);
 }
 
 /* Write row `row` of `v` into `line` (emptied first) as a CSV line without its end: each cell
  * through one cursor, in room made once for the row. Returns 0, or GP_ENOMEM or GP_EINVALID. */
 static int csv_line(struct gp_buf *line, const struct gp_plan_view *v, size_t row,
-                    const struct gp_csv_style *style, char *scratch, size_t size)
+                    const char *swept, const struct gp_csv_style *style, char *scratch, size_t size)
 {
     const size_t room = 1 + GP_CSV_CELL_ROOM; /* a separator and a cell */
     const struct gp_plan_row *r = &v->rows[row];
@@ -255,7 +258,7 @@ static int csv_line(struct gp_buf *line, const struct gp_plan_view *v, size_t ro
         const struct gp_plan_column *d = v->used[c];
         if (c > 0)
             *out++ = style->separator;
-        read_cell(v, d, row, r, met, &value, scratch, size);
+        read_cell(v, d, swept, r, met, &value, scratch, size);
         char *end = gp_csv_put_cell(out, &value, d ? d->column.decimals : 0, style);
         if (end) {
             out = end;
@@ -279,8 +282,14 @@ int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_styl
     char scratch[512]; /* a value's text while it is copied: the notes, at most 18 names */
     int rc = 0;
 
-    for (size_t row = 0; rc == 0 && row < v->nrows; row++) {
-        rc = csv_line(&line, v, row, style, scratch, sizeof(scratch));
+    /* the row's swept value (NULL: no sweep) steps once per `group` rows, with no division */
+    const char *swept = v->sweep_values;
+    for (size_t row = 0, in_point = 0; rc == 0 && row < v->nrows; row++) {
+        rc = csv_line(&line, v, row, swept ? swept : "", style, scratch, sizeof(scratch));
+        if (swept && ++in_point == v->group) {
+            swept += v->sweep_stride;
+            in_point = 0;
+        }
         if (rc == 0)
             rc = gp_csv_end_line(&line, out);
     }
