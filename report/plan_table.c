@@ -239,8 +239,8 @@ static void read_value(const void *source, size_t row, size_t col, struct gp_val
     read_cell(v, v->used[col], swept, r, needs_met(r), out, scratch, size);
 }
 
-/* Write row `row` of `v` into `line` (emptied first) as a CSV line without its end: each cell
- * through one cursor, in room made once for the row. Returns 0, or GP_ENOMEM or GP_EINVALID. */
+/* Append row `row` of `v` to `line` as a CSV line, CRLF included: each cell through one cursor,
+ * in room made once for the row. Returns 0, or GP_ENOMEM or GP_EINVALID. */
 static int csv_line(struct gp_buf *line, const struct gp_plan_view *v, size_t row,
                     const char *swept, const struct gp_csv_style *style, char *scratch, size_t size)
 {
@@ -250,10 +250,9 @@ static int csv_line(struct gp_buf *line, const struct gp_plan_view *v, size_t ro
     unsigned met = needs_met(r);
     int rc;
 
-    gp_buf_reset(line);
-    if ((rc = gp_buf_grow(line, v->ncols * room)))
+    if ((rc = gp_buf_grow(line, v->ncols * room + 2)))
         return rc;
-    char *out = line->data;
+    char *out = line->data + line->len;
     for (size_t c = 0; c < v->ncols; c++) {
         const struct gp_plan_column *d = v->used[c];
         if (c > 0)
@@ -271,9 +270,24 @@ static int csv_line(struct gp_buf *line, const struct gp_plan_view *v, size_t ro
             return rc;
         out = line->data + line->len;
     }
+    *out++ = '\r';
+    *out++ = '\n';
     line->len = (size_t)(out - line->data);
     line->data[line->len] = '\0';
     return 0;
+}
+
+/* The lines are handed to `out` in blocks of about this many bytes. */
+enum { WRITE_AT = 16384 };
+
+/* Write the lines in `line` to `out` and empty it; returns 0, or GP_ERROR (message set). */
+static int write_lines(struct gp_buf *line, FILE *out)
+{
+    size_t n = fwrite(line->data, 1, line->len, out);
+    int ok = n == line->len;
+
+    gp_buf_reset(line);
+    return ok ? 0 : gp_error_set(GP_ERROR, "cannot write output");
 }
 
 int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_style *style, FILE *out)
@@ -290,8 +304,8 @@ int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_styl
             swept += v->sweep_stride;
             in_point = 0;
         }
-        if (rc == 0)
-            rc = gp_csv_end_line(&line, out);
+        if (rc == 0 && (line.len >= WRITE_AT || row + 1 == v->nrows))
+            rc = write_lines(&line, out);
     }
     gp_buf_release(&line);
     if (rc == 0 && ferror(out))
