@@ -1,6 +1,7 @@
 /* The plan column descriptors and the view that reads plan rows through them. */
 #include "report/plan_table.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -233,7 +234,6 @@ static void read_value(const void *source, size_t row, size_t col, struct gp_val
 {
     const struct gp_plan_view *v = source;
     const struct gp_plan_row *r = &v->rows[row];
-
     const char *swept = v->sweep_values ? v->sweep_values + row / v->group * v->sweep_stride : "";
 
     read_cell(v, v->used[col], swept, r, needs_met(r), out, scratch, size);
@@ -283,11 +283,10 @@ enum { WRITE_AT = 16384 };
 /* Write the lines in `line` to `out` and empty it; returns 0, or GP_ERROR (message set). */
 static int write_lines(struct gp_buf *line, FILE *out)
 {
-    size_t n = fwrite(line->data, 1, line->len, out);
-    int ok = n == line->len;
+    bool written = fwrite(line->data, 1, line->len, out) == line->len;
 
     gp_buf_reset(line);
-    return ok ? 0 : gp_error_set(GP_ERROR, "cannot write output");
+    return written ? 0 : gp_error_set(GP_ERROR, "cannot write output");
 }
 
 int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_style *style, FILE *out)
