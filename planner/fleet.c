@@ -340,9 +340,9 @@ static int rank_class(const struct gp_plan_row *r)
 
 /* Row `i`'s place in the order: its class, then cost per unit of work (priced) or throughput
  * per GPU, highest first (unpriced), then where it stood (so the order is stable). */
-static struct gp_rank_key rank_key(const struct gp_plan_row *r, size_t i)
+static struct gp_rank_key rank_key(const struct gp_plan_row *r, size_t index, size_t at)
 {
-    struct gp_rank_key k = {rank_class(r), 0.0, i};
+    struct gp_rank_key k = {rank_class(r), 0.0, index, at};
 
     if (k.cls == 0)
         k.value = gp_plan_unit_cost(r);
@@ -390,7 +390,7 @@ static void sort_keys(struct gp_rank_key *keys, struct gp_rank_key *tmp, size_t 
 static void rank_order(struct gp_rank_key *keys, const struct gp_plan_row *rows, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        keys[i] = rank_key(&rows[i], i);
+        keys[i] = rank_key(&rows[i], i, i);
     sort_keys(keys, keys + n, n);
 }
 
@@ -403,33 +403,36 @@ static void mark_best(struct gp_plan_row *rows, size_t n)
         rows[0].notes |= GP_NOTE_BEST;
 }
 
-void gp_plan_rank_copy(struct gp_plan_row *out, const struct gp_plan_row *rows, size_t n,
-                       struct gp_rank_key *keys)
-{
-    rank_order(keys, rows, n);
-    for (size_t i = 0; i < n; i++)
-        out[i] = rows[keys[i].index];
-    mark_best(out, n);
-}
-
-/* Put rows[keys[i].index] at rows[i] for every i: each row moves once, following the cycles of
- * the permutation with one row held aside. */
+/* Put rows[keys[i].at] at rows[i] for every i: each row moves once, following the cycles of
+ * the permutation with one row held aside; a row already in its place does not move. */
 static void permute(struct gp_plan_row *rows, struct gp_rank_key *keys, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (keys[i].index == i)
+        if (keys[i].at == i)
             continue;
         struct gp_plan_row held = rows[i];
         size_t at = i;
-        while (keys[at].index != i) {
-            size_t from = keys[at].index;
+        while (keys[at].at != i) {
+            size_t from = keys[at].at;
             rows[at] = rows[from];
-            keys[at].index = at;
+            keys[at].at = at;
             at = from;
         }
         rows[at] = held;
-        keys[at].index = at;
+        keys[at].at = at;
     }
+}
+
+void gp_plan_rank_in_place(struct gp_plan_row *rows, size_t *order, size_t n,
+                           struct gp_rank_key *keys)
+{
+    for (size_t i = 0; i < n; i++)
+        keys[i] = rank_key(&rows[i], order[i], i);
+    sort_keys(keys, keys + n, n);
+    for (size_t i = 0; i < n; i++)
+        order[i] = keys[i].index;
+    permute(rows, keys, n);
+    mark_best(rows, n);
 }
 
 int gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group)
@@ -452,10 +455,9 @@ int gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group)
     return 0;
 }
 
-#define NOTE(name)                                                                                 \
-    {                                                                                              \
-        name, sizeof(name) - 1                                                                     \
-    }
+/* clang-format off */
+#define NOTE(name) {name, sizeof(name) - 1}
+/* clang-format on */
 
 void gp_notes_format(char *out, size_t size, unsigned notes)
 {

@@ -149,18 +149,23 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
  * they were). */
 int gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group);
 
-/* Where a row goes in the order gp_plan_rank sorts by (scratch for gp_plan_rank_copy). */
+/* Where a row goes in the order gp_plan_rank sorts by (scratch for gp_plan_rank_in_place). */
 struct gp_rank_key {
     int cls;      /* 0 feasible and priced, 1 feasible unpriced, 2 the rest */
     double value; /* priced: cost per unit of work; unpriced: minus the throughput per GPU */
-    size_t index; /* the row's place before ranking */
+    size_t index; /* the row's place before ranking: equal keys keep that order */
+    size_t at;    /* where the row stands while it is ranked */
 };
 
-/* One block as gp_plan_rank ranks it, copied: rows[n] into out[n] (which must not overlap
- * them) in rank order, each row copied once, the first marked GP_NOTE_BEST when it is
- * feasible and priced. `keys` is scratch of 2 * n entries. */
-void gp_plan_rank_copy(struct gp_plan_row *out, const struct gp_plan_row *rows, size_t n,
-                       struct gp_rank_key *keys);
+/*
+ * One block of n rows ranked as gp_plan_rank ranks it, where row i's place before ranking is
+ * order[i] (a permutation of 0..n-1) rather than i, and order[] then gives each ranked row's
+ * place. Rows laid out in the order their last block ranked them mostly stay put: only rows
+ * whose rank changed move, each once. The first is marked GP_NOTE_BEST when it is feasible and
+ * priced. `keys` is scratch of 2 * n entries.
+ */
+void gp_plan_rank_in_place(struct gp_plan_row *rows, size_t *order, size_t n,
+                           struct gp_rank_key *keys);
 
 /* "stale-price,over-power-budget" (empty string for none) into out[size]; names that do not
  * fit whole are left out. */

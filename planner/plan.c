@@ -261,12 +261,14 @@ static void classify(struct gp_plan_result *res, const struct tally *t)
         res->infeasible = GP_PLAN_DOES_NOT_FIT;
 }
 
-/* The working memory of planning point by point: one point's rows as planned and (streaming,
- * once out->rows keeps the best row's point) as ranked, the rank keys, each GPU type's last
- * purchase to start the next point's from. */
+/* The working memory of planning point by point: (streaming, once out->rows keeps the best
+ * row's point) one point's rows, the rank keys, which GPU type each place held at the last
+ * point (each point is planned in that order, so that ranking mostly moves nothing), and each
+ * GPU type's last purchase to start the next point's from. */
 struct points {
-    struct gp_plan_row *scratch, *spare;
+    struct gp_plan_row *spare;
     struct gp_rank_key *keys;
+    size_t *order;
     struct gp_buy_memo *memos;
 };
 
@@ -283,9 +285,9 @@ static int plan_point(struct gp_plan_result *out, const struct gp_plan_request *
 
     if (sweep && (rc = gp_plan_set(&in, sweep->key, sweep->values[v])))
         return rc;
-    for (size_t g = 0; g < n; g++)
-        plan_row(&p->scratch[g], req, &in, &out->gpus[g], &p->memos[g]);
-    gp_plan_rank_copy(dest, p->scratch, n, p->keys);
+    for (size_t i = 0; i < n; i++)
+        plan_row(&dest[i], req, &in, &out->gpus[p->order[i]], &p->memos[p->order[i]]);
+    gp_plan_rank_in_place(dest, p->order, n, p->keys);
     gp_plan_mark_uncertain(dest, n, n);
     convert_rows(out, req, dest, n);
     return 0;
@@ -297,16 +299,18 @@ static int plan_points(struct gp_plan_result *out, const struct gp_plan_request 
                        const struct gp_sweep *sweep, size_t points, const struct gp_plan_sink *sink)
 {
     size_t n = out->per_point;
-    struct points p = {malloc((n + 1) * sizeof(*p.scratch)),
-                       sink ? malloc((n + 1) * sizeof(*p.spare)) : NULL,
-                       malloc((2 * n + 1) * sizeof(*p.keys)), calloc(n + 1, sizeof(*p.memos))};
+    struct points p = {sink ? malloc((n + 1) * sizeof(*p.spare)) : NULL,
+                       malloc((2 * n + 1) * sizeof(*p.keys)), malloc((n + 1) * sizeof(*p.order)),
+                       calloc(n + 1, sizeof(*p.memos))};
     struct tally t = {0, false};
     int rc = 0;
 
-    if (!p.scratch || (sink && !p.spare) || !p.keys || !p.memos) {
+    if ((sink && !p.spare) || !p.keys || !p.order || !p.memos) {
         rc = gp_error_set(GP_ENOMEM, "out of memory planning %zu rows", points * n);
         goto done;
     }
+    for (size_t i = 0; i < n; i++)
+        p.order[i] = i;
     for (size_t v = 0; v < points; v++) {
         struct gp_plan_row *dest = !sink                   ? &out->rows[v * n]
                                    : out->best == SIZE_MAX ? out->rows
@@ -321,9 +325,9 @@ static int plan_points(struct gp_plan_result *out, const struct gp_plan_request 
     out->count = sink ? n : out->planned;
     classify(out, &t);
 done:
-    free(p.scratch);
     free(p.spare);
     free(p.keys);
+    free(p.order);
     free(p.memos);
     return rc;
 }

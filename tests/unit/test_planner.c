@@ -712,6 +712,46 @@ static void test_rank_blocks(void **state)
     }
 }
 
+/* A block laid out in any order, with each row's place before ranking given apart (as the
+ * planner lays a point out in the order the last point ranked): ranked in place it is byte for
+ * byte the block gp_plan_rank ranks from those places, and the places follow the rows. */
+static void test_rank_in_place(void **state)
+{
+    enum { N = 40 };
+    static const size_t sizes[] = {1, 2, 9, 16, 17, N};
+    struct gp_plan_row rows[N], want[N];
+    struct gp_rank_key keys[2 * N];
+    size_t order[N];
+    unsigned seed = 7;
+    (void)state;
+
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        size_t n = sizes[s];
+        for (int round = 0; round < 20; round++) {
+            unsigned base = 31u * (unsigned)round;
+            for (size_t i = 0; i < n; i++) {
+                rank_row(&want[i], (unsigned)i + base);
+                order[i] = i;
+            }
+            assert_int_equal(gp_plan_rank(want, n, 0), 0);
+            for (size_t i = n; round > 0 && i > 1; i--) { /* round 0: laid out as ranked */
+                seed = seed * 1103515245u + 12345u;
+                size_t j = (seed >> 16) % i, t = order[i - 1];
+                order[i - 1] = order[j];
+                order[j] = t;
+            }
+            for (size_t i = 0; round == 0 && i < n; i++)
+                order[i] = (size_t)want[i].batch - base;
+            for (size_t i = 0; i < n; i++)
+                rank_row(&rows[i], (unsigned)order[i] + base);
+            gp_plan_rank_in_place(rows, order, n, keys);
+            assert_memory_equal(rows, want, n * sizeof(rows[0]));
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(order[i], (size_t)want[i].batch - base);
+        }
+    }
+}
+
 /* ---- what-if keys ---------------------------------------------------------------------------- */
 
 struct set_case {
@@ -1150,6 +1190,7 @@ int main(void)
         cmocka_unit_test(test_prices),
         cmocka_unit_test(test_rank),
         cmocka_unit_test(test_rank_blocks),
+        cmocka_unit_test(test_rank_in_place),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_set_training),
         cmocka_unit_test(test_sweep_parse),
