@@ -1,6 +1,6 @@
 # Planner tests: unit tests, the accuracy check against published measurements (label
-# integration), and the fuzz targets of the workload and stack parsers with their corpus
-# replays (label fuzz).
+# integration), and the fuzz targets of the workload, stack, sweep and --set parsers with their
+# corpus replays (label fuzz).
 gp_add_unit_test(test_planner SOURCES unit/test_planner.c LIBS gp_planner)
 gp_add_unit_test(test_purchase SOURCES unit/test_purchase.c LIBS gp_planner)
 gp_add_unit_test(test_fleetcal SOURCES unit/test_fleetcal.c LIBS gp_planner)
@@ -26,3 +26,5 @@ gp_add_fuzz_target(fuzz_workload SOURCES fuzz/fuzz_workload.c LIBS gp_planner
                    CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/workload)
 gp_add_fuzz_target(fuzz_stacks SOURCES fuzz/fuzz_stacks.c LIBS gp_planner
                    CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/stacks)
+gp_add_fuzz_target(fuzz_sweep SOURCES fuzz/fuzz_sweep.c LIBS gp_planner
+                   CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/sweep)
