@@ -170,13 +170,14 @@ static const struct key_def *find_def(const char *name)
     return NULL;
 }
 
-const struct gp_plan_key *gp_plan_key_find(const char *name)
+/* The key named `name`, or NULL with GP_EINVALID set, suggesting the nearest name. */
+static const struct key_def *lookup(const char *name)
 {
     const struct key_def *k = find_def(name);
     const char *names[KEY_COUNT + 1];
 
     if (k)
-        return &k->doc;
+        return k;
     for (size_t i = 0; i < KEY_COUNT; i++)
         names[i] = keys[i].doc.name;
     names[KEY_COUNT] = NULL;
@@ -186,6 +187,13 @@ const struct gp_plan_key *gp_plan_key_find(const char *name)
     else
         gp_error_set(GP_EINVALID, "unknown key '%s'; `gpuplan help plan` lists the keys", name);
     return NULL;
+}
+
+const struct gp_plan_key *gp_plan_key_find(const char *name)
+{
+    const struct key_def *k = lookup(name);
+
+    return k ? &k->doc : NULL;
 }
 
 /* Counts and widths are plain numbers; other units are said after the range. */
@@ -404,8 +412,7 @@ static int set_value(struct gp_plan_input *in, const struct key_def *k, const ch
 
 int gp_plan_set(struct gp_plan_input *in, const char *key, const char *value)
 {
-    const struct gp_plan_key *doc = gp_plan_key_find(key);
-    const struct key_def *k = doc ? find_def(key) : NULL;
+    const struct key_def *k = lookup(key);
     struct gp_workload *w = &in->workload;
     int rc;
 
