@@ -7,14 +7,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "report/table.h"
 #include "util/buf.h"
-#include "util/error.h"
 
-/* Bytes a number field may take, any double with any decimals included. */
-#define GP_CSV_NUMBER_ROOM 352
+/* Bytes a field may take where a writer puts it: a number (any double, any decimals included),
+ * or plain text. */
+#define GP_CSV_CELL_ROOM 352
 
 /* How the fields of one locale are written. */
 struct gp_csv_style {
@@ -69,9 +68,6 @@ static inline char *gp_csv_put_plain(char *out, const char *text, const struct g
     return quote ? NULL : out + i;
 }
 
-/* Bytes a cell's fast path may write: a number, or plain text (with room to spare). */
-#define GP_CSV_CELL_ROOM GP_CSV_NUMBER_ROOM
-
 /* Write `value` at `out`, which has GP_CSV_CELL_ROOM bytes, as a field: numbers with `decimals`
  * (whole numbers with none), plain text as it is. Returns the field's end (nothing after it is
  * written that counts), or NULL when the value is text that is not plain, which
@@ -89,37 +85,8 @@ static inline char *gp_csv_put_cell(char *out, const struct gp_value *value, int
     return out;
 }
 
-/* Append `value` to `line` as a field (after a separator unless `first`), as gp_csv_put_cell
- * writes it; keeps line NUL-terminated. Returns 0, or GP_ENOMEM or GP_EINVALID when the line
- * cannot grow. */
-static inline int gp_csv_put_value(struct gp_buf *line, const struct gp_value *value, int decimals,
-                                   bool first, const struct gp_csv_style *s)
-{
-    int rc;
-
-    /* the line grows only when a cell's room does not fit */
-    if (line->cap - line->len <= 1 + GP_CSV_CELL_ROOM &&
-        (rc = gp_buf_grow(line, 1 + GP_CSV_CELL_ROOM)))
-        return rc;
-    char *out = line->data + line->len; /* a local cursor: stores through it leave `line` be */
-    if (!first)
-        *out++ = s->separator;
-    char *end = gp_csv_put_cell(out, value, decimals, s);
-    line->len = (size_t)((end ? end : out) - line->data);
-    if (!end)
-        return gp_csv_put_any_text(line, value->text, s);
-    line->data[line->len] = '\0';
-    return 0;
-}
-
-/* End the line with CRLF and write it out; returns 0, or the error (message set). */
-static inline int gp_csv_end_line(struct gp_buf *line, FILE *out)
-{
-    int rc = gp_buf_append(line, "\r\n", 2);
-
-    if (rc == 0 && fwrite(line->data, 1, line->len, out) != line->len)
-        rc = gp_error_set(GP_ERROR, "cannot write output");
-    return rc;
-}
+/* Write the lines in `line` to `out` and empty it. Returns 0, or GP_ERROR (message set).
+ * (Defined in render_csv.c.) */
+int gp_csv_write_lines(struct gp_buf *line, FILE *out);
 
 #endif

@@ -280,15 +280,6 @@ static int csv_line(struct gp_buf *line, const struct gp_plan_view *v, size_t ro
 /* The lines are handed to `out` in blocks of about this many bytes. */
 enum { WRITE_AT = 16384 };
 
-/* Write the lines in `line` to `out` and empty it; returns 0, or GP_ERROR (message set). */
-static int write_lines(struct gp_buf *line, FILE *out)
-{
-    bool written = fwrite(line->data, 1, line->len, out) == line->len;
-
-    gp_buf_reset(line);
-    return written ? 0 : gp_error_set(GP_ERROR, "cannot write output");
-}
-
 int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_style *style, FILE *out)
 {
     struct gp_buf line = GP_BUF_INIT;
@@ -304,7 +295,7 @@ int gp_plan_view_csv_rows(const struct gp_plan_view *v, const struct gp_csv_styl
             in_point = 0;
         }
         if (rc == 0 && (line.len >= WRITE_AT || row + 1 == v->nrows))
-            rc = write_lines(&line, out);
+            rc = gp_csv_write_lines(&line, out);
     }
     gp_buf_release(&line);
     if (rc == 0 && ferror(out))

@@ -71,6 +71,37 @@ struct csv_writer {
     char scratch[SCRATCH_MAX]; /* a cell's text while it is copied */
 };
 
+int gp_csv_write_lines(struct gp_buf *line, FILE *out)
+{
+    bool written = fwrite(line->data, 1, line->len, out) == line->len;
+
+    gp_buf_reset(line);
+    return written ? 0 : gp_error_set(GP_ERROR, "cannot write output");
+}
+
+/* Append `value` to `line` as a field (after a separator unless `first`), as gp_csv_put_cell
+ * writes it; keeps line NUL-terminated. Returns 0, or GP_ENOMEM or GP_EINVALID when the line
+ * cannot grow. */
+static int put_value(struct gp_buf *line, const struct gp_value *value, int decimals, bool first,
+                     const struct gp_csv_style *s)
+{
+    int rc;
+
+    /* the line grows only when a cell's room does not fit */
+    if (line->cap - line->len <= 1 + GP_CSV_CELL_ROOM &&
+        (rc = gp_buf_grow(line, 1 + GP_CSV_CELL_ROOM)))
+        return rc;
+    char *out = line->data + line->len; /* a local cursor: stores through it leave `line` be */
+    if (!first)
+        *out++ = s->separator;
+    char *end = gp_csv_put_cell(out, value, decimals, s);
+    line->len = (size_t)((end ? end : out) - line->data);
+    if (!end)
+        return gp_csv_put_any_text(line, value->text, s);
+    line->data[line->len] = '\0';
+    return 0;
+}
+
 /* Append cell (r, c), or the header's when r is SIZE_MAX. */
 static int put_cell(struct csv_writer *w, size_t r, size_t c)
 {
@@ -83,7 +114,7 @@ static int put_cell(struct csv_writer *w, size_t r, size_t c)
     } else {
         gp_table_value(t, r, c, &value, w->scratch, SCRATCH_MAX);
     }
-    return gp_csv_put_value(&w->line, &value, t->columns[c].decimals, c == 0, &w->style);
+    return put_value(&w->line, &value, t->columns[c].decimals, c == 0, &w->style);
 }
 
 /* Lines first..end of t (SIZE_MAX: the header), each built in one buffer and written once. */
@@ -99,11 +130,12 @@ static int put_lines(const struct gp_table *t, const struct gp_render_options *o
 
     gp_csv_style_init(&w.style, options && options->locale ? options->locale : gp_locale_default());
     for (size_t r = first; rc == 0 && r != end; r = r == SIZE_MAX ? end : r + 1) {
-        gp_buf_reset(&w.line);
         for (size_t c = 0; rc == 0 && c < t->ncols; c++)
             rc = put_cell(&w, r, c);
         if (rc == 0)
-            rc = gp_csv_end_line(&w.line, out);
+            rc = gp_buf_append(&w.line, "\r\n", 2);
+        if (rc == 0)
+            rc = gp_csv_write_lines(&w.line, out);
     }
     gp_buf_release(&w.line);
     if (rc == 0 && ferror(out))
