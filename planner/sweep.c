@@ -25,8 +25,8 @@ static int add_value(struct gp_sweep *out, const char *text, size_t len)
     return 0;
 }
 
-/* A range's value as text: "%.10g", which writes whole numbers below 10^10 as integers (the
- * cheaper "%lld" does too). Returns the length. */
+/* A range's value as text: "%.10g", which writes whole numbers below 10^10 as integers, as the
+ * cheaper "%lld" does (zero aside: "%.10g" keeps the sign of -0). Returns the length. */
 static size_t format_point(char *out, size_t size, double value)
 {
     int n = value != 0 && value == floor(value) && fabs(value) < 1e10
