@@ -8,6 +8,7 @@
 
 #include "util/error.h"
 #include "util/jsonw.h"
+#include "util/outfile.h"
 #include "util/timeutil.h"
 
 #ifndef GPUPLAN_VERSION
@@ -100,24 +101,21 @@ int gp_exchange_format(char **out, const struct gp_calibration *runs, size_t cou
 
 int gp_exchange_write(const char *path, const struct gp_calibration *runs, size_t count)
 {
+    struct gp_outfile out;
     char *text = NULL;
-    FILE *f = NULL;
+    FILE *stream;
     int rc = gp_exchange_format(&text, runs, count);
 
-    if (rc)
-        return rc;
-    f = fopen(path, "w");
-    if (!f) {
-        rc = gp_error_set(GP_ERROR, "cannot write %s", path);
-        goto done;
+    if (rc == 0 && (rc = gp_outfile_open(&out, path)) == 0) {
+        if (!(stream = gp_outfile_stream(&out)))
+            rc = GP_ERROR;
+        else if (fputs(text, stream) == EOF || fputc('\n', stream) == EOF)
+            rc = gp_error_set(GP_ERROR, "cannot write %s", path);
+        if (rc)
+            gp_outfile_abort(&out);
+        else
+            rc = gp_outfile_commit(&out);
     }
-    size_t len = strlen(text);
-    if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF)
-        rc = gp_error_set(GP_ERROR, "cannot write %s", path);
-    if (fclose(f) != 0 && rc == 0)
-        rc = gp_error_set(GP_ERROR, "cannot write %s", path);
-
-done:
     free(text);
     return rc;
 }

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/outfile.h"
 #include "util/text.h"
 
 int gp_report_format_parse(const char *name)
@@ -285,66 +287,83 @@ int gp_report_add_summary(struct gp_report *r, const int64_t *quote_expiry, size
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-/* Render a single-file format into the open temporary `path`. */
-static int render_file(const struct gp_report *r, enum gp_report_format format, int fd,
-                       const char *tmp)
+/* Render a single-file format into the output's temporary file. */
+static int render_file(const struct gp_report *r, enum gp_report_format format,
+                       struct gp_outfile *out)
 {
-    FILE *out;
-    int rc;
+    FILE *stream;
 
-    if (format == GP_REPORT_XLSX) {
-        close(fd);
-        return gp_report_render_xlsx(r, tmp);
-    }
-    out = fdopen(fd, "w");
-    if (!out) {
-        close(fd);
-        return gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
-    }
-    rc = format == GP_REPORT_HTML ? gp_report_render_html(r, out) : gp_report_render_json(r, out);
-    if (fflush(out) != 0 || fsync(fileno(out)) != 0)
-        rc = rc ? rc : gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
-    if (fclose(out) != 0)
-        rc = rc ? rc : gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
-    return rc;
+    if (format == GP_REPORT_XLSX)
+        return gp_report_render_xlsx(r, out->temp);
+    if (!(stream = gp_outfile_stream(out)))
+        return GP_ERROR;
+    return format == GP_REPORT_HTML ? gp_report_render_html(r, stream)
+                                    : gp_report_render_json(r, stream);
 }
 
-/* Whether `dir` holds nothing but CSV files (a report folder); when `remove`, remove them and
- * the folder. */
-static bool csv_dir(const char *dir, bool remove)
+/* Whether the open folder `dir` holds nothing but regular .csv files (a report folder); when
+ * `remove`, remove them. Entries are looked at, never followed. */
+static bool csv_entries(int dir, bool remove)
 {
-    DIR *d = opendir(dir);
+    DIR *d = fdopendir(dir);
     struct dirent *e;
-    char file[4400];
     bool only_csv = d != NULL;
 
     while (d && (e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
+        struct stat st;
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        if (n < 5 || strcmp(e->d_name + n - 4, ".csv") != 0) {
+        if (n < 5 || strcmp(e->d_name + n - 4, ".csv") != 0 ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
             only_csv = false;
             continue;
         }
-        snprintf(file, sizeof(file), "%s/%s", dir, e->d_name);
         if (remove)
-            unlink(file);
+            unlinkat(dirfd(d), e->d_name, 0);
     }
     if (d)
         closedir(d);
-    if (remove)
-        rmdir(dir);
+    else
+        close(dir);
     return only_csv;
 }
 
+/* Open `path` as a folder, never through a link: -1 when it is a link or not a folder. */
+static int open_folder(const char *path)
+{
+    return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static bool is_report_folder(const char *path)
+{
+    int dir = open_folder(path);
+    return dir >= 0 && csv_entries(dir, false);
+}
+
+/* Remove the report folder at `path` and its CSV files; a link there is removed, not followed. */
+static void remove_report_folder(const char *path)
+{
+    int dir = open_folder(path);
+
+    if (dir >= 0)
+        csv_entries(dir, true);
+    if (rmdir(path) != 0)
+        unlink(path);
+}
+
 /* A CSV report: a new folder beside `path`, filled, then renamed into place; an older report
- * folder at `path` is moved aside first and removed after. */
+ * folder at `path` is moved aside first and removed after. A link at `path` is refused: the
+ * folder it points to is not this report's to clear. */
 static int write_csv_dir(const struct gp_report *r, const char *path, const char *tmp_template)
 {
     char tmp[4096], old[4112];
     struct stat st;
     int rc = 0;
 
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return gp_error_set(GP_EINVALID, "%s: is a symbolic link; give the report folder itself",
+                            path);
     gp_text_copy(tmp, sizeof(tmp), tmp_template);
     if (!mkdtemp(tmp))
         return gp_error_set(GP_ERROR, "%s: cannot create a folder: %s", path, strerror(errno));
@@ -352,54 +371,47 @@ static int write_csv_dir(const struct gp_report *r, const char *path, const char
     umask(mask);
     if (chmod(tmp, 0777 & ~mask) != 0 || (rc = gp_report_render_csv(r, tmp))) {
         rc = rc ? rc : gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
-        csv_dir(tmp, true);
+        remove_report_folder(tmp);
         return rc;
     }
     snprintf(old, sizeof(old), "%s.old", tmp);
-    if (stat(path, &st) == 0 &&
-        (!S_ISDIR(st.st_mode) || !csv_dir(path, false) || rename(path, old) != 0)) {
-        csv_dir(tmp, true);
+    if (lstat(path, &st) == 0 && (!is_report_folder(path) || rename(path, old) != 0)) {
+        remove_report_folder(tmp);
         return gp_error_set(
             GP_EINVALID, "%s: already exists and is not a report folder (only .csv files)", path);
     }
     if (rename(tmp, path) != 0) {
         rc = gp_error_set(GP_ERROR, "%s: %s", path, strerror(errno));
-        csv_dir(tmp, true);
+        remove_report_folder(tmp);
         rename(old, path);
         return rc;
     }
-    csv_dir(old, true);
+    remove_report_folder(old);
     return 0;
 }
 
 int gp_report_write(const struct gp_report *r, enum gp_report_format format, const char *path)
 {
-    char tmp[4096];
+    struct gp_outfile out;
     size_t len = strlen(path);
-    int fd, rc;
+    int rc;
 
-    while (len > 1 && path[len - 1] == '/')
-        len--;
-    if (len == 0 || len > 4000)
-        return gp_error_set(GP_EINVALID, "'%s': not a usable output path", path);
-    snprintf(tmp, sizeof(tmp), "%.*s.tmp-XXXXXX", (int)len, path);
     if (format == GP_REPORT_CSV) {
-        char dir[4096];
+        char dir[4096], tmp[4096];
+        while (len > 1 && path[len - 1] == '/')
+            len--;
+        if (len == 0 || len > 4000)
+            return gp_error_set(GP_EINVALID, "'%s': not a usable output path", path);
         snprintf(dir, sizeof(dir), "%.*s", (int)len, path);
+        snprintf(tmp, sizeof(tmp), "%.*s.tmp-XXXXXX", (int)len, path);
         return write_csv_dir(r, dir, tmp);
     }
-    fd = mkstemp(tmp);
-    if (fd < 0)
-        return gp_error_set(GP_ERROR, "%s: cannot create a file beside it: %s", path,
-                            strerror(errno));
-    rc = render_file(r, format, fd, tmp);
-    mode_t mask = umask(0);
-    umask(mask);
-    if (rc == 0 && chmod(tmp, 0666 & ~mask) != 0)
-        rc = gp_error_set(GP_ERROR, "%s: %s", tmp, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = gp_error_set(GP_ERROR, "%s: %s", path, strerror(errno));
-    if (rc)
-        unlink(tmp);
-    return rc;
+    if ((rc = gp_outfile_open(&out, path)))
+        return rc;
+    rc = render_file(r, format, &out);
+    if (rc) {
+        gp_outfile_abort(&out);
+        return rc;
+    }
+    return gp_outfile_commit(&out);
 }
