@@ -5,6 +5,8 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -84,61 +86,101 @@ static void activate(struct gp_backend_candidate *c, const struct gp_backend_ops
     c->loaded = 1;
 }
 
-/* Why the file or folder at `path` could hold code someone else wrote: owned by a user who is
- * neither this one nor root, or writable by group or others. Returns false when it is safe. */
-static bool unsafe(const char *path, const char *what, char *why, size_t size)
+/* Why a file or folder with status `st` could hold code someone else wrote: owned by a user who
+ * is neither this one nor root, or writable by group or others. Returns false when it is safe. */
+static bool unsafe_status(const struct stat *st, const char *path, const char *what, char *why,
+                          size_t size)
 {
-    struct stat st;
-
-    if (stat(path, &st) != 0) {
-        snprintf(why, size, "refused: cannot check the %s %.400s", what, path);
-        return true;
-    }
-    if (st.st_uid != 0 && st.st_uid != geteuid()) {
+    if (st->st_uid != 0 && st->st_uid != geteuid()) {
         snprintf(why, size, "refused: the %s %.400s is owned by uid %ld, neither you nor root",
-                 what, path, (long)st.st_uid);
+                 what, path, (long)st->st_uid);
         return true;
     }
-    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+    if (st->st_mode & (S_IWGRP | S_IWOTH)) {
         snprintf(why, size, "refused: the %s %.400s is writable by group or others (mode %04o)",
-                 what, path, (unsigned)(st.st_mode & 07777));
+                 what, path, (unsigned)(st->st_mode & 07777));
         return true;
     }
     return false;
 }
 
-/* Check the module file and its folder (after symlinks) before any of its code can run. */
-static bool module_unsafe(const char *path, char *why, size_t size)
+/* The same check for the folder holding `path` (the folder part of it, as written). */
+static bool folder_unsafe(const char *path, char *why, size_t size)
 {
-    char real[PATH_MAX];
+    char folder[PATH_MAX];
+    struct stat st;
     char *slash;
 
-    if (!realpath(path, real)) {
-        snprintf(why, size, "refused: cannot resolve %.400s", path);
-        return true;
-    }
-    if (unsafe(real, "module", why, size))
-        return true;
-    slash = strrchr(real, '/');
-    if (slash == real)
+    gp_text_copy(folder, sizeof(folder), path);
+    slash = strrchr(folder, '/');
+    if (!slash)
+        gp_text_copy(folder, sizeof(folder), ".");
+    else if (slash == folder)
         slash[1] = '\0';
     else
         *slash = '\0';
-    return unsafe(real, "folder", why, size);
+    if (stat(folder, &st) != 0) {
+        snprintf(why, size, "refused: cannot check the folder %.400s", folder);
+        return true;
+    }
+    return unsafe_status(&st, folder, "folder", why, size);
+}
+
+/* Open the module exactly once for loading: the folder its entry sits in and the folder of the
+ * file it resolves to must be safe, and the file itself is checked through the open descriptor,
+ * so a link swapped after the check cannot change what is loaded. Returns the descriptor (the
+ * caller closes it) or -1 with `why` filled. */
+static int open_checked_module(const char *path, char *why, size_t size)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    int fd;
+
+    if (folder_unsafe(path, why, size))
+        return -1;
+    if (!realpath(path, real)) {
+        snprintf(why, size, "refused: cannot resolve %.400s", path);
+        return -1;
+    }
+    if (folder_unsafe(real, why, size))
+        return -1;
+    fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, size, "refused: cannot open the module %.400s: %s", real, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, size, "refused: the module %.400s is not a regular file", real);
+        close(fd);
+        return -1;
+    }
+    if (unsafe_status(&st, real, "module", why, size)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 static void load_module(struct gp_backend_candidate *c)
 {
+    char opened[64];
     void *sym;
     gp_backend_entry_fn entry;
+    int fd = open_checked_module(c->path, c->reason, sizeof(c->reason));
 
-    if (module_unsafe(c->path, c->reason, sizeof(c->reason)))
+    if (fd < 0)
         return;
+    /* The loader opens the descriptor's file, the one checked above, whatever the path holds now.
+     */
+    snprintf(opened, sizeof(opened), "/proc/self/fd/%d", fd);
     dlerror();
-    c->handle = dlopen(c->path, RTLD_NOW | RTLD_LOCAL);
+    c->handle = dlopen(opened, RTLD_NOW | RTLD_LOCAL);
+    close(fd);
     if (!c->handle) {
         const char *why = dlerror();
-        gp_text_copy(c->reason, sizeof(c->reason), why ? why : "dlopen failed");
+        size_t skip = why && strncmp(why, opened, strlen(opened)) == 0 ? strlen(opened) : 0;
+        snprintf(c->reason, sizeof(c->reason), "%.400s%s", skip ? c->path : "",
+                 why ? why + skip : "dlopen failed");
         return;
     }
     sym = dlsym(c->handle, GP_BACKEND_ENTRY_SYMBOL);

@@ -73,9 +73,15 @@ add_library(gp_test_module_spy MODULE backend/modules/mod_spy.c)
 set_target_properties(gp_test_module_spy PROPERTIES
   OUTPUT_NAME gpuplan-spy PREFIX lib C_VISIBILITY_PRESET hidden
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/backend_spy)
+add_library(gp_test_module_other MODULE backend/modules/mod_spy.c)
+target_compile_definitions(gp_test_module_other PRIVATE "SPY_TRACE=\"other user's module code ran\"")
+set_target_properties(gp_test_module_other PROPERTIES
+  OUTPUT_NAME gpuplan-other PREFIX lib C_VISIBILITY_PRESET hidden
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/backend_spy)
 add_test(NAME backend_loader
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/backend/test_loader.sh $<TARGET_FILE:gpuplan>
-                 $<TARGET_FILE:gp_test_module_spy> ${CMAKE_BINARY_DIR}/lib/gpuplan)
+                 $<TARGET_FILE:gp_test_module_spy> ${CMAKE_BINARY_DIR}/lib/gpuplan
+                 $<TARGET_FILE:gp_test_module_other>)
 set_tests_properties(backend_loader PROPERTIES LABELS backend TIMEOUT 120)
 
 gp_add_fuzz_target(fuzz_calibration SOURCES fuzz/fuzz_calibration.c LIBS gp_calibrate

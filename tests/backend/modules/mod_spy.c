@@ -5,13 +5,19 @@
 
 #include "mod_common.h"
 
+/* What the trace says; a second build of this file (the "other user's" module of the flipped-link
+ * test) says something else, so the test can tell which of the two ran. */
+#ifndef SPY_TRACE
+#define SPY_TRACE "spy module code ran"
+#endif
+
 __attribute__((constructor)) static void spy_loaded(void)
 {
     const char *path = getenv("GPUPLAN_SPY_FILE");
     FILE *f = path ? fopen(path, "a") : NULL;
 
     if (f) {
-        fputs("spy module code ran\n", f);
+        fputs(SPY_TRACE "\n", f);
         fclose(f);
     }
 }
