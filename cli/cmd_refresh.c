@@ -26,6 +26,7 @@ struct refresh_args {
     bool list;
     bool status;
     const char *timeout;
+    const char *deadline;
     const char *lock_wait;
 };
 
@@ -191,13 +192,14 @@ static int show_status(struct gp_cli *cli)
 
 /* The refresh's options from the flags; timeouts and waits in seconds. */
 static void refresh_options(struct gp_refresh_options *o, const struct refresh_args *a,
-                            long timeout, long lock_wait)
+                            long timeout, long lock_wait, long deadline)
 {
     memset(o, 0, sizeof(*o));
     o->only = a->feeds.items;
     o->only_count = a->feeds.count;
     o->dry_run = a->dry_run;
     o->lock_wait_s = (double)lock_wait;
+    o->feed_deadline_s = (double)deadline;
     gp_http_options_init(&o->http, "gpuplan/" GPUPLAN_VERSION);
     o->http.timeout_s = timeout;
     /* the AWS offer file is gigabytes: unless told otherwise, give it time; the low-speed
@@ -210,7 +212,7 @@ static void refresh_options(struct gp_refresh_options *o, const struct refresh_a
 /* Fetch the chosen feeds with the shared resources and print the summary. Returns an exit
  * code. */
 static int run_refresh(struct gp_cli *cli, const struct refresh_args *a,
-                       struct gp_feed_configs *cfg, long timeout, long lock_wait)
+                       struct gp_feed_configs *cfg, long timeout, long lock_wait, long deadline)
 {
     struct gp_refresh_report report = {0};
     struct gp_refresh_options ropts;
@@ -230,7 +232,7 @@ static int run_refresh(struct gp_cli *cli, const struct refresh_args *a,
         return rc;
     if (gp_http_global_init() != 0)
         return gp_cli_fail();
-    refresh_options(&ropts, a, timeout, lock_wait);
+    refresh_options(&ropts, a, timeout, lock_wait, deadline);
     ropts.regions = regions;
     if (gp_refresh_run(&report, store, cfg, catalog, fx, &ropts) != 0) {
         rc = gp_error_code() == GP_EINVALID ? gp_cli_usage_error(cli, "%s", gp_error_last())
@@ -248,7 +250,7 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
 {
     struct refresh_args a;
     struct gp_feed_configs cfg = {0};
-    long timeout = 120, lock_wait = 300;
+    long timeout = 120, lock_wait = 300, deadline = 600;
     int rc;
 
     memset(&a, 0, sizeof(a));
@@ -257,6 +259,9 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
         {"dry-run", 0, GP_OPT_FLAG, &a.dry_run, NULL, "fetch and parse, write nothing"},
         {"timeout", 0, GP_OPT_STRING, &a.timeout, "S",
          "give up on a transfer after S seconds (default 120, 1800 for streamed files)"},
+        {"deadline", 0, GP_OPT_STRING, &a.deadline, "S",
+         "give up on a feed, all its pages and retries, after S seconds (default 600; a "
+         "streamed file gets at least its --timeout)"},
         {"url", 0, GP_OPT_LIST, &a.urls, "NAME=URL", "use another base URL for feed NAME"},
         {"allow-insecure-http", 0, GP_OPT_FLAG, &a.insecure, NULL,
          "allow plain http to hosts other than loopback"},
@@ -275,6 +280,8 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
         return rc;
     if (a.lock_wait && (rc = parse_seconds(cli, "lock-wait", a.lock_wait, 86400, &lock_wait)))
         return rc;
+    if (a.deadline && (rc = parse_seconds(cli, "deadline", a.deadline, 86400, &deadline)))
+        return rc;
     if (a.status)
         return show_status(cli);
 
@@ -286,7 +293,7 @@ int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv)
             goto done;
         }
     }
-    rc = a.list ? list_feeds(cli, &cfg) : run_refresh(cli, &a, &cfg, timeout, lock_wait);
+    rc = a.list ? list_feeds(cli, &cfg) : run_refresh(cli, &a, &cfg, timeout, lock_wait, deadline);
 
 done:
     gp_feed_configs_release(&cfg);

@@ -70,6 +70,8 @@ struct gp_feed_adapter {
     bool key_required;      /* a feed without a key is skipped */
     bool allow_file;        /* file:// URLs accepted (generic price lists) */
     size_t max_page_bytes;  /* response cap per page, bytes */
+    size_t max_pages;       /* most pages one document may take (an endless feed ends there);
+                               0: one page, the adapter follows no next-page links */
     /* Whole-page parser; NULL for streaming adapters. */
     int (*parse)(struct gp_feed_ctx *ctx, const char *body, size_t len);
     /* Streaming parser; NULL for whole-page adapters. push may be called with any split of

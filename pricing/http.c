@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <strings.h>
 #include <time.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
@@ -380,6 +382,31 @@ static size_t on_header(char *data, size_t size, size_t nmemb, void *userp)
     return len;
 }
 
+/* A file:// URL names a regular file: a FIFO or device would hold the transfer open past any
+ * timeout (reading a file is not a transfer libcurl can time out). */
+static int check_file_url(struct xfer *x)
+{
+    CURLU *url = curl_url();
+    char *path = NULL;
+    struct stat st;
+    int rc = 0;
+
+    if (!url)
+        return gp_error_set(GP_ENOMEM, "out of memory parsing %s", x->shown_url);
+    if (curl_url_set(url, CURLUPART_URL, x->req->url, 0) != CURLUE_OK ||
+        curl_url_get(url, CURLUPART_PATH, &path, CURLU_URLDECODE) != CURLUE_OK)
+        rc = gp_error_set(GP_EINVALID, "%s: not a file URL curl can read", x->shown_url);
+    else if (stat(path, &st) != 0)
+        rc = gp_error_set(GP_EINVALID, "%s: %s", x->shown_url, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = gp_error_set(GP_EINVALID,
+                          "%s: not a regular file (a FIFO, device or folder is not read)",
+                          x->shown_url);
+    curl_free(path);
+    curl_url_cleanup(url);
+    return rc;
+}
+
 /* Refuse what the policy forbids before any connection is made. */
 static int check_url(struct xfer *x)
 {
@@ -391,7 +418,7 @@ static int check_url(struct xfer *x)
         return 0;
     if (strcmp(scheme, "file") == 0) {
         if (req->allow_file)
-            return 0;
+            return check_file_url(x);
         return gp_error_set(GP_EINVALID, "%s: file:// is only allowed for generic price lists",
                             x->shown_url);
     }
@@ -482,6 +509,17 @@ static void xfer_reset(struct xfer *x)
     gp_buf_init(&x->resp->body, body_limit(x->req));
 }
 
+/* The whole-transfer timeout of the next attempt, seconds: the request's or the client's, cut to
+ * what is left before the request's deadline (at least 1 s: curl reads 0 as no limit). */
+static long attempt_timeout(const struct gp_http_request *req, const struct gp_http_options *o)
+{
+    long timeout = req->timeout_s > 0 ? req->timeout_s : o->timeout_s;
+    double left = req->deadline > 0 ? req->deadline - gp_time_monotonic() : 0;
+
+    if (req->deadline > 0 && (timeout <= 0 || left < (double)timeout))
+        timeout = left > 1 ? (long)left : 1;
+    return timeout;
+}
 /* Callbacks, TLS, timeouts, caps, protocols, and the loopback rule for plain http.
  * Returns 0 or -1 when libcurl refuses an option. */
 static int set_transport(struct xfer *x, CURL *e)
@@ -504,7 +542,7 @@ static int set_transport(struct xfer *x, CURL *e)
     SETOPT(e, CURLOPT_SSL_VERIFYPEER, 1L);
     SETOPT(e, CURLOPT_SSL_VERIFYHOST, 2L);
     SETOPT(e, CURLOPT_CONNECTTIMEOUT, o->connect_timeout_s);
-    SETOPT(e, CURLOPT_TIMEOUT, req->timeout_s > 0 ? req->timeout_s : o->timeout_s);
+    SETOPT(e, CURLOPT_TIMEOUT, attempt_timeout(req, o));
     SETOPT(e, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_bps);
     SETOPT(e, CURLOPT_LOW_SPEED_TIME, o->low_speed_time_s);
     SETOPT(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)body_limit(req));
@@ -705,6 +743,11 @@ static void xfer_finished(struct xfer *x, CURLcode rc)
     if (rc != CURLE_OK) {
         snprintf(why, sizeof(why), "%s", x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
         retry = retryable_curl(rc);
+        if (rc == CURLE_OPERATION_TIMEDOUT && x->req->deadline > 0 &&
+            gp_time_monotonic() + 1 > x->req->deadline) {
+            fail(x, GP_ENET, "%s: %s, at the feed's deadline", why);
+            goto out;
+        }
     } else if (status == 304 || (status >= 200 && status <= 299) || status == 0) {
         /* status 0: a file:// transfer, which has no HTTP status */
         x->state = XFER_DONE;
@@ -730,6 +773,12 @@ static void xfer_finished(struct xfer *x, CURLcode rc)
         }
         if (x->streamed_data && x->req->on_restart(x->req->ctx) != 0) {
             fail(x, gp_error_code(), "%s: %s", gp_error_last());
+            goto out;
+        }
+        if (x->req->deadline > 0 && gp_time_monotonic() + delay + 1 > x->req->deadline) {
+            snprintf(why + strlen(why), sizeof(why) - strlen(why),
+                     ", and the feed's deadline leaves no time to try again");
+            fail(x, GP_ENET, "%s: %s", why);
             goto out;
         }
         x->state = XFER_WAITING;

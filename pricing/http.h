@@ -65,6 +65,8 @@ struct gp_http_request {
     const char *last_modified;     /* sent as If-Modified-Since */
     size_t max_bytes;              /* response body cap, bytes; 0 = GP_BUF_DEFAULT_LIMIT */
     long timeout_s;                /* whole-transfer timeout, seconds; 0 = the client's */
+    double deadline;               /* monotonic seconds (gp_time_monotonic) past which no
+                                      attempt runs or starts; 0 = none */
     bool allow_file;               /* file:// URLs are permitted */
     gp_http_data_fn on_data;       /* stream the body here instead of buffering it */
     gp_http_restart_fn on_restart; /* NULL: a streamed request is not retried once data came */

@@ -13,8 +13,6 @@
 #include "util/text.h"
 #include "util/timeutil.h"
 
-#define MAX_PAGES 10000 /* per feed: a link loop ends here */
-
 const char *gp_refresh_status_name(enum gp_refresh_status s)
 {
     switch (s) {
@@ -222,6 +220,24 @@ static int stream_restart(void *ctx)
     return fr->adapter->stream_open(&fr->stream, &fr->ctx);
 }
 
+/* The feed's wall-clock deadline: 0, or GP_ERROR once it has passed; else the request carries
+ * it, so that no transfer or retry runs past it. */
+static int apply_deadline(struct feed_run *fr, struct gp_http_request *req)
+{
+    const struct gp_refresh_options *o = fr->r->opts;
+    double limit = o->feed_deadline_s;
+
+    if (limit <= 0)
+        return 0;
+    if (fr->adapter->stream_open && (double)o->stream_timeout_s > limit)
+        limit = (double)o->stream_timeout_s; /* a streamed offer file gets its whole timeout */
+    req->deadline = fr->started + limit;
+    if (gp_time_monotonic() + 1 > req->deadline)
+        return gp_error_set(GP_ERROR, "the feed ran past its deadline of %.0f s (--deadline)",
+                            limit);
+    return 0;
+}
+
 /* Submit the page at fr->url (and, for POST-paged APIs, the token in ctx.next_token). */
 static int submit_page(struct feed_run *fr, bool conditional)
 {
@@ -274,6 +290,8 @@ static int submit_page(struct feed_run *fr, bool conditional)
         req->on_restart = stream_restart;
         req->ctx = fr;
     }
+    if ((rc = apply_deadline(fr, req)))
+        return rc;
     fr->ctx.url = fr->url;
     gp_http_response_release(&fr->resp);
     gp_http_response_init(&fr->resp);
@@ -359,9 +377,13 @@ static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http
     gp_buf_release(&resp->body);
 
     if (fr->ctx.next_url[0] || fr->ctx.next_token[0]) {
-        if (fr->result->pages >= MAX_PAGES) {
-            char why[96];
-            snprintf(why, sizeof(why), "more than %d pages: the next-page links loop", MAX_PAGES);
+        size_t cap = fr->adapter->max_pages ? fr->adapter->max_pages : 1;
+        if (fr->doc_pages >= cap) {
+            char why[160];
+            snprintf(why, sizeof(why),
+                     "more than %zu pages, the most a %s document has: the next-page links "
+                     "do not end",
+                     cap, fr->adapter->name);
             feed_failed(fr, why);
             return;
         }

@@ -20,6 +20,8 @@ struct gp_refresh_options {
     double lock_wait_s;          /* how long to wait for another refresh, seconds */
     long stream_timeout_s;       /* whole-transfer timeout of streamed documents (the AWS offer
                                     file, gigabytes), seconds; 0 = http.timeout_s */
+    double feed_deadline_s;      /* wall-clock limit of one feed, all its pages and retries,
+                                    seconds; 0 = none */
     struct gp_http_options http; /* timeouts, retries, parallelism, insecure http */
     const struct gp_region_table *regions; /* resolves each offer's country and jurisdiction
                                               (borrowed); NULL: left unknown */

@@ -394,6 +394,8 @@ const struct gp_feed_adapter gp_feed_aws_query = {
     .auth = GP_HTTP_AUTH_SIGV4,
     .key_required = true,
     .max_page_bytes = (size_t)16 << 20,
+    .max_pages = 200, /* GetProducts answers 100 products a page; the GPU instance families of one
+                             region take a few pages */
     .parse = query_parse,
     .request_body = query_body,
     .content_type = "application/x-amz-json-1.1",

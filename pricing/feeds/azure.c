@@ -108,5 +108,6 @@ const struct gp_feed_adapter gp_feed_azure = {
     .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND) | GP_FEED_TIER(GP_TIER_SPOT),
     .auth = GP_HTTP_AUTH_NONE,
     .max_page_bytes = (size_t)32 << 20,
+    .max_pages = 500, /* 100 meters a page; the GPU series filter leaves a few dozen pages */
     .parse = azure_parse,
 };

@@ -76,5 +76,6 @@ const struct gp_feed_adapter gp_feed_digitalocean = {
     .auth = GP_HTTP_AUTH_BEARER,
     .key_required = true,
     .max_page_bytes = (size_t)8 << 20,
+    .max_pages = 20, /* 200 sizes a page: the whole catalog is one or two */
     .parse = digitalocean_parse,
 };

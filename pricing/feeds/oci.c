@@ -174,5 +174,6 @@ const struct gp_feed_adapter gp_feed_oci = {
     .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND),
     .auth = GP_HTTP_AUTH_NONE,
     .max_page_bytes = (size_t)16 << 20,
+    .max_pages = 50, /* the products list comes in a handful of pages */
     .parse = oci_parse,
 };

@@ -215,5 +215,6 @@ const struct gp_feed_adapter gp_feed_vultr = {
     .tiers = GP_FEED_TIER(GP_TIER_ON_DEMAND) | GP_FEED_TIER(GP_TIER_SPOT),
     .auth = GP_HTTP_AUTH_BEARER,
     .max_page_bytes = (size_t)8 << 20,
+    .max_pages = 20, /* 500 plans a page: each plan type is one page */
     .parse = vultr_parse,
 };

@@ -208,6 +208,50 @@ class HardeningTest(unittest.TestCase):
         self.assertIn("more than a day ahead", proc.stderr)
 
 
+    # ---- second round: feeds that never end ------------------------------------------------
+
+    def test_an_endless_feed_stops_at_its_page_cap(self):
+        # two pages that link to each other: before the cap, 10,003 requests in 440 s
+        start = time.monotonic()
+        proc = self.gpuplan("refresh", "--feed", "azure", "--url",
+                            "azure=%s/hardening/endless" % self.server.base, expect=4)
+        self.assertIn("more than 500 pages, the most a azure document has", proc.stderr)
+        self.assertLess(time.monotonic() - start, 110)
+        self.assertEqual(self.query("SELECT status FROM refresh_runs WHERE feed = 'azure'"),
+                         [("failed",)])
+        pages = [r for r in self.server.requests() if r["path"].startswith("/hardening/endless/")]
+        self.assertEqual(len(pages), 500)
+
+    def test_a_slow_endless_feed_stops_at_its_deadline(self):
+        start = time.monotonic()
+        proc = self.gpuplan("refresh", "--feed", "azure", "--deadline", "3", "--url",
+                            "azure=%s/hardening/slow-endless" % self.server.base, expect=4)
+        self.assertIn("deadline of 3 s", proc.stderr)
+        self.assertLess(time.monotonic() - start, 10)
+
+    def test_a_deadline_cuts_a_transfer_in_flight(self):
+        start = time.monotonic()
+        proc = self.gpuplan("refresh", "--feed", "azure", "--deadline", "2", "--timeout", "60",
+                            "--url", "azure=%s/hardening/stall" % self.server.base, expect=4)
+        self.assertIn("at the feed's deadline", proc.stderr)
+        self.assertLess(time.monotonic() - start, 8)
+
+    def test_a_deadline_is_whole_seconds(self):
+        proc = self.gpuplan("refresh", "--deadline", "0", expect=2)
+        self.assertIn("--deadline '0': expected whole seconds", proc.stderr)
+
+    def test_a_file_feed_at_a_fifo_is_refused_at_once(self):
+        fifo = os.path.join(self.dir, "list.csv")
+        os.mkfifo(fifo)
+        self.generic_feed("acme-fifo", "pricelist-csv", "")
+        with open(os.path.join(self.dir, "config", "gpuplan", "feeds.json"), "w",
+                  encoding="utf-8") as f:
+            json.dump({"feeds": [{"name": "acme-fifo", "adapter": "pricelist-csv",
+                                  "provider": "acme", "base_url": "file://" + fifo}]}, f)
+        proc = self.gpuplan("refresh", "--feed", "acme-fifo", expect=4)
+        self.assertIn("not a regular file", proc.stderr)
+
+
 if __name__ == "__main__":
     GPUPLAN = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=1)
