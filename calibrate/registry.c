@@ -21,6 +21,7 @@
 #define MODULE_PREFIX "libgpuplan-"
 #define MODULE_SUFFIX ".so"
 #define MAX_DIRS      16
+#define FIRST_LOAD_FD 256 /* module loads use descriptors from here up (load_descriptor) */
 
 /* Modules listed even when no file is found, so `gpuplan backends` says why they are absent. */
 static const char *const known_modules[] = {"cuda", "hip", "opencl", NULL};
@@ -161,6 +162,20 @@ static int open_checked_module(const char *path, char *why, size_t size)
     return fd;
 }
 
+/* The descriptor a module is loaded through, a number no earlier load of this process used:
+ * the dynamic loader knows a loaded object by the name it was opened with, so a reused
+ * /proc/self/fd/N would hand back whichever module was loaded under that name before. */
+static int load_descriptor(int fd, char *why, size_t size)
+{
+    static int loads; /* modules loaded by this process so far */
+    int named = fcntl(fd, F_DUPFD_CLOEXEC, FIRST_LOAD_FD + loads++);
+
+    close(fd);
+    if (named < 0)
+        snprintf(why, size, "cannot load another module: %s", strerror(errno));
+    return named;
+}
+
 static void load_module(struct gp_backend_candidate *c)
 {
     char opened[64];
@@ -168,10 +183,9 @@ static void load_module(struct gp_backend_candidate *c)
     gp_backend_entry_fn entry;
     int fd = open_checked_module(c->path, c->reason, sizeof(c->reason));
 
-    if (fd < 0)
+    if (fd < 0 || (fd = load_descriptor(fd, c->reason, sizeof(c->reason))) < 0)
         return;
-    /* The loader opens the descriptor's file, the one checked above, whatever the path holds now.
-     */
+    /* The loader opens the descriptor's file, the one checked, whatever the path holds now. */
     snprintf(opened, sizeof(opened), "/proc/self/fd/%d", fd);
     dlerror();
     c->handle = dlopen(opened, RTLD_NOW | RTLD_LOCAL);
@@ -185,9 +199,7 @@ static void load_module(struct gp_backend_candidate *c)
     }
     sym = dlsym(c->handle, GP_BACKEND_ENTRY_SYMBOL);
     if (!sym) {
-        const char *why = dlerror();
-        snprintf(c->reason, sizeof(c->reason), "no entry symbol %s: %s", GP_BACKEND_ENTRY_SYMBOL,
-                 why ? why : "");
+        snprintf(c->reason, sizeof(c->reason), "no entry symbol %s", GP_BACKEND_ENTRY_SYMBOL);
         goto reject;
     }
     memcpy(&entry, &sym, sizeof(entry)); /* ISO C has no object-to-function pointer cast */
