@@ -14,6 +14,7 @@
 #include "calibrate/schedule.h"
 #include "calibrate/stats.h"
 #include "util/error.h"
+#include "util/interrupt.h"
 #include "util/jsonw.h"
 #include "util/text.h"
 #include "util/timeutil.h"
@@ -468,7 +469,7 @@ static void run_plan(struct gp_calibration *out, struct run *run, const struct p
             const struct step *st = &plan->steps[i];
             const struct gp_bench_params *sp = &st->params;
             char what[96];
-            if (st->required != pass)
+            if (st->required != pass || gp_interrupted())
                 continue;
             double budget = gp_schedule_next(&sched, gp_time_monotonic() - t0, st->weight,
                                              st->required, predict(rate, sp));

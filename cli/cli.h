@@ -24,10 +24,11 @@
 enum gp_exit {
     GP_EXIT_OK = 0,
     GP_EXIT_ERROR = 1,
-    GP_EXIT_USAGE = 2,   /* bad flag, command or input file */
-    GP_EXIT_NO_DATA = 3, /* nothing matched, or only stale data */
-    GP_EXIT_NETWORK = 4, /* some feeds failed */
-    GP_EXIT_DB = 5,      /* database cannot be opened, migrated or written */
+    GP_EXIT_USAGE = 2,         /* bad flag, command or input file */
+    GP_EXIT_NO_DATA = 3,       /* nothing matched, or only stale data */
+    GP_EXIT_NETWORK = 4,       /* some feeds failed */
+    GP_EXIT_DB = 5,            /* database cannot be opened, migrated or written */
+    GP_EXIT_INTERRUPTED = 130, /* stopped by SIGINT or SIGTERM (GP_INTERRUPT_EXIT) */
 };
 
 /* Global options and lazily opened resources, shared by every command. */

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "store/calibrations.h"
 #include "util/error.h"
+#include "util/interrupt.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/timeutil.h"
@@ -346,6 +347,10 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
     rc = gp_cli_catalog(cli, &catalog);
     if (rc)
         goto done;
+    if (gp_interrupt_install() != 0) {
+        rc = gp_cli_fail();
+        goto done;
+    }
     rc = gp_cli_store(cli, &store); /* open before measuring: a bad --db fails fast */
     if (rc)
         goto done;
@@ -374,6 +379,12 @@ static int run_calibrate(struct gp_cli *cli, const char *backend_name, const cha
     }
     if (progress.enabled)
         fputs("\r\033[K", stderr);
+    if (gp_interrupted()) { /* what was measured is partial: keep none of it */
+        gp_error_set(GP_EINTERRUPTED, "interrupted by %s: nothing stored%s", gp_interrupt_name(),
+                     export_path ? " or exported" : "");
+        rc = gp_cli_fail();
+        goto done;
+    }
     if (session.run_count > 0) {
         rc = keep_runs(store, &table, &session, export_path);
         if (rc == 0)

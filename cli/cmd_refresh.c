@@ -9,6 +9,7 @@
 #include "pricing/http.h"
 #include "pricing/refresh.h"
 #include "util/error.h"
+#include "util/interrupt.h"
 #include "util/msg.h"
 #include "util/sanitize.h"
 #include "util/text.h"
@@ -230,7 +231,7 @@ static int run_refresh(struct gp_cli *cli, const struct refresh_args *a,
         rc = gp_cli_regions(cli, &regions);
     if (rc)
         return rc;
-    if (gp_http_global_init() != 0)
+    if (gp_http_global_init() != 0 || gp_interrupt_install() != 0)
         return gp_cli_fail();
     refresh_options(&ropts, a, timeout, lock_wait, deadline);
     ropts.regions = regions;

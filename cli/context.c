@@ -31,6 +31,8 @@ int gp_cli_exit_code(int error_code)
         return GP_EXIT_NETWORK;
     case GP_EDB:
         return GP_EXIT_DB;
+    case GP_EINTERRUPTED:
+        return GP_EXIT_INTERRUPTED;
     default:
         return GP_EXIT_ERROR;
     }

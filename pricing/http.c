@@ -18,6 +18,7 @@
 #include <curl/curl.h>
 
 #include "util/error.h"
+#include "util/interrupt.h"
 #include "util/sanitize.h"
 #include "util/text.h"
 #include "util/timeutil.h"
@@ -815,8 +816,29 @@ static void report_done(struct gp_http_client *c)
     }
 }
 
+/* A stop was asked for: end every transfer, running or waiting, as interrupted, and tell each
+ * owner through its callback. */
+static int stop_all(struct gp_http_client *c)
+{
+    char why[64];
+
+    for (struct xfer *x = c->xfers; x; x = x->next) {
+        if (x->state == XFER_DONE)
+            continue;
+        if (x->state == XFER_RUNNING)
+            c->running--;
+        xfer_cleanup_easy(x);
+        snprintf(why, sizeof(why), "interrupted by %s", gp_interrupt_name());
+        fail(x, GP_EINTERRUPTED, "%s: %s", why);
+    }
+    report_done(c);
+    return gp_error_set(GP_EINTERRUPTED, "interrupted by %s", gp_interrupt_name());
+}
+
 int gp_http_run(struct gp_http_client *c)
 {
+    struct curl_waitfd wake_fd = {gp_interrupt_fd(), CURL_WAIT_POLLIN, 0};
+
     for (;;) {
         double now, wake = 0.0;
         int still = 0, queued;
@@ -825,6 +847,8 @@ int gp_http_run(struct gp_http_client *c)
         report_done(c);
         if (!c->xfers)
             return 0;
+        if (gp_interrupted())
+            return stop_all(c);
 
         now = gp_time_monotonic();
         for (struct xfer *x = c->xfers; x; x = x->next) {
@@ -864,7 +888,8 @@ int gp_http_run(struct gp_http_client *c)
         }
         if (c->running == 0 && wake == 0.0)
             timeout_ms = 0;
-        if (curl_multi_poll(c->multi, NULL, 0, timeout_ms, NULL) != CURLM_OK)
+        if (curl_multi_poll(c->multi, wake_fd.fd >= 0 ? &wake_fd : NULL, wake_fd.fd >= 0,
+                            timeout_ms, NULL) != CURLM_OK)
             return gp_error_set(GP_ENET, "libcurl multi interface failed");
     }
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "util/error.h"
+#include "util/interrupt.h"
 #include "util/msg.h"
 #include "util/text.h"
 #include "util/timeutil.h"
@@ -24,6 +25,8 @@ const char *gp_refresh_status_name(enum gp_refresh_status s)
         return "failed";
     case GP_REFRESH_SKIPPED:
         return "skipped";
+    case GP_REFRESH_INTERRUPTED:
+        return "interrupted";
     }
     return "?";
 }
@@ -93,18 +96,25 @@ static void release_run(struct feed_run *fr)
     fr->done = true;
 }
 
-static void feed_failed(struct feed_run *fr, const char *why)
+/* Close the run without new offers, as failed or interrupted; the last good offers stay. */
+static void feed_stopped(struct feed_run *fr, enum gp_refresh_status status, const char *why)
 {
     struct gp_refresh_result *res = fr->result;
 
-    res->status = GP_REFRESH_FAILED;
+    res->status = status;
     gp_text_copy(res->reason, sizeof(res->reason), why);
     copy_counts(fr);
     if (fr->run_id && !fr->r->fatal &&
-        gp_store_refresh_finish(fr->r->store, fr->run_id, fr->cfg->name, "failed", gp_time_now(),
-                                &res->counts, res->reason) != 0)
+        gp_store_refresh_finish(fr->r->store, fr->run_id, fr->cfg->name,
+                                gp_refresh_status_name(status), gp_time_now(), &res->counts,
+                                res->reason) != 0)
         fr->r->fatal = gp_error_code();
     release_run(fr);
+}
+
+static void feed_failed(struct feed_run *fr, const char *why)
+{
+    feed_stopped(fr, GP_REFRESH_FAILED, why);
 }
 
 /* The feed's write failed (the database stops the refresh): keep the reason, and close the run
@@ -351,7 +361,9 @@ static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http
                     (unsigned long long)resp->bytes, resp->seconds,
                     resp->attempts > 1 ? " (retried)" : "");
     if (resp->error) {
-        feed_failed(fr, resp->message);
+        feed_stopped(fr,
+                     resp->error == GP_EINTERRUPTED ? GP_REFRESH_INTERRUPTED : GP_REFRESH_FAILED,
+                     resp->message);
         return;
     }
     if (resp->status == 304) {
@@ -493,6 +505,23 @@ static int start_feed(struct refresh *r, struct feed_run *fr, const struct gp_ca
     return 0;
 }
 
+/* The message of a refresh stopped by a signal: what was stored and what was not. */
+static int interrupted(const struct gp_refresh_report *out)
+{
+    size_t stopped = 0, stored = 0;
+
+    for (size_t k = 0; k < out->count; k++) {
+        stopped += out->feeds[k].status == GP_REFRESH_INTERRUPTED;
+        stored +=
+            out->feeds[k].status == GP_REFRESH_OK || out->feeds[k].status == GP_REFRESH_UNCHANGED;
+    }
+    return gp_error_set(GP_EINTERRUPTED,
+                        "interrupted by %s: %zu feed%s stopped (%s last good offers kept), "
+                        "%zu stored before the stop",
+                        gp_interrupt_name(), stopped, stopped == 1 ? "" : "s",
+                        stopped == 1 ? "its" : "their", stored);
+}
+
 int gp_refresh_run(struct gp_refresh_report *out, struct gp_store *store,
                    struct gp_feed_configs *cfg, const struct gp_catalog *catalog,
                    const struct gp_fx_table *fx, const struct gp_refresh_options *opts)
@@ -539,6 +568,8 @@ int gp_refresh_run(struct gp_refresh_report *out, struct gp_store *store,
     }
     if (!rc)
         rc = gp_http_run(r.http);
+    if (rc == GP_EINTERRUPTED && !r.fatal)
+        rc = interrupted(out);
     if (!rc && r.fatal)
         rc = r.fatal;
     for (size_t k = 0; k < out->count; k++)

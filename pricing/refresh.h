@@ -28,10 +28,11 @@ struct gp_refresh_options {
 };
 
 enum gp_refresh_status {
-    GP_REFRESH_OK,        /* fetched and stored (or, in a dry run, fetched) */
-    GP_REFRESH_UNCHANGED, /* the server answered 304: the stored offers are confirmed */
-    GP_REFRESH_FAILED,    /* the last good offers were kept; `reason` says why */
-    GP_REFRESH_SKIPPED,   /* needs a key and has none: not a failure */
+    GP_REFRESH_OK,          /* fetched and stored (or, in a dry run, fetched) */
+    GP_REFRESH_UNCHANGED,   /* the server answered 304: the stored offers are confirmed */
+    GP_REFRESH_FAILED,      /* the last good offers were kept; `reason` says why */
+    GP_REFRESH_SKIPPED,     /* needs a key and has none: not a failure */
+    GP_REFRESH_INTERRUPTED, /* stopped by SIGINT or SIGTERM; the last good offers were kept */
 };
 
 const char *gp_refresh_status_name(enum gp_refresh_status s);

@@ -15,6 +15,7 @@
 
 #include "store/store_int.h"
 #include "util/error.h"
+#include "util/interrupt.h"
 #include "util/text.h"
 
 /* The lock file of the database at `db`: named after the file's device and inode, in the folder
@@ -83,6 +84,11 @@ int gp_store_refresh_lock(struct gp_store *store, double wait_s, int *fd_out)
                                     store->path, (long)who.l_pid);
             return gp_error_set(GP_ERROR, "another refresh of %s is running; try again later",
                                 store->path);
+        }
+        if (gp_interrupted()) {
+            close(fd);
+            return gp_error_set(GP_EINTERRUPTED, "interrupted by %s while waiting for the lock",
+                                gp_interrupt_name());
         }
         nanosleep(&pause, NULL);
         waited += 0.1;

@@ -11,14 +11,15 @@
  */
 enum gp_error_code {
     GP_OK = 0,
-    GP_ERROR = -1,      /* anything not listed below */
-    GP_EINVALID = -2,   /* bad input: a flag, a file, a field */
-    GP_ENOTFOUND = -3,  /* a named thing (GPU id, quote, feed) does not exist */
-    GP_ESTALE = -4,     /* data exists but is too old, or no data at all */
-    GP_ENOBACKEND = -5, /* no usable calibration backend */
-    GP_ENET = -6,       /* network transfer failed */
-    GP_EDB = -7,        /* the database cannot be opened, read or written */
-    GP_ENOMEM = -8,     /* allocation failed */
+    GP_ERROR = -1,        /* anything not listed below */
+    GP_EINVALID = -2,     /* bad input: a flag, a file, a field */
+    GP_ENOTFOUND = -3,    /* a named thing (GPU id, quote, feed) does not exist */
+    GP_ESTALE = -4,       /* data exists but is too old, or no data at all */
+    GP_ENOBACKEND = -5,   /* no usable calibration backend */
+    GP_ENET = -6,         /* network transfer failed */
+    GP_EDB = -7,          /* the database cannot be opened, read or written */
+    GP_ENOMEM = -8,       /* allocation failed */
+    GP_EINTERRUPTED = -9, /* a stop was asked for (SIGINT, SIGTERM): util/interrupt.h */
 };
 
 /* Record `fmt` as the last error and return `code`, so callers can `return gp_error_set(...)`. */

@@ -72,6 +72,21 @@ GPUPLAN_DB="$tmp/future.db" "$gpuplan" prices --data "$future" --gpu h100-sxm >"
   2>"$tmp/err"
 check "future observed date" 2 $? "$tmp/err" "observed: 2027-06-01 is more than a day ahead"
 
+# A date before any price (1970-01-01 is 0, which meant "no date") is refused, not read as
+# today's observation or as an open-ended quote.
+epoch=$(cd "$(dirname "$0")/../fixtures/data/epoch" && pwd)
+GPUPLAN_DB="$tmp/epoch.db" "$gpuplan" prices --data "$epoch" --gpu h100-sxm >"$tmp/out" 2>"$tmp/err"
+check "observed 1970-01-01" 2 $? "$tmp/err" "observed: '1970-01-01' is not a date from 2022-01-01 on"
+for until in 1970-01-01 2021-12-31; do
+  "$gpuplan" quote add --gpu b200 --provider acme --price 3 --valid-until "$until" >/dev/null \
+    2>"$tmp/err"
+  check "quote --valid-until $until" 2 $? "$tmp/err" "is not a date from 2022-01-01 on"
+done
+"$gpuplan" quote add --gpu b200 --provider acme --price 3 --valid-until 2022-01-01 >/dev/null 2>&1
+check "quote --valid-until 2022-01-01" 0 $?
+"$gpuplan" quote list --format csv >"$tmp/out" 2>&1
+check "the quote keeps its date" 0 $? "$tmp/out" "2022-01-01,expired"
+
 # Every number of a calibration import is range-checked before it is converted or stored
 # ("bytes": 1e72 was cast to uint64_t, undefined behaviour).
 calib=$(cd "$(dirname "$0")/../fixtures/calibration" && pwd)/h100-sxm.json
@@ -91,6 +106,24 @@ PY
 done
 GPUPLAN_DB="$tmp/import.db" "$gpuplan" calibrate import "$calib" >/dev/null 2>"$tmp/err"
 check "calibrate import of the fixture" 0 $?
+
+# Ctrl-C during a calibration stops it at the next step, keeps nothing it measured, says so in
+# one line and exits 130 (before, it died silently); a second Ctrl-C stops it at once.
+GPUPLAN_DB="$tmp/sigint.db" "$gpuplan" calibrate --backend cpu >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+check "calibrate after SIGINT" 130 $? "$tmp/err" "^gpuplan: error: interrupted by SIGINT: nothing stored$"
+[[ $(wc -l <"$tmp/err") -eq 1 ]]; check "calibrate after SIGINT: one line" 0 $?
+GPUPLAN_DB="$tmp/sigint.db" "$gpuplan" calibrate list >/dev/null 2>&1
+check "calibrate after SIGINT stored nothing" 3 $?
+GPUPLAN_DB="$tmp/sigint.db" "$gpuplan" calibrate --backend cpu >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"; kill -INT "$pid"
+wait "$pid"
+check "calibrate after two SIGINTs" 130 $?
 
 # A full disk is said as such, with the file, not as a damaged database. A small tmpfs is
 # filled up (root with mount rights only; tests/fault/run_write_faults.sh covers it everywhere).
