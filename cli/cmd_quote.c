@@ -159,10 +159,12 @@ static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_q
         return gp_cli_usage_error(cli, "--price '%s' is not a number", a->price);
     if ((rc = quote_unit(cli, a, o)) != GP_EXIT_OK)
         return rc;
-    if (a->valid_until && gp_time_parse(a->valid_until, &o->valid_until))
-        return gp_cli_usage_error(cli, "--valid-until '%s' is not a date (YYYY-MM-DD)",
-                                  a->valid_until);
-    if (o->valid_until && strlen(a->valid_until) == 10)
+    o->valid_until = GP_TIME_UNSET; /* open-ended */
+    if (a->valid_until && gp_time_parse_price(a->valid_until, &o->valid_until))
+        return gp_cli_usage_error(
+            cli, "--valid-until '%s' is not a date from " GP_TIME_EARLIEST_TEXT " on (YYYY-MM-DD)",
+            a->valid_until);
+    if (o->valid_until != GP_TIME_UNSET && strlen(a->valid_until) == 10)
         o->valid_until += 86399; /* a date means the end of that day */
     if (gp_text_copy(o->provider, sizeof(o->provider), a->provider))
         return gp_cli_usage_error(cli, "--provider is longer than %zu characters",

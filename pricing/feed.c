@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/json.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 static const struct gp_feed_adapter *const adapters[] = {
     &gp_feed_azure,          &gp_feed_aws,           &gp_feed_aws_query,
@@ -206,7 +207,7 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
     o->amount = row->amount;
     gp_text_copy(o->currency, sizeof(o->currency), row->currency ? row->currency : "");
     o->unit = row->unit;
-    o->observed_at = row->observed_at ? row->observed_at : ctx->observed_at;
+    o->observed_at = row->observed_at != GP_TIME_UNSET ? row->observed_at : ctx->observed_at;
     source_url(o->source_url, sizeof(o->source_url), ctx->url);
 
     if (row->unit == GP_UNIT_INSTANCE_HOUR && row->gpus <= 0 && mapped.gpu_count <= 0) {

@@ -52,8 +52,11 @@ static int read_date(const struct gp_json_reader *r, const cJSON *obj, const cha
     char text[32] = "";
     int rc = gp_json_string(r, obj, key, text, sizeof(text), flags);
 
-    if (rc == 0 && text[0] && gp_time_parse(text, out))
-        rc = gp_json_fail(r, key, "'%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)", text);
+    if (rc == 0 && text[0] && gp_time_parse_price(text, out))
+        rc = gp_json_fail(r, key,
+                          "'%s' is not a date from " GP_TIME_EARLIEST_TEXT
+                          " on (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)",
+                          text);
     return rc;
 }
 
@@ -215,7 +218,7 @@ static int read_row(const struct gp_json_reader *r, const cJSON *row, const stru
         return gp_json_fail(r, "term_days", "is required for, and only for, capacity-block");
     if (!o->currency[0])
         return gp_json_fail(r, "currency", "is required (here or at the top of the file)");
-    if (o->observed_at == 0)
+    if (o->observed_at == GP_TIME_UNSET)
         return gp_json_fail(r, "observed", "is required (here or at the top of the file)");
     if (gp_normalize_price(o, fx))
         return gp_json_fail(r, "price", "%s", gp_error_last());

@@ -65,6 +65,16 @@ int gp_time_parse(const char *text, int64_t *out)
     return 0;
 }
 
+int gp_time_parse_price(const char *text, int64_t *out)
+{
+    int64_t t;
+
+    if (gp_time_parse(text, &t) != 0 || t < GP_TIME_EARLIEST)
+        return GP_EINVALID;
+    *out = t;
+    return 0;
+}
+
 int64_t gp_time_now(void)
 {
     const char *fixed = getenv("GPUPLAN_NOW");

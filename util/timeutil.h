@@ -17,6 +17,19 @@ double gp_time_monotonic(void);
  * Returns 0 or GP_EINVALID (no message set; the caller names the field). */
 int gp_time_parse(const char *text, int64_t *out);
 
+/* No date: a price's observed or valid-until time that was not given. No parsed price date is
+ * ever this value, since gp_time_parse_price accepts nothing before GP_TIME_EARLIEST. */
+#define GP_TIME_UNSET ((int64_t)0)
+
+/* The earliest date a price, quote or observation may carry, 2022-01-01T00:00:00Z: the oldest
+ * GPU of the catalog (H100) was announced in March 2022, so an earlier date is a mistake or a
+ * zero read as a date. docs/price-list-format.md says so. */
+#define GP_TIME_EARLIEST      ((int64_t)1640995200)
+#define GP_TIME_EARLIEST_TEXT "2022-01-01"
+
+/* gp_time_parse for a price's date: GP_EINVALID also for a date before GP_TIME_EARLIEST. */
+int gp_time_parse_price(const char *text, int64_t *out);
+
 /* Format as "YYYY-MM-DD" (date) or "YYYY-MM-DDTHH:MM:SSZ" (stamp) into out[size >= 21]. */
 void gp_time_format_date(int64_t t, char *out, size_t size);
 void gp_time_format_stamp(int64_t t, char *out, size_t size);

@@ -130,9 +130,14 @@ static int csv_row(struct csv *c, struct gp_feed_ctx *ctx, char **f, int n)
         return 0;
     }
     if (gp_text_to_double(cell(c, f, COL_PRICE), &row.amount) != 0 ||
-        (*gpus && gp_text_to_int(gpus, 1, 72, &count) != 0) ||
-        (*observed && gp_time_parse(observed, &row.observed_at) != 0)) {
-        gp_feed_reject(ctx, "line %ld: price, gpus_per_instance or observed is malformed", c->line);
+        (*gpus && gp_text_to_int(gpus, 1, 72, &count) != 0)) {
+        gp_feed_reject(ctx, "line %ld: price or gpus_per_instance is malformed", c->line);
+        return 0;
+    }
+    if (*observed && gp_time_parse_price(observed, &row.observed_at) != 0) {
+        gp_feed_reject(ctx,
+                       "line %ld: observed '%.40s' is not a date from " GP_TIME_EARLIEST_TEXT " on",
+                       c->line, observed);
         return 0;
     }
     row.provider = cell(c, f, COL_PROVIDER);

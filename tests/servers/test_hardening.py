@@ -208,6 +208,16 @@ class HardeningTest(unittest.TestCase):
         self.assertIn("more than a day ahead", proc.stderr)
 
 
+    def test_rows_dated_before_any_price_are_rejected_not_dated_today(self):
+        # 1970-01-01 is 0, which meant "no date": the row was stored as observed today
+        self.generic_feed("acme-epoch", "pricelist-csv", "/hardening/epoch/list.csv")
+        proc = self.gpuplan("refresh", "-v", "--feed", "acme-epoch", expect=0)
+        self.assertEqual(self.query("SELECT gpu_id FROM feed_offers WHERE feed = 'acme-epoch'"),
+                         [("h100-sxm",)])
+        self.assertEqual(self.query("SELECT rejected FROM refresh_runs WHERE feed = 'acme-epoch'"),
+                         [(2,)])
+        self.assertIn("observed '1970-01-01' is not a date from 2022-01-01 on", proc.stderr)
+
     # ---- second round: feeds that never end ------------------------------------------------
 
     def test_an_endless_feed_stops_at_its_page_cap(self):
@@ -250,6 +260,58 @@ class HardeningTest(unittest.TestCase):
                                   "provider": "acme", "base_url": "file://" + fifo}]}, f)
         proc = self.gpuplan("refresh", "--feed", "acme-fifo", expect=4)
         self.assertIn("not a regular file", proc.stderr)
+
+
+    # ---- second round: signals -------------------------------------------------------------
+
+    def interrupt_refresh(self, *signals):
+        """A refresh of a slow feed, sent `signals` once it is under way."""
+        import signal
+        proc = subprocess.Popen([GPUPLAN, "refresh", "--feed", "oci", "--feed", "aws", "--url",
+                                 "aws=%s/aws/slow" % self.server.base, "--url",
+                                 "oci=%s/oci/ok" % self.server.base], env=self.env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(200):
+            time.sleep(0.05)
+            try:
+                if self.query("SELECT count(*) FROM refresh_runs WHERE feed = 'oci' AND "
+                              "status = 'ok'")[0][0]:
+                    break
+            except Exception:  # the database is still being made
+                continue
+        for sig in signals:
+            proc.send_signal(getattr(signal, sig))
+        out, err = proc.communicate(timeout=30)
+        return proc.returncode, out, err
+
+    def test_sigint_marks_the_run_interrupted_and_exits_130(self):
+        status, _out, err = self.interrupt_refresh("SIGINT")
+        self.assertEqual(status, 130, err)
+        self.assertEqual(err.strip().splitlines(), [
+            "gpuplan: error: interrupted by SIGINT: 1 feed stopped (its last good offers kept), "
+            "1 stored before the stop"])
+        self.assertEqual(self.query("SELECT feed, status FROM refresh_runs ORDER BY feed"),
+                         [("aws", "interrupted"), ("oci", "ok")])
+        shown = self.gpuplan("refresh", "--status", "--format", "csv", expect=0).stdout
+        self.assertRegex(shown, r"(?m)^aws,interrupted,")
+        self.assertNotIn("running", shown)
+
+    def test_sigterm_is_an_interruption_too(self):
+        status, _out, err = self.interrupt_refresh("SIGTERM")
+        self.assertEqual(status, 130, err)
+        self.assertIn("interrupted by SIGTERM", err)
+        self.assertEqual(self.query("SELECT status FROM refresh_runs WHERE feed = 'aws'"),
+                         [("interrupted",)])
+
+    def test_a_second_sigint_exits_at_once(self):
+        status, _out, err = self.interrupt_refresh("SIGINT", "SIGINT")
+        self.assertEqual(status, 130, err)
+        # whichever came first, the first stop or the second signal, no run stays open for long:
+        # the next refresh closes what a hard stop left
+        self.gpuplan("refresh", "--feed", "oci", "--url", "oci=%s/oci/ok" % self.server.base,
+                     expect=0)
+        self.assertEqual(self.query("SELECT count(*) FROM refresh_runs WHERE status = 'running'"),
+                         [(0,)])
 
 
 if __name__ == "__main__":
