@@ -59,7 +59,7 @@ int main(int argc, char **argv)
         if (strcmp(reg.items[i].name, argv[1]) == 0)
             b = &reg.items[i];
     if (!b || !b->loaded) {
-        printf("skip: backend %s unusable here: %s\n", argv[1], b ? b->reason : "not listed");
+        printf("skip: no usable %s device here: %s\n", argv[1], b ? b->reason : "not listed");
         gp_registry_release(&reg);
         return 77;
     }

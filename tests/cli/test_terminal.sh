@@ -12,7 +12,7 @@ check() { # check DESCRIPTION COMMAND...
   local what=$1; shift
   if "$@"; then echo "ok   $what"; else echo "FAIL $what"; failed=1; fi
 }
-command -v script >/dev/null || { echo "script (util-linux) is not installed"; exit 77; }
+command -v script >/dev/null || { echo "skip: script (util-linux) is not installed"; exit 77; }
 # script(1) gives the command a pseudo-terminal; with no size of its own, COLUMNS sets the width.
 on_terminal() { # on_terminal OUTPUT ARGS...
   local out=$1; shift
