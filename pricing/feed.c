@@ -15,6 +15,7 @@
 #include "util/json.h"
 #include "util/text.h"
 #include "util/timeutil.h"
+#include "util/utf8.h"
 
 static const struct gp_feed_adapter *const adapters[] = {
     &gp_feed_azure,          &gp_feed_aws,           &gp_feed_aws_query,
@@ -103,6 +104,29 @@ void gp_feed_reject(struct gp_feed_ctx *ctx, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ctx->first_rejection, sizeof(ctx->first_rejection), fmt, ap);
     va_end(ap);
+    if (!gp_utf8_valid(ctx->first_rejection)) { /* it may quote the row; it is stored as text */
+        char quoted[sizeof(ctx->first_rejection)];
+        gp_utf8_repair(quoted, sizeof(quoted), ctx->first_rejection);
+        memcpy(ctx->first_rejection, quoted, sizeof(quoted));
+    }
+}
+
+/* The first text field of `row` that is not UTF-8 or held an escaped NUL, by name, or NULL. */
+static const char *invalid_text(const struct gp_feed_row *row)
+{
+    const struct {
+        const char *name, *value;
+    } fields[] = {{"provider", row->provider},
+                  {"GPU name", row->gpu_name},
+                  {"instance type", row->instance_type},
+                  {"region", row->region},
+                  {"currency", row->currency}};
+
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+        if (fields[i].value &&
+            (!gp_utf8_valid(fields[i].value) || strstr(fields[i].value, GP_JSON_NUL_STAND_IN)))
+            return fields[i].name;
+    return NULL;
 }
 
 void gp_feed_note_unmapped(struct gp_feed_ctx *ctx, const char *name)
@@ -160,8 +184,13 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
 {
     struct gp_gpu_name mapped;
     struct gp_offer *o;
+    const char *bad;
 
     ctx->rows++;
+    if ((bad = invalid_text(row)) != NULL) {
+        gp_feed_reject(ctx, "a row whose %s is not valid UTF-8 or holds a NUL", bad);
+        return 0;
+    }
     if (ctx->observed_at && row->observed_at > ctx->observed_at + GP_OBSERVED_AHEAD_MAX_S) {
         gp_feed_reject(ctx, "%s: observed date more than a day ahead of the fetch", row->gpu_name);
         return 0;
@@ -286,8 +315,14 @@ void gp_feed_dedupe(struct gp_feed_ctx *ctx)
         return;
     qsort(ctx->offers, ctx->count, sizeof(*ctx->offers), by_offer_key);
     for (size_t i = 0; i < ctx->count; i++) {
-        if (out > 0 && gp_offer_key_compare(&ctx->offers[i], &ctx->offers[out - 1]) == 0)
+        if (out > 0 && gp_offer_key_compare(&ctx->offers[i], &ctx->offers[out - 1]) == 0) {
+            gp_feed_reject(ctx,
+                           "%s %s in %s: a second offer with the same provider, region, "
+                           "instance type, GPU, tier and term (the first was kept)",
+                           ctx->offers[i].provider, ctx->offers[i].instance_type,
+                           ctx->offers[i].region[0] ? ctx->offers[i].region : "no region");
             continue;
+        }
         ctx->offers[out++] = ctx->offers[i];
     }
     ctx->count = out;

@@ -155,7 +155,7 @@ int gp_feed_add_offer(struct gp_feed_ctx *ctx, const struct gp_offer *offer);
 
 /* Keep one offer per store key (provider, region, instance type, GPU, tier, term), the one
  * gp_offer_kept_over chooses, and leave them sorted by that key: the order the store's history
- * index wants. */
+ * index wants. Each offer dropped is counted as a rejected row, with its reason. */
 void gp_feed_dedupe(struct gp_feed_ctx *ctx);
 
 /* Count a row whose GPU name matched nothing, and list the name (adapters that map names

@@ -8,8 +8,27 @@
 #include "report/table.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/utf8.h"
 
 enum { SCRATCH_MAX = 512 };
+
+/* A JSON string of `text`, with any byte that is not UTF-8 (text stored before it was checked)
+ * replaced by U+FFFD, so the document stays valid JSON. */
+static cJSON *text_json(const char *text)
+{
+    cJSON *item;
+    char *repaired;
+
+    if (gp_utf8_valid(text))
+        return cJSON_CreateString(text);
+    size_t size = 3 * strlen(text) + 1;
+    if (!(repaired = malloc(size)))
+        return NULL;
+    gp_utf8_repair(repaired, size, text);
+    item = cJSON_CreateString(repaired);
+    free(repaired);
+    return item;
+}
 
 static cJSON *value_json(const struct gp_table *t, size_t r, size_t c)
 {
@@ -19,7 +38,7 @@ static cJSON *value_json(const struct gp_table *t, size_t r, size_t c)
     gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
     switch (value.kind) {
     case GP_CELL_TEXT:
-        return cJSON_CreateString(value.text);
+        return text_json(value.text);
     case GP_CELL_NUMBER:
     case GP_CELL_INT:
         return cJSON_CreateNumber(value.number);

@@ -42,7 +42,7 @@ fi
 src=(calibrate/fallback_main.c calibrate/registry.c calibrate/runner.c calibrate/schedule.c
      calibrate/stats.c calibrate/device_map.c calibrate/exchange_write.c
      store/calibration_record.c util/error.c util/interrupt.c util/outfile.c util/sanitize.c util/text.c util/timeutil.c
-     util/jsonw.c kernels/builtin.c kernels/cpu/backend.c kernels/cpu/gemm.c kernels/cpu/stream.c)
+     util/jsonw.c util/utf8.c kernels/builtin.c kernels/cpu/backend.c kernels/cpu/gemm.c kernels/cpu/stream.c)
 "$cc" -std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -I"$root" -I"$root/include" \
   -o "$out/gpuplan-calibrate" "${src[@]/#/$root/}" -ldl -lm -lpthread
 echo "gpu-fallback-build: built $out/gpuplan-calibrate"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/utf8.h"
 #include "util/text.h"
 
 /* ---- locating a path in the raw text --------------------------------------------------- */
@@ -258,16 +259,61 @@ char *gp_json_print(const cJSON *doc, bool formatted)
     return formatted ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
 }
 
+/* The offset of the first escaped NUL ("\u0000") in the JSON text at or after `from`, or len
+ * when there is none. */
+static size_t escaped_nul(const char *text, size_t len, size_t from)
+{
+    for (size_t i = from; i < len; i++) {
+        size_t run = 0;
+        while (i + run < len && text[i + run] == '\\')
+            run++;
+        if (run % 2 == 1 && len - (i + run) >= 5 && text[i + run] == 'u' &&
+            memcmp(text + i + run + 1, "0000", 4) == 0)
+            return i + run - 1;
+        i += run;
+    }
+    return len;
+}
+
+/* cJSON ends a string at an escaped NUL and drops the rest unseen ("v\u0000m" is read as "v").
+ * A copy of the text with each one written as \uffff instead (the same length, so every line
+ * and column stays), or NULL when the text holds none (*failed set when out of memory).
+ * GP_JSON_NUL_STAND_IN is what readers then find, and refuse with the field's path. */
+static char *without_nul(const char *text, size_t len, bool *failed)
+{
+    size_t at = escaped_nul(text, len, 0);
+    char *copy;
+
+    *failed = false;
+    if (at == len)
+        return NULL;
+    if (!(copy = malloc(len))) {
+        *failed = true;
+        return NULL;
+    }
+    memcpy(copy, text, len);
+    for (; at < len; at = escaped_nul(copy, len, at + 6))
+        memcpy(copy + at, "\\uffff", 6);
+    return copy;
+}
+
 int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file)
 {
     const char *end = NULL;
+    bool failed;
+    char *copy = without_nul(text, len, &failed);
     cJSON *root;
     int line, col;
 
     *out = NULL;
+    if (failed)
+        return gp_error_set(GP_ENOMEM, "out of memory reading %s", file);
     gp_json_init();
     json_out_of_memory = false;
-    root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    root = cJSON_ParseWithLengthOpts(copy ? copy : text, len, &end, 0);
+    if (copy && end)
+        end = text + (end - copy);
+    free(copy);
     if (!root && json_out_of_memory)
         return gp_error_set(GP_ENOMEM, "out of memory reading %s", file);
     if (!end || end < text || end > text + len)
@@ -439,6 +485,10 @@ int gp_json_string(const struct gp_json_reader *r, const cJSON *obj, const char 
         return gp_json_fail(r, key, "must be a string");
     if (strlen(item->valuestring) >= size)
         return gp_json_fail(r, key, "is longer than %zu characters", size - 1);
+    if (!gp_utf8_valid(item->valuestring))
+        return gp_json_fail(r, key, "is not valid UTF-8");
+    if (strstr(item->valuestring, GP_JSON_NUL_STAND_IN))
+        return gp_json_fail(r, key, "holds \\u0000 (NUL) or \\uffff, which no text may hold");
     memcpy(out, item->valuestring, strlen(item->valuestring) + 1);
     return 0;
 }

@@ -60,8 +60,11 @@ char *gp_json_print(const cJSON *doc, bool formatted);
 
 /*
  * Parse `len` bytes of `text`. On malformed input returns GP_EINVALID with a message
- * "FILE:LINE:COL: invalid JSON ..."; *out is owned by the caller (cJSON_Delete).
+ * "FILE:LINE:COL: invalid JSON ..."; *out is owned by the caller (cJSON_Delete). An escaped NUL
+ * (\u0000), which would end a C string early, reaches the tree as GP_JSON_NUL_STAND_IN (U+FFFF,
+ * a noncharacter), which gp_json_string refuses with the field's path and feeds reject.
  */
+#define GP_JSON_NUL_STAND_IN "\xef\xbf\xbf"
 int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file);
 
 void gp_json_reader_init(struct gp_json_reader *r, const char *file, const char *text, size_t len);

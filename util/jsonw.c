@@ -3,9 +3,12 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/utf8.h"
 
 void gp_jsonw_init(struct gp_jsonw *w, int pretty)
 {
@@ -48,9 +51,12 @@ static void indent(struct gp_jsonw *w, int depth)
 
 static void quoted(struct gp_jsonw *w, const char *s)
 {
+    uint32_t cp;
+
     put(w, "\"", 1);
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
+        size_t n = c < 0x80 ? 1 : gp_utf8_decode(s, &cp);
         char esc[8];
         if (c == '"' || c == '\\') {
             esc[0] = '\\';
@@ -59,9 +65,12 @@ static void quoted(struct gp_jsonw *w, const char *s)
         } else if (c < 0x20) {
             snprintf(esc, sizeof(esc), "\\u%04x", c);
             puts_(w, esc);
+        } else if (n == 0) { /* not UTF-8: the document must stay valid JSON */
+            puts_(w, "\\ufffd");
         } else {
-            put(w, s, 1);
+            put(w, s, n);
         }
+        s += n ? n : 1;
     }
     put(w, "\"", 1);
 }

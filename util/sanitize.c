@@ -3,8 +3,11 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "util/utf8.h"
 
 /* A bounded output buffer: what does not fit is dropped, and the text stays terminated. */
 struct sink {
@@ -27,22 +30,28 @@ static void put(struct sink *k, const char *s, size_t len)
 char *gp_sanitize_controls(char *out, size_t size, const char *in)
 {
     struct sink k = {out, size, 0};
-    char esc[8];
+    char esc[12];
+    uint32_t cp;
 
     if (!size)
         return out;
     out[0] = '\0';
-    for (const unsigned char *s = (const unsigned char *)in; *s; s++) {
-        if (*s < 0x20 || *s == 0x7f) {
-            snprintf(esc, sizeof(esc), "\\x%02x", *s);
+    for (const char *s = in; *s;) {
+        unsigned char c = (unsigned char)*s;
+        size_t n = c < 0x80 ? 1 : gp_utf8_decode(s, &cp);
+        if (c < 0x20 || c == 0x7f || n == 0) { /* a C0 control, DEL, or a byte of no character */
+            snprintf(esc, sizeof(esc), "\\x%02x", c);
             put(&k, esc, 4);
-        } else if (*s == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
-            snprintf(esc, sizeof(esc), "\\u%04x", s[1]);
-            put(&k, esc, 6);
             s++;
-        } else {
-            put(&k, (const char *)s, 1);
+            continue;
         }
+        if (c >= 0x80 && ((cp >= 0x80 && cp <= 0x9f) || gp_utf8_is_bidi_control(cp))) {
+            snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)cp);
+            put(&k, esc, 6);
+        } else {
+            put(&k, s, n);
+        }
+        s += n;
     }
     return out;
 }
@@ -144,4 +153,53 @@ char *gp_sanitize_urls(char *out, size_t size, const char *in)
         p = put_url(&k, mark + 3);
     }
     return out;
+}
+
+/* Whether `text` begins like NAME=value: a word of letters, digits and '_', then '='. */
+static bool looks_like_setting(const char *text)
+{
+    size_t name = 0;
+
+    while (isalnum((unsigned char)text[name]) || text[name] == '_')
+        name++;
+    return name > 0 && text[name] == '=';
+}
+
+/* Whether `text` holds the value of a credential in the environment. */
+static bool holds_secret(const char *text)
+{
+    extern char **environ;
+    static const char *const words[] = {"KEY", "TOKEN", "SECRET", "PASS"};
+
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        bool credential = false;
+        if (!eq || strlen(eq + 1) < 6) /* too short to be a key, and too common to match */
+            continue;
+        for (size_t i = 0; i < sizeof(words) / sizeof(words[0]) && !credential; i++) {
+            const char *hit = strstr(*e, words[i]);
+            credential = hit && hit < eq;
+        }
+        if (credential && strstr(text, eq + 1))
+            return true;
+    }
+    return false;
+}
+
+char *gp_sanitize_quote(char *out, size_t size, const char *in)
+{
+    char cut[4 * GP_QUOTE_CHARS + 4];
+    size_t used = 0, chars = 0;
+    uint32_t cp;
+
+    if (looks_like_setting(in) || holds_secret(in))
+        return gp_sanitize_controls(out, size, "(not shown: it looks like a setting or a key)");
+    while (in[used] && chars < GP_QUOTE_CHARS) {
+        size_t n = gp_utf8_decode(in + used, &cp);
+        used += n ? n : 1;
+        chars++;
+    }
+    memcpy(cut, in, used);
+    memcpy(cut + used, in[used] ? "..." : "", in[used] ? 4 : 1);
+    return gp_sanitize_controls(out, size, cut);
 }

@@ -8,6 +8,7 @@
 #include "pricing/feeds/adapters.h"
 #include "pricing/pricelist.h"
 #include "util/error.h"
+#include "util/sanitize.h"
 #include "util/text.h"
 #include "util/timeutil.h"
 
@@ -91,8 +92,10 @@ static int csv_header(struct csv *c, struct gp_feed_ctx *ctx, char **f, int n)
             k++;
         if (k == COL_COUNT) {
             const char *near = gp_text_nearest(f[i], col_names);
+            char shown[160];
             return gp_error_set(GP_EINVALID, "%s:%ld: unknown column '%s'%s%s%s", ctx->url, c->line,
-                                f[i], near ? " (did you mean '" : "", near ? near : "",
+                                gp_sanitize_quote(shown, sizeof(shown), f[i]),
+                                near ? " (did you mean '" : "", near ? near : "",
                                 near ? "'?)" : "");
         }
         c->col[k] = i;
@@ -117,6 +120,7 @@ static int csv_row(struct csv *c, struct gp_feed_ctx *ctx, char **f, int n)
     const char *observed = cell(c, f, COL_OBSERVED);
     long count = 0;
     int tier, unit;
+    char shown[160]; /* a quoted cell */
 
     if (n != c->width) {
         gp_feed_reject(ctx, "line %ld: %d fields, the header has %d", c->line, n, c->width);
@@ -126,7 +130,8 @@ static int csv_row(struct csv *c, struct gp_feed_ctx *ctx, char **f, int n)
     unit = gp_price_unit_parse(cell(c, f, COL_UNIT));
     if (tier < 0 || unit < 0) {
         gp_feed_reject(ctx, "line %ld: unknown %s '%s'", c->line, tier < 0 ? "tier" : "unit",
-                       tier < 0 ? cell(c, f, COL_TIER) : cell(c, f, COL_UNIT));
+                       gp_sanitize_quote(shown, sizeof(shown),
+                                         tier < 0 ? cell(c, f, COL_TIER) : cell(c, f, COL_UNIT)));
         return 0;
     }
     if (gp_text_to_double(cell(c, f, COL_PRICE), &row.amount) != 0 ||
@@ -136,8 +141,8 @@ static int csv_row(struct csv *c, struct gp_feed_ctx *ctx, char **f, int n)
     }
     if (*observed && gp_time_parse_price(observed, &row.observed_at) != 0) {
         gp_feed_reject(ctx,
-                       "line %ld: observed '%.40s' is not a date from " GP_TIME_EARLIEST_TEXT " on",
-                       c->line, observed);
+                       "line %ld: observed '%s' is not a date from " GP_TIME_EARLIEST_TEXT " on",
+                       c->line, gp_sanitize_quote(shown, sizeof(shown), observed));
         return 0;
     }
     row.provider = cell(c, f, COL_PROVIDER);
