@@ -84,6 +84,9 @@ static int count_field(const struct gp_json_reader *r, const cJSON *obj, const c
     return rc ? rc : in_range(r, key, *out);
 }
 
+/* How far ahead of the clock a run's start may be: clocks of the nodes differ a little. */
+#define GP_STARTED_AHEAD_MAX_S 86400
+
 static int parse_point(struct gp_json_reader *r, const cJSON *o, struct gp_calibration_point *p)
 {
     static const char *const keys[] = {
@@ -121,6 +124,11 @@ static int parse_point(struct gp_json_reader *r, const cJSON *o, struct gp_calib
         return gp_json_fail(r, "repetitions", "must be at least 1");
     if (p->max_error > 1.0)
         return gp_json_fail(r, "max_error", "%g: the point failed verification", p->max_error);
+    if (p->p10 > p->p90)
+        return gp_json_fail(r, "p10", "%g is above p90 (%g)", p->p10, p->p90);
+    if (p->median < p->p10 || p->median > p->p90)
+        return gp_json_fail(r, "median", "%g is outside [p10, p90] = [%g, %g]", p->median, p->p10,
+                            p->p90);
     return 0;
 }
 
@@ -192,6 +200,13 @@ static int parse_run(struct gp_json_reader *r, const cJSON *o, struct gp_calibra
     if (gp_time_parse(stamp, &c->started_at) != 0)
         return gp_json_fail(r, "started_at", "\"%s\" is not a date-time like 2026-09-01T12:00:00Z",
                             stamp);
+    /* a run dated ahead would stay the fleet's newest for good (calibrate list) */
+    if (c->started_at > gp_time_now() + GP_STARTED_AHEAD_MAX_S)
+        return gp_json_fail(r, "started_at", "%s is more than a day ahead of the clock", stamp);
+    if (c->started_at < GP_TIME_EARLIEST)
+        return gp_json_fail(
+            r, "started_at",
+            "%s is before " GP_TIME_EARLIEST_TEXT ", older than any GPU gpuplan plans", stamp);
     if (c->gpu_id[0] && catalog) {
         const struct gp_gpu *unused;
         if (gp_catalog_require(catalog, c->gpu_id, &unused) != 0) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "catalog/catalog.h"
@@ -129,7 +130,24 @@ static bool can_write(const char *path)
 static int open_reader(struct gp_cli *cli, const char *path, const struct gp_catalog *catalog)
 {
     bool current = false, writable = can_write(path);
+    struct stat link, st;
 
+    /* A reader makes a database only where there is nothing: not through a link to nothing (to
+     * wherever it points) and not out of an empty file someone else may mean for other data. */
+    if (lstat(path, &link) == 0 && S_ISLNK(link.st_mode) && stat(path, &st) != 0) {
+        gp_error_set(GP_EDB,
+                     "database %s is a symbolic link to nothing; a command that only reads does "
+                     "not create a database through it (run `gpuplan refresh` to make one)",
+                     path);
+        return gp_cli_fail();
+    }
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+        gp_error_set(GP_EDB,
+                     "database %s is an empty file, not a gpuplan database; a command that only "
+                     "reads does not make it one (remove it, or run `gpuplan refresh`)",
+                     path);
+        return gp_cli_fail();
+    }
     if (access(path, F_OK) != 0)
         return open_writer(cli, path, catalog);
     if (gp_store_open(&cli->store, path, GP_STORE_READ_ONLY) != 0)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,25 @@ static int lock_path(char *out, size_t size, const char *db)
     return 0;
 }
 
+/* The lock file belongs to another user, who made it first (a folder others may write lets
+ * anyone do so): say whose it is and who can remove it. */
+static int foreign_lock(const char *path, uid_t owner)
+{
+    const struct passwd *pw = getpwuid(owner);
+    char who[96];
+
+    if (pw && pw->pw_name)
+        snprintf(who, sizeof(who), "user %.64s (uid %ld)", pw->pw_name, (long)owner);
+    else
+        snprintf(who, sizeof(who), "uid %ld", (long)owner);
+    return gp_error_set(GP_EDB,
+                        "refusing the refresh lock %s: it belongs to %s, not to this user, so a "
+                        "refresh of theirs may hold it or they planted it; they or root can "
+                        "remove it. Keep a shared database in a folder only its writers can "
+                        "write (docs/fleet.md)",
+                        path, who);
+}
+
 /* Open the lock file without following a symlink, and only when it is a regular file of ours
  * with no other name, so a planted link cannot make the pid write clobber another file. */
 static int open_lock(const char *path, int *fd_out)
@@ -45,7 +65,11 @@ static int open_lock(const char *path, int *fd_out)
     if (fd < 0)
         return gp_error_set(GP_EDB, "cannot open the refresh lock %s: %s", path,
                             errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid != geteuid()) {
+        close(fd);
+        return foreign_lock(path, st.st_uid);
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
         close(fd);
         return gp_error_set(GP_EDB,
                             "refusing the refresh lock %s: not a regular file of this user with "

@@ -106,6 +106,36 @@ PY
 done
 GPUPLAN_DB="$tmp/import.db" "$gpuplan" calibrate import "$calib" >/dev/null 2>"$tmp/err"
 check "calibrate import of the fixture" 0 $?
+# A run dated ahead (it would stay the fleet's newest for good) or before any GPU it could
+# measure, a p10 above its p90 or a median outside them, and a NUL in a text field (it cut
+# "v\u0000m" to "v") are refused with the file, line and JSON path.
+for case in "started_at 2099-01-01T00:00:00Z started_at" "started_at 2019-05-01T00:00:00Z started_at" \
+  "p10 1e6 p10" "median 1e-9 median" "host v\u0000m host" "host v\uffffm host"; do
+  read -r field value where <<<"$case"
+  python3 - "$calib" "$tmp/import.json" "$field" "$value" <<'PY'
+import json, sys
+src, dst, field, value = sys.argv[1:]
+doc = json.load(open(src))
+run = doc["calibrations"][0]
+if field in ("started_at", "host"):
+    run[field] = value.encode().decode("unicode_escape")
+else:
+    run["points"][0][field] = float(value)
+json.dump(doc, open(dst, "w"))
+PY
+  GPUPLAN_DB="$tmp/import.db" "$gpuplan" calibrate import "$tmp/import.json" >/dev/null 2>"$tmp/err"
+  check "calibrate import $field=$value" 2 $? "$tmp/err" "import.json:[0-9]*:[0-9]*: .*calibrations\[0\].*$where: "
+done
+
+# Quote text: not empty where it names the seller, and UTF-8.
+"$gpuplan" quote add --gpu b200 --provider "" --price 3 >/dev/null 2>"$tmp/err"
+check "quote add --provider ''" 2 $? "$tmp/err" "\-\-provider must not be empty"
+"$gpuplan" quote add --gpu b200 --provider "  " --price 3 >/dev/null 2>"$tmp/err"
+check "quote add --provider of spaces" 2 $? "$tmp/err" "\-\-provider must not be empty"
+"$gpuplan" quote add --gpu b200 --provider acme --region $'eu\xffwest' --price 3 >/dev/null \
+  2>"$tmp/err"
+check "quote add --region not UTF-8" 2 $? "$tmp/err" "\-\-region is not valid UTF-8"
+
 
 # Ctrl-C during a calibration stops it at the next step, keeps nothing it measured, says so in
 # one line and exits 130 (before, it died silently); a second Ctrl-C stops it at once.
@@ -124,6 +154,17 @@ sleep 1.5
 kill -INT "$pid"; kill -INT "$pid"
 wait "$pid"
 check "calibrate after two SIGINTs" 130 $?
+
+# A command that only reads makes no database through a link to nothing, nor out of an empty
+# file; both are said, with exit 5, and the path stays as it was.
+ln -s "$tmp/elsewhere/nothing.db" "$tmp/dangling.db"
+GPUPLAN_DB="$tmp/dangling.db" "$gpuplan" prices --gpu b200 >/dev/null 2>"$tmp/err"
+check "prices through a dangling link" 5 $? "$tmp/err" "is a symbolic link to nothing"
+[[ ! -e "$tmp/elsewhere" ]]; check "nothing made where the link points" 0 $?
+: >"$tmp/empty.db"
+GPUPLAN_DB="$tmp/empty.db" "$gpuplan" plan --workload chat-llama-3.1-70b >/dev/null 2>"$tmp/err"
+check "plan on an empty file" 5 $? "$tmp/err" "is an empty file, not a gpuplan database"
+[[ ! -s "$tmp/empty.db" ]]; check "the empty file stays empty" 0 $?
 
 # A full disk is said as such, with the file, not as a damaged database. A small tmpfs is
 # filled up (root with mount rights only; tests/fault/run_write_faults.sh covers it everywhere).

@@ -218,6 +218,65 @@ class HardeningTest(unittest.TestCase):
                          [(2,)])
         self.assertIn("observed '1970-01-01' is not a date from 2022-01-01 on", proc.stderr)
 
+    def test_text_that_is_not_utf8_is_rejected_and_bidi_controls_are_escaped(self):
+        self.generic_feed("acme-text", "pricelist-csv", "/hardening/text/list.csv")
+        self.gpuplan("refresh", "--feed", "acme-text", expect=0)
+        self.assertEqual(self.query("SELECT gpu_id FROM feed_offers WHERE feed = 'acme-text' "
+                                    "ORDER BY gpu_id"), [("h100-sxm",), ("h200-sxm",)])
+        self.assertEqual(self.query("SELECT rejected, error FROM refresh_runs WHERE feed = "
+                                    "'acme-text'"), [(1, None)])
+        shown = self.gpuplan("refresh", "--status", expect=0).stdout
+        table = self.gpuplan("prices", "--provider", "acme", expect=0).stdout
+        self.assertIn("us\\u202etsae", table)
+        self.assertNotIn("\u202e", table)
+        listed = json.loads(self.gpuplan("prices", "--provider", "acme", "--format", "json",
+                                         expect=0).stdout)
+        self.assertIn("us\u202etsae", json.dumps(listed, ensure_ascii=False))
+        self.assertIn("acme-text", shown)
+
+    def test_a_duplicate_offer_is_counted_as_rejected(self):
+        self.generic_feed("acme-dup", "pricelist-csv", "/hardening/duplicate/list.csv")
+        proc = self.gpuplan("refresh", "-v", "--feed", "acme-dup", expect=0)
+        self.assertEqual(self.query("SELECT offers, rejected FROM refresh_runs WHERE feed = "
+                                    "'acme-dup'"), [(2, 1)])
+        self.assertIn("a second offer with the same provider, region", proc.stderr)
+
+    def test_a_file_of_settings_is_never_quoted(self):
+        # a feed pointed at the process environment quoted 'LAMBDA_API_KEY=...' in its error
+        env = dict(self.env, LAMBDA_API_KEY="lk_live_SECRET_0f9e8d")
+        with open(os.path.join(self.dir, "plain.csv"), "w", encoding="utf-8") as f:
+            f.write("provider,gpu,tier,price,unit,this_is_a_very_long_unknown_column_name\n")
+        os.makedirs(os.path.join(self.dir, "config", "gpuplan"), exist_ok=True)
+        with open(os.path.join(self.dir, "config", "gpuplan", "feeds.json"), "w",
+                  encoding="utf-8") as f:
+            json.dump({"feeds": [
+                {"name": "env", "adapter": "pricelist-csv", "provider": "x",
+                 "base_url": "file:///proc/self/environ"},
+                {"name": "plain", "adapter": "pricelist-csv", "provider": "x",
+                 "base_url": "file://" + os.path.join(self.dir, "plain.csv")}]}, f)
+        proc = self.gpuplan("refresh", env=env, expect=4)
+        stored = self.query("SELECT feed, error FROM refresh_runs ORDER BY feed")
+        for text in (proc.stdout, proc.stderr, json.dumps(stored)):
+            self.assertNotIn("SECRET", text)
+            self.assertNotIn("LAMBDA_API_KEY=", text)
+        self.assertIn("unknown column '(not shown: it looks like a setting or a key)'",
+                      proc.stderr)
+        self.assertIn("unknown column 'this_is_a_very_long_unkn...'", proc.stderr)
+
+    @unittest.skipUnless(os.geteuid() == 0, "needs root to make a file of another user")
+    def test_a_lock_file_of_another_user_says_whose_it_is(self):
+        import pwd
+        self.oci(self.db, expect=0)
+        lock = self.lock_path(self.db)
+        os.unlink(lock)
+        with open(lock, "w", encoding="utf-8") as f:
+            f.write("planted\n")
+        nobody = pwd.getpwnam("nobody")
+        os.chown(lock, nobody.pw_uid, nobody.pw_gid)
+        proc = self.oci(self.db, expect=5)
+        self.assertIn("belongs to user nobody (uid %d)" % nobody.pw_uid, proc.stderr)
+        self.assertIn("they or root can remove it", proc.stderr)
+
     # ---- second round: feeds that never end ------------------------------------------------
 
     def test_an_endless_feed_stops_at_its_page_cap(self):
