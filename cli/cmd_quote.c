@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/text.h"
 #include "util/timeutil.h"
+#include "util/utf8.h"
 
 static const struct gp_column quote_columns[] = {
     {"id", GP_CELL_INT, 0},
@@ -83,35 +84,6 @@ struct add_args {
     const char *min_term, *min_gpus;
 };
 
-/* "720h", "30d", "12mo" (a month is 730 hours) or a bare number of hours, into hours. */
-static int parse_term(const char *text, int64_t *hours)
-{
-    static const struct {
-        const char *suffix;
-        long hours;
-    } units[] = {{"h", 1}, {"d", 24}, {"w", 168}, {"mo", 730}, {"y", 8760}};
-    char digits[16];
-    size_t n = strspn(text, "0123456789");
-    long count = 0;
-
-    if (n == 0 || n >= sizeof(digits))
-        return -1;
-    memcpy(digits, text, n);
-    digits[n] = '\0';
-    if (gp_text_to_int(digits, 1, 100000, &count))
-        return -1;
-    if (text[n] == '\0') {
-        *hours = count;
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-        if (strcmp(text + n, units[i].suffix) == 0) {
-            *hours = (int64_t)count * units[i].hours;
-            return 0;
-        }
-    return -1;
-}
-
 /* --per, --gpus, --min-term and --min-gpus: what the quote rents, in which unit. */
 static int quote_unit(struct gp_cli *cli, const struct add_args *a, struct gp_offer *o)
 {
@@ -126,13 +98,29 @@ static int quote_unit(struct gp_cli *cli, const struct add_args *a, struct gp_of
         return gp_cli_usage_error(cli, "--per instance-hour needs --gpus N (GPUs per instance)");
     if (a->min_gpus && gp_text_to_int(a->min_gpus, 1, 100000, &min_gpus))
         return gp_cli_usage_error(cli, "--min-gpus '%s' is not a GPU count", a->min_gpus);
-    if (a->min_term && parse_term(a->min_term, &o->min_term_hours))
+    if (a->min_term && gp_duration_parse_hours(a->min_term, &o->min_term_hours))
         return gp_cli_usage_error(
             cli, "--min-term '%s' is not a duration (N hours, or Nh, Nd, Nw, Nmo, Ny)",
             a->min_term);
     o->unit = (enum gp_price_unit)unit;
     o->gpus_per_instance = (int)gpus;
     o->min_gpus = (int)min_gpus;
+    return GP_EXIT_OK;
+}
+
+/* Copy the text of --FLAG into dst[size]: UTF-8, short enough, and not empty when `required`.
+ * GP_EXIT_OK or GP_EXIT_USAGE after saying why. */
+static int quote_text(struct gp_cli *cli, const char *flag, char *dst, size_t size,
+                      const char *value, bool required)
+{
+    if (!value)
+        value = "";
+    if (required && value[strspn(value, " \t")] == '\0')
+        return gp_cli_usage_error(cli, "--%s must not be empty", flag);
+    if (!gp_utf8_valid(value))
+        return gp_cli_usage_error(cli, "--%s is not valid UTF-8", flag);
+    if (gp_text_copy(dst, size, value))
+        return gp_cli_usage_error(cli, "--%s is longer than %zu characters", flag, size - 1);
     return GP_EXIT_OK;
 }
 
@@ -166,14 +154,10 @@ static int build_quote(struct gp_cli *cli, const struct add_args *a, struct gp_q
             a->valid_until);
     if (o->valid_until != GP_TIME_UNSET && strlen(a->valid_until) == 10)
         o->valid_until += 86399; /* a date means the end of that day */
-    if (gp_text_copy(o->provider, sizeof(o->provider), a->provider))
-        return gp_cli_usage_error(cli, "--provider is longer than %zu characters",
-                                  sizeof(o->provider) - 1);
-    if (gp_text_copy(o->region, sizeof(o->region), a->region ? a->region : ""))
-        return gp_cli_usage_error(cli, "--region is longer than %zu characters",
-                                  sizeof(o->region) - 1);
-    if (gp_text_copy(q->note, sizeof(q->note), a->note ? a->note : ""))
-        return gp_cli_usage_error(cli, "--note is longer than %zu characters", sizeof(q->note) - 1);
+    if ((rc = quote_text(cli, "provider", o->provider, sizeof(o->provider), a->provider, true)) ||
+        (rc = quote_text(cli, "region", o->region, sizeof(o->region), a->region, false)) ||
+        (rc = quote_text(cli, "note", q->note, sizeof(q->note), a->note, false)))
+        return rc;
     if (gp_text_copy(o->currency, sizeof(o->currency), a->currency ? a->currency : "USD") ||
         gp_fx_per_usd(fx, o->currency, gp_time_now(), &(double){0})) {
         char list[64];

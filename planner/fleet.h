@@ -11,9 +11,7 @@
 #include "planner/efficiency.h"
 #include "planner/model.h"
 #include "planner/workload.h"
-
-/* The month every monthly figure is counted over, hours. */
-#define GP_HOURS_PER_MONTH 730.0
+#include "util/timeutil.h" /* GP_HOURS_PER_MONTH */
 
 /*
  * Everything about the deployment that is not the workload. Money the user types (energy

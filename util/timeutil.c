@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "util/error.h"
+#include "util/text.h"
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). */
 static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
@@ -59,7 +60,7 @@ int gp_time_parse(const char *text, int64_t *out)
         return GP_EINVALID;
     }
     if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 ||
-        mi > 59 || s > 60 || h < 0 || mi < 0 || s < 0)
+        mi > 59 || s > 59 || h < 0 || mi < 0 || s < 0)
         return GP_EINVALID;
     *out = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + s;
     return 0;
@@ -73,6 +74,31 @@ int gp_time_parse_price(const char *text, int64_t *out)
         return GP_EINVALID;
     *out = t;
     return 0;
+}
+
+int gp_duration_parse_hours(const char *text, int64_t *hours)
+{
+    static const struct {
+        const char *suffix;
+        long hours;
+    } units[] = {{"", 1},    {"h", 1}, {"d", 24}, {"w", 168}, {"mo", (long)GP_HOURS_PER_MONTH},
+                 {"y", 8760}};
+    char digits[16];
+    size_t n = strspn(text, "0123456789");
+    long count = 0;
+
+    if (n == 0 || n >= sizeof(digits))
+        return GP_EINVALID;
+    memcpy(digits, text, n);
+    digits[n] = '\0';
+    if (gp_text_to_int(digits, 1, 100000, &count))
+        return GP_EINVALID;
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (strcmp(text + n, units[i].suffix) == 0) {
+            *hours = (int64_t)count * units[i].hours;
+            return 0;
+        }
+    return GP_EINVALID;
 }
 
 int64_t gp_time_now(void)

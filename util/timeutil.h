@@ -13,7 +13,8 @@ int64_t gp_time_now(void);
  * pinned by GPUPLAN_NOW. */
 double gp_time_monotonic(void);
 
-/* Parse "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]Z" or with a space instead of T, as UTC.
+/* Parse "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]Z" or with a space instead of T, as UTC; seconds
+ * 00 to 59 (Unix time has no leap second: ":60" would name the next day's first second).
  * Returns 0 or GP_EINVALID (no message set; the caller names the field). */
 int gp_time_parse(const char *text, int64_t *out);
 
@@ -29,6 +30,14 @@ int gp_time_parse(const char *text, int64_t *out);
 
 /* gp_time_parse for a price's date: GP_EINVALID also for a date before GP_TIME_EARLIEST. */
 int gp_time_parse_price(const char *text, int64_t *out);
+
+/* The month every monthly figure is counted over, hours (8760 / 12). */
+#define GP_HOURS_PER_MONTH 730.0
+
+/* A duration a user types, into whole hours: a bare number of hours, or one with a unit, "720h",
+ * "30d", "2w", "12mo" (GP_HOURS_PER_MONTH each) or "1y" (8760), from 1 to 100000 units. 0, or
+ * GP_EINVALID (no message set: the caller names the flag). */
+int gp_duration_parse_hours(const char *text, int64_t *hours);
 
 /* Format as "YYYY-MM-DD" (date) or "YYYY-MM-DDTHH:MM:SSZ" (stamp) into out[size >= 21]. */
 void gp_time_format_date(int64_t t, char *out, size_t size);
