@@ -22,4 +22,14 @@ const struct gp_gpu *gp_catalog_find(const struct gp_catalog *cat, const char *i
  * (and the nearest one). */
 int gp_catalog_require(const struct gp_catalog *cat, const char *id, const struct gp_gpu **out);
 
+/*
+ * The GPU types a command line names: `list` "ID,ID,..." (NULL: every type), each once, in the
+ * order given, and of `vendor` only ("nvidia", "amd"; NULL: any). out[] has room for cat->count
+ * entries (borrowed from the catalog); *n is how many were chosen. GP_EINVALID with a message
+ * for an empty or overlong item, an unknown id (naming the nearest), an unknown vendor, or a
+ * choice that leaves none.
+ */
+int gp_catalog_select(const struct gp_catalog *cat, const char *list, const char *vendor,
+                      const struct gp_gpu **out, size_t *n);
+
 #endif

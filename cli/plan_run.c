@@ -77,35 +77,8 @@ static int apply_flag(struct gp_cli *cli, struct gp_plan_input *in, const char *
 static int select_gpus(struct gp_cli *cli, const struct gp_cli_plan_args *a,
                        const struct gp_catalog *cat, const struct gp_gpu **out, size_t *n)
 {
-    *n = 0;
-    if (a->vendor && strcmp(a->vendor, "nvidia") && strcmp(a->vendor, "amd"))
-        return gp_cli_usage_error(cli, "--vendor '%s' is not nvidia or amd", a->vendor);
-    if (a->gpus) {
-        const char *p = a->gpus;
-        while (*p) {
-            char id[GP_GPU_ID_MAX + 8];
-            size_t len = strcspn(p, ",");
-            const struct gp_gpu *gpu;
-            if (len == 0 || len >= sizeof(id))
-                return gp_cli_usage_error(cli, "--gpus '%s': expected ID,ID,...", a->gpus);
-            memcpy(id, p, len);
-            id[len] = '\0';
-            if (gp_catalog_require(cat, id, &gpu))
-                return gp_cli_input_error(cli, "--gpus: %s", gp_error_last());
-            bool seen = false;
-            for (size_t i = 0; i < *n; i++)
-                seen |= out[i] == gpu;
-            if (!seen && (!a->vendor || strcmp(gp_vendor_name(gpu->vendor), a->vendor) == 0))
-                out[(*n)++] = gpu;
-            p += len + (p[len] == ',');
-        }
-    } else {
-        for (size_t i = 0; i < cat->count; i++)
-            if (!a->vendor || strcmp(gp_vendor_name(cat->gpus[i].vendor), a->vendor) == 0)
-                out[(*n)++] = &cat->gpus[i];
-    }
-    if (*n == 0)
-        return gp_cli_usage_error(cli, "no GPU type left after --gpus and --vendor");
+    if (gp_catalog_select(cat, a->gpus, a->vendor, out, n) != 0)
+        return gp_cli_input_error(cli, "%s", gp_error_last());
     return GP_EXIT_OK;
 }
 

@@ -343,35 +343,31 @@ static bool redirect_allowed(struct xfer *x, const char *header, size_t len)
 }
 
 /* Keep ETag and Last-Modified of the final response (a redirect's headers are overwritten). */
-static size_t on_header(char *data, size_t size, size_t nmemb, void *userp)
+void gp_http_header_line(struct gp_http_response *resp, const char *data, size_t len)
 {
-    struct xfer *x = userp;
-    size_t len = size * nmemb;
     char line[320];
     size_t n = len < sizeof(line) - 1 ? len : sizeof(line) - 1;
     char *value;
     char *dst = NULL;
     size_t dst_size = 0;
 
-    if (!redirect_allowed(x, data, len))
-        return 0;
     memcpy(line, data, n);
     line[n] = '\0';
     if (strncmp(line, "HTTP/", 5) == 0) {
-        x->resp->etag[0] = '\0';
-        x->resp->last_modified[0] = '\0';
-        return len;
+        resp->etag[0] = '\0';
+        resp->last_modified[0] = '\0';
+        return;
     }
     value = strchr(line, ':');
     if (!value)
-        return len;
+        return;
     *value++ = '\0';
     if (gp_text_ieq(line, "ETag")) {
-        dst = x->resp->etag;
-        dst_size = sizeof(x->resp->etag);
+        dst = resp->etag;
+        dst_size = sizeof(resp->etag);
     } else if (gp_text_ieq(line, "Last-Modified")) {
-        dst = x->resp->last_modified;
-        dst_size = sizeof(x->resp->last_modified);
+        dst = resp->last_modified;
+        dst_size = sizeof(resp->last_modified);
     }
     if (dst) {
         while (*value == ' ' || *value == '\t')
@@ -380,6 +376,16 @@ static size_t on_header(char *data, size_t size, size_t nmemb, void *userp)
         if (gp_text_copy(dst, dst_size, value) != 0)
             dst[0] = '\0'; /* a validator cut short would never match; drop it */
     }
+}
+
+static size_t on_header(char *data, size_t size, size_t nmemb, void *userp)
+{
+    struct xfer *x = userp;
+    size_t len = size * nmemb;
+
+    if (!redirect_allowed(x, data, len))
+        return 0;
+    gp_http_header_line(x->resp, data, len);
     return len;
 }
 

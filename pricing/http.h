@@ -86,6 +86,12 @@ struct gp_http_response {
     double seconds;         /* wall time from submission to completion, seconds */
 };
 
+/* Read one response header line (`len` bytes, not terminated, as libcurl hands it over) into
+ * `resp`: a status line clears the validators, ETag and Last-Modified set them (dropped when
+ * too long to keep whole). Other headers are left to libcurl: Retry-After is read through
+ * CURLINFO_RETRY_AFTER. */
+void gp_http_header_line(struct gp_http_response *resp, const char *data, size_t len);
+
 void gp_http_response_init(struct gp_http_response *resp);
 void gp_http_response_release(struct gp_http_response *resp);
 

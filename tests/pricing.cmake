@@ -26,3 +26,9 @@ if(Python3_FOUND)
                    $<TARGET_FILE:gpuplan>)
   set_tests_properties(refresh_hardening PROPERTIES LABELS integration TIMEOUT 300)
 endif()
+
+# The HTTP client's own header reading, and the key files of keyed feeds.
+gp_add_fuzz_target(fuzz_http_headers SOURCES fuzz/fuzz_http_headers.c LIBS gp_pricing
+                   CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/http_headers)
+gp_add_fuzz_target(fuzz_key_file SOURCES fuzz/fuzz_key_file.c LIBS gp_pricing
+                   CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/key_file)
