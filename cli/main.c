@@ -119,9 +119,30 @@ static int finish(struct gp_cli *cli, int rc)
     return rc;
 }
 
-/* Move the global options written before the command to just after it, as git accepts them
- * ("gpuplan --db x plan ..."). Returns GP_EXIT_OK with argv[1] the command, or prints the
- * problem and returns GP_EXIT_USAGE. */
+/* argv[1..command) are global options: move them to just before the first "--" after the
+ * command, or to the end, keeping the order of everything else. */
+static void rotate_globals(char **argv, int command, int argc)
+{
+    int end = command;
+    char *globals[64];
+    int n = command - 1;
+
+    while (end < argc && strcmp(argv[end], "--") != 0)
+        end++;
+    for (int done = 0; done < n;) { /* in blocks, so any count of options fits */
+        int block = n - done < 64 ? n - done : 64;
+        memcpy(globals, &argv[1], (size_t)block * sizeof(argv[0]));
+        memmove(&argv[1], &argv[1 + block], (size_t)(end - 1 - block) * sizeof(argv[0]));
+        memcpy(&argv[end - block], globals, (size_t)block * sizeof(argv[0]));
+        done += block;
+    }
+}
+
+/* Move the global options written before the command behind the command's own arguments (and
+ * before a "--", which ends the options), as git accepts them: "gpuplan --db x quote add ..."
+ * runs as "gpuplan quote add ... --db x", so a subcommand is still the command's first word.
+ * Returns GP_EXIT_OK with argv[1] the command, or prints the problem and returns
+ * GP_EXIT_USAGE. */
 static int hoist_global_options(int argc, char **argv)
 {
     int i = 1;
@@ -144,9 +165,7 @@ static int hoist_global_options(int argc, char **argv)
         gp_msg_error("expected a command after the global options; see 'gpuplan --help'");
         return GP_EXIT_USAGE;
     }
-    char *command = argv[i];
-    memmove(&argv[2], &argv[1], (size_t)(i - 1) * sizeof(argv[0]));
-    argv[1] = command;
+    rotate_globals(argv, i, argc);
     return GP_EXIT_OK;
 }
 
