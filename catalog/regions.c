@@ -180,6 +180,38 @@ bool gp_regions_knows_jurisdiction(const struct gp_region_table *table, const ch
     return false;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *gp_regions_jurisdictions_text(const struct gp_region_table *table, char *out, size_t size)
+{
+    const char *names[128];
+    size_t n = 0, used = 0;
+
+    for (size_t i = 0; table && i <= table->country_count && n < 127; i++) {
+        const char *j = i < table->country_count ? table->countries[i].jurisdiction : "eea";
+        bool seen = i == table->country_count && !gp_regions_knows_jurisdiction(table, "eea");
+        for (size_t k = 0; k < n && !seen; k++)
+            seen = strcmp(names[k], j) == 0;
+        if (!seen)
+            names[n++] = j;
+    }
+    qsort(names, n, sizeof(names[0]), by_name);
+    if (size)
+        out[0] = '\0';
+    for (size_t k = 0; k < n; k++) {
+        int w = snprintf(out + used, size - used, "%s%s", k ? ", " : "", names[k]);
+        if (w < 0 || (size_t)w >= size - used) {
+            out[used] = '\0';
+            break;
+        }
+        used += (size_t)w;
+    }
+    return out;
+}
+
 /* The rule for (provider, region): an exact code, else the first glob that matches. */
 static const struct gp_region_rule *find_rule(const struct gp_region_table *t, const char *provider,
                                               const char *region)

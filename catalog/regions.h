@@ -43,6 +43,10 @@ const char *gp_regions_jurisdiction(const struct gp_region_table *table, const c
 /* Whether some country of the table is in jurisdiction `j` ("eea" also when one is "eu"). */
 bool gp_regions_knows_jurisdiction(const struct gp_region_table *table, const char *j);
 
+/* Every jurisdiction of the table, each once, sorted, "eea" among them when "eu" is, joined by
+ * ", " into out[size] (cut at a name when it does not fit), for messages. Returns `out`. */
+char *gp_regions_jurisdictions_text(const struct gp_region_table *table, char *out, size_t size);
+
 /* Fill offer->country and offer->jurisdiction from its provider and region: an exact code first,
  * then the provider's globs in file order; both "" when nothing matches. */
 void gp_regions_resolve(const struct gp_region_table *table, struct gp_offer *offer);

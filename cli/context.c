@@ -1,4 +1,5 @@
 /* The resources commands share: catalog, FX rates, the database; error reporting and output. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -225,11 +226,22 @@ int gp_cli_place_filter(struct gp_cli *cli, const char *region, const char *juri
         return GP_EXIT_OK;
     if ((rc = gp_cli_regions(cli, &regions)) != GP_EXIT_OK)
         return rc;
-    if (!gp_regions_knows_jurisdiction(regions, jurisdiction))
+    if (!gp_regions_knows_jurisdiction(regions, jurisdiction)) {
+        char list[512], hint[64] = "", country[3] = {0};
+        const char *area = NULL;
+        if (strlen(jurisdiction) == 2) { /* "dk" names a country, which has an area */
+            country[0] = (char)toupper((unsigned char)jurisdiction[0]);
+            country[1] = (char)toupper((unsigned char)jurisdiction[1]);
+            area = gp_regions_jurisdiction(regions, country);
+        }
+        if (area)
+            snprintf(hint, sizeof(hint), " (%s is a country, in '%s')", country, area);
         return gp_cli_usage_error(cli,
-                                  "--jurisdiction '%s' is no jurisdiction of regions.json (eu, "
-                                  "eea, us, uk, ch, ...)",
-                                  jurisdiction);
+                                  "--jurisdiction '%s' is not an area of regions.json%s; the "
+                                  "areas are %s",
+                                  jurisdiction, hint,
+                                  gp_regions_jurisdictions_text(regions, list, sizeof(list)));
+    }
     return GP_EXIT_OK;
 }
 

@@ -87,15 +87,16 @@ static int parse_buying(struct gp_cli *cli, struct gp_cli_plan_run *run)
 {
     const struct gp_cli_plan_args *a = run->args;
     long horizon = 1;
+    int rc;
 
     if (a->horizon && gp_text_to_int(a->horizon, 1, 1200, &horizon))
         return gp_cli_usage_error(cli, "--horizon-months '%s' is not a number of months (1-1200)",
                                   a->horizon);
     run->req.horizon_months = (int)horizon;
-    if (a->region && !a->region[0])
-        return gp_cli_usage_error(cli, "--region is empty (give a glob such as 'eu-*')");
     if (a->jurisdiction && !a->jurisdiction[0])
         return gp_cli_usage_error(cli, "--jurisdiction is empty (eu, eea, us, ...)");
+    if ((rc = gp_cli_place_filter(cli, a->region, a->jurisdiction)) != GP_EXIT_OK)
+        return rc;
     run->req.region = a->region;
     run->req.jurisdiction = a->jurisdiction;
     if (!a->capex)
