@@ -1,5 +1,6 @@
 /* Names of the shared enums (precisions, vendors, tiers, units) and their parsers. */
 #include <fnmatch.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gpuplan/gpu.h"
@@ -85,6 +86,25 @@ bool gp_offer_in_place(const struct gp_offer *offer, const char *region_glob,
 static int compare_number(double a, double b)
 {
     return (a > b) - (a < b);
+}
+
+bool gp_offer_term_unknown(const struct gp_offer *o)
+{
+    return o->tier == GP_TIER_RESERVED && o->term_months <= 0 && o->term_days <= 0 &&
+           o->min_term_hours <= 0;
+}
+
+char *gp_offer_term_text(const struct gp_offer *o, char *out, size_t size)
+{
+    if (gp_offer_term_unknown(o))
+        snprintf(out, size, "unknown");
+    else if (o->term_months > 0)
+        snprintf(out, size, "%dmo", o->term_months);
+    else if (o->term_days > 0)
+        snprintf(out, size, "%dd", o->term_days);
+    else if (size)
+        out[0] = '\0';
+    return out;
 }
 
 int gp_offer_key_compare(const struct gp_offer *a, const struct gp_offer *b)

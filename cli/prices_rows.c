@@ -57,15 +57,11 @@ int gp_price_row_set_terms(struct gp_table *t, const struct gp_offer *o, double 
  * region's country and jurisdiction. */
 static int set_place_and_term(struct gp_table *t, const struct gp_offer *o, double per_usd)
 {
-    char term[32] = "";
+    char term[GP_OFFER_TERM_TEXT_MAX];
     int rc = gp_table_set_number(t, "price_per_instance_hour", o->usd_per_instance_hour * per_usd);
 
-    if (o->term_months)
-        snprintf(term, sizeof(term), "%dmo", o->term_months);
-    else if (o->term_days)
-        snprintf(term, sizeof(term), "%dd", o->term_days);
     if (!rc)
-        rc = gp_table_set_text(t, "term", "%s", term);
+        rc = gp_table_set_text(t, "term", "%s", gp_offer_term_text(o, term, sizeof(term)));
     if (!rc)
         rc = gp_table_set_text(t, "country", "%s", o->country);
     if (!rc)

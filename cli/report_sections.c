@@ -19,7 +19,7 @@ static const struct gp_column offer_columns[] = {
     {"instance_type", GP_CELL_TEXT, 0},
     {"region", GP_CELL_TEXT, 0},
     {"tier", GP_CELL_TEXT, 0},
-    {"term_months", GP_CELL_INT, 0},
+    {"term", GP_CELL_TEXT, 0},
     {"gpus_per_instance", GP_CELL_INT, 0},
     {"price_per_gpu_hour", GP_CELL_NUMBER, 3},
     {"original_amount", GP_CELL_NUMBER, 4},
@@ -42,7 +42,7 @@ static const struct gp_column_look offer_looks[] = {
     {"Instance", NULL, GP_STYLE_TEXT, 0},
     {"Region", NULL, GP_STYLE_TEXT, 0},
     {"Tier", NULL, GP_STYLE_TEXT, 0},
-    {"Term (months)", NULL, GP_STYLE_COUNT, 0},
+    {"Term", NULL, GP_STYLE_TEXT, 0},
     {"GPUs per instance", NULL, GP_STYLE_COUNT, 0},
     {"Price per GPU-hour", "per GPU-hour", GP_STYLE_CURRENCY, 0},
     {"Original amount", NULL, GP_STYLE_PLAIN, 0},
@@ -110,7 +110,7 @@ static const struct gp_offer *priced_from(const struct gp_cli_plan_run *run, siz
 /* The offer's own figures. */
 static int offer_cells(struct gp_table *t, const struct gp_offer *o, double fx, int64_t now)
 {
-    char observed[16];
+    char observed[16], term[GP_OFFER_TERM_TEXT_MAX];
     int rc = 0;
 
     gp_time_format_date(o->observed_at, observed, sizeof(observed));
@@ -118,7 +118,7 @@ static int offer_cells(struct gp_table *t, const struct gp_offer *o, double fx, 
     rc = rc ? rc : gp_table_set_text(t, "instance_type", "%s", o->instance_type);
     rc = rc ? rc : gp_table_set_text(t, "region", "%s", o->region);
     rc = rc ? rc : gp_table_set_text(t, "tier", "%s", gp_tier_name(o->tier));
-    rc = rc ? rc : gp_table_set_int(t, "term_months", o->term_months);
+    rc = rc ? rc : gp_table_set_text(t, "term", "%s", gp_offer_term_text(o, term, sizeof(term)));
     rc = rc ? rc : gp_table_set_int(t, "gpus_per_instance", o->gpus_per_instance);
     rc = rc ? rc : gp_table_set_number(t, "price_per_gpu_hour", o->usd_per_gpu_hour * fx);
     rc = rc ? rc : gp_table_set_number(t, "original_amount", o->amount);

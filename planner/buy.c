@@ -63,6 +63,9 @@ static void convert(struct gp_purchase_offer *out, const struct gp_offer *o, con
                                      ? o->usd_per_instance_hour
                                      : o->usd_per_gpu_hour * out->gpus_per_instance;
     out->min_term_months = term_months(o);
+    out->term_unknown = gp_offer_term_unknown(o);
+    if (out->term_unknown)
+        out->min_term_months = GP_TERM_UNKNOWN_MIN_MONTHS;
     out->upfront_share = o->upfront_share;
     out->valid_until = o->valid_until;
     out->observed_at = o->observed_at;
@@ -222,6 +225,15 @@ static bool stale(const struct gp_purchase_fleet *f, const struct gp_purchase_of
             ctx->now - o->observed_at > (int64_t)ctx->max_age_days * SECONDS_PER_DAY)
             return true;
     }
+    return false;
+}
+
+/* Whether a line of the fleet is a contract of unknown term. */
+static bool term_unknown(const struct gp_purchase_fleet *f, const struct gp_purchase_offer *offers)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (offers[f->lines[i].offer].term_unknown)
+            return true;
     return false;
 }
 
@@ -444,6 +456,8 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
                  ctx->memo && res == &ctx->memo->result ? ctx->memo : NULL);
         if (stale(&res->best, offers->items, ctx))
             row->notes |= GP_NOTE_STALE_PRICE;
+        if (term_unknown(&res->best, offers->items))
+            row->notes |= GP_NOTE_TERM_UNKNOWN;
     }
 }
 

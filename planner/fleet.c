@@ -483,6 +483,7 @@ void gp_notes_format(char *out, size_t size, unsigned notes)
         NOTE("capex-estimate"),
         NOTE("within-uncertainty"),
         NOTE("vendor-claim"),
+        NOTE("term-unknown"),
     };
     size_t used = 0;
 

@@ -31,6 +31,7 @@ enum gp_note {
     GP_NOTE_CAPEX_ESTIMATE = 1u << 15,       /* owned at data/capex.json's estimate */
     GP_NOTE_WITHIN_UNCERTAINTY = 1u << 16,   /* cost band overlaps the best/next row's */
     GP_NOTE_VENDOR_CLAIM = 1u << 17,         /* planned with a vendor's claim, not a measurement */
+    GP_NOTE_TERM_UNKNOWN = 1u << 18,         /* bought on a contract whose term is not published */
 };
 
 /* What the model predicts for one workload on one GPU type. */

@@ -153,7 +153,7 @@ static enum stage offer_stage(const struct gp_purchase_offer *o, enum gp_purchas
 /* Months paid over the horizon per month of it: whole terms cover the horizon. */
 static double horizon_factor(const struct gp_purchase_offer *o, int horizon)
 {
-    if (o->min_term_months <= 0)
+    if (o->min_term_months <= 0 || o->term_unknown) /* no whole terms to count */
         return 1.0;
     double terms = ceil((double)horizon / o->min_term_months);
     return terms * o->min_term_months / horizon;

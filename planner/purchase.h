@@ -39,6 +39,8 @@ struct gp_purchase_offer {
     int64_t valid_until;          /* last instant the price holds, Unix seconds UTC; 0 = open */
     int64_t observed_at;          /* when the price was seen, Unix seconds UTC */
     int min_gpus;                 /* smallest order, GPUs; 0 = none */
+    bool term_unknown; /* a contract whose term is not published: min_term_months is the least it
+                          is taken to run (GP_TERM_UNKNOWN_MIN_MONTHS), paid over the horizon */
 };
 
 /* The sized fleet of one GPU type, in TP groups: the GPUs that must sit in one instance. */

@@ -68,6 +68,18 @@ int gp_tier_parse(const char *name);
 const char *gp_price_unit_name(enum gp_price_unit u);
 int gp_price_unit_parse(const char *name);
 
+/* Whether the offer is a contract whose term its seller does not publish: reserved, with no
+ * term, block or minimum rental given (DigitalOcean's "-contracted" sizes). Such a contract is
+ * taken to run at least GP_TERM_UNKNOWN_MIN_MONTHS; a plan says `term-unknown` where it uses
+ * one, and listings say "unknown", never 0. */
+#define GP_TERM_UNKNOWN_MIN_MONTHS 12
+bool gp_offer_term_unknown(const struct gp_offer *o);
+
+/* The commitment as listings show it, into out[size]: "12mo" (reserved), "7d" (a capacity
+ * block), "unknown" (gp_offer_term_unknown), "" for none. Returns `out`. */
+#define GP_OFFER_TERM_TEXT_MAX 16
+char *gp_offer_term_text(const struct gp_offer *o, char *out, size_t size);
+
 /* Order of the store's offer key: provider, region, instance type, GPU, tier, term. <0, 0, >0. */
 int gp_offer_key_compare(const struct gp_offer *a, const struct gp_offer *b);
 
