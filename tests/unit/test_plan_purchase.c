@@ -369,6 +369,40 @@ static void test_tiers_on_fixtures(void **state)
     gp_plan_result_release(&res);
 }
 
+/* A reserved offer with no published term is a contract of at least 12 months: never bought
+ * for a shorter horizon, priced flat over a longer one, and the row says term-unknown. Table:
+ * the horizon and whether the offer is bought. */
+static void test_term_unknown(void **state)
+{
+    static const struct {
+        int horizon;
+        bool bought;
+    } cases[] = {{1, false}, {11, false}, {12, true}, {13, true}, {36, true}};
+    struct gp_offer offers[4];
+    const struct gp_gpu *gpus[1];
+    struct gp_plan_request req;
+    struct gp_plan_result res;
+    (void)state;
+
+    fixture(&req, offers, gpus);
+    offers[0] = fixture_offer("do", "c2", 2, GP_TIER_RESERVED, 3.0, 0); /* term: not published */
+    req.offer_count = 1;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        req.horizon_months = cases[i].horizon;
+        assert_int_equal(gp_plan_run(&res, &req), 0);
+        const struct gp_plan_row *r = &res.rows[0];
+        assert_int_equal(r->price_known, cases[i].bought);
+        if (cases[i].bought) {
+            assert_true(r->notes & GP_NOTE_TERM_UNKNOWN);
+            assert_float_equal(r->cost_per_hour, r->instances * 3.0, 1e-9);
+        } else {
+            assert_true(r->notes & GP_NOTE_NO_TERM_IN_HORIZON);
+            assert_false(r->notes & GP_NOTE_TERM_UNKNOWN);
+        }
+        gp_plan_result_release(&res);
+    }
+}
+
 /* A demand profile buys the baseline reserved, the peak on demand for its hours, half of it on
  * spot. */
 static void test_blended_on_fixtures(void **state)
@@ -433,9 +467,13 @@ static void test_owned(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_preset_row_is_bought), cmocka_unit_test(test_issue_fleets),
-        cmocka_unit_test(test_memo_buys_as_fresh),         cmocka_unit_test(test_tiers_on_fixtures),
-        cmocka_unit_test(test_blended_on_fixtures),        cmocka_unit_test(test_owned),
+        cmocka_unit_test(test_every_preset_row_is_bought),
+        cmocka_unit_test(test_issue_fleets),
+        cmocka_unit_test(test_memo_buys_as_fresh),
+        cmocka_unit_test(test_tiers_on_fixtures),
+        cmocka_unit_test(test_blended_on_fixtures),
+        cmocka_unit_test(test_owned),
+        cmocka_unit_test(test_term_unknown),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
