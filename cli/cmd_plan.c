@@ -69,7 +69,7 @@ static int plan_view(struct gp_cli *cli, const struct plan_run *run, struct gp_p
         if (gp_plan_view_pick(view, run->columns))
             return gp_cli_input_error(cli, "--columns: %s", gp_error_last());
     } else if (cli->format == GP_FORMAT_TABLE && !run->wide) {
-        gp_plan_view_compact(view);
+        gp_plan_view_compact(view, req->compare_stacks);
     }
     return GP_EXIT_OK;
 }

@@ -185,6 +185,16 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
     size_cost(out, perf, w, a, gpu, price);
 }
 
+bool gp_plan_row_recommendable(const struct gp_plan_row *row)
+{
+    return row->feasible && row->price_known && !(row->notes & GP_NOTE_VENDOR_CLAIM);
+}
+
+bool gp_plan_row_runner_up_to(const struct gp_plan_row *row, const struct gp_plan_row *best)
+{
+    return gp_plan_row_recommendable(row) && strcmp(row->gpu, best->gpu) != 0;
+}
+
 double gp_plan_unit_cost(const struct gp_plan_row *row)
 {
     switch (row->kind) {
@@ -394,13 +404,19 @@ static void rank_order(struct gp_rank_key *keys, const struct gp_plan_row *rows,
     sort_keys(keys, keys + n, n);
 }
 
-/* Only the first row of a ranked block is best, when it is feasible and priced. */
+/* The first recommendable row of a ranked block is best: a vendor claim ranked above it by its
+ * claimed cost stays in its place, unmarked. */
 static void mark_best(struct gp_plan_row *rows, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    bool marked = false;
+
+    for (size_t i = 0; i < n; i++) {
         rows[i].notes &= ~(unsigned)GP_NOTE_BEST;
-    if (n > 0 && rank_class(&rows[0]) == 0)
-        rows[0].notes |= GP_NOTE_BEST;
+        if (!marked && gp_plan_row_recommendable(&rows[i])) {
+            rows[i].notes |= GP_NOTE_BEST;
+            marked = true;
+        }
+    }
 }
 
 /* Put rows[keys[i].at] at rows[i] for every i: each row moves once, following the cycles of

@@ -126,6 +126,14 @@ struct gp_plan_row {
  * (generic). */
 double gp_plan_unit_cost(const struct gp_plan_row *row);
 
+/* Whether a row may be recommended: feasible, priced, and planned on evidence rather than a
+ * vendor's claim (a claim is shown beside its measured base, never chosen). */
+bool gp_plan_row_recommendable(const struct gp_plan_row *row);
+
+/* Whether `row` is the runner-up to `best`: recommendable, and another GPU type (the same GPU
+ * on another stack or tier is not an alternative to buy). */
+bool gp_plan_row_runner_up_to(const struct gp_plan_row *row, const struct gp_plan_row *best);
+
 /* What the best row saves against the runner-up per unit of work, as a fraction of the
  * runner-up's cost (0.29 = 29% less); 0 when the runner-up costs nothing. */
 double gp_plan_saving(const struct gp_plan_row *best, const struct gp_plan_row *runner);

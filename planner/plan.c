@@ -237,7 +237,7 @@ static void tally_point(struct gp_plan_result *res, struct tally *t, const struc
             continue;
         res->best = first + i;
         for (size_t j = i + 1; j < n && res->runner_up == SIZE_MAX; j++)
-            if (rows[j].feasible && rows[j].price_known)
+            if (gp_plan_row_runner_up_to(&rows[j], r))
                 res->runner_up = first + j;
     }
 }

@@ -138,7 +138,8 @@ struct gp_plan_result {
     size_t stale;             /* rows planned on a stale price */
     int64_t oldest_stale;     /* oldest stale price observed, Unix seconds UTC; 0 */
     size_t best;              /* index of the row marked best, or SIZE_MAX */
-    size_t runner_up; /* the next feasible priced row of the best row's sweep point, or SIZE_MAX */
+    size_t runner_up; /* the next row of the best row's sweep point that is a runner-up to it
+                         (gp_plan_row_runner_up_to), or SIZE_MAX */
     enum gp_plan_infeasible infeasible; /* GP_PLAN_FEASIBLE when some row is feasible */
     const struct gp_plan_row *smallest; /* the smallest sized fleet, or NULL; &smallest_row */
     struct gp_plan_row smallest_row;    /* a copy of the smallest sized fleet's row */

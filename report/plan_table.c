@@ -357,7 +357,7 @@ static bool is_compact(const struct gp_plan_column *d, enum gp_workload_kind kin
 
 /* The compact set keeps the descriptor order but puts the notes, free text of any width, last;
  * its columns give way to a narrow terminal by their fit rank. */
-void gp_plan_view_compact(struct gp_plan_view *v)
+void gp_plan_view_compact(struct gp_plan_view *v, bool with_stack)
 {
     const struct gp_plan_column *notes = NULL;
     size_t n = 0;
@@ -366,7 +366,8 @@ void gp_plan_view_compact(struct gp_plan_view *v)
         const struct gp_plan_column *d = v->used[c];
         if (d && d->read == GP_PLAN_READ_NOTES)
             notes = d;
-        else if (!d || is_compact(d, v->kind))
+        else if (!d || is_compact(d, v->kind) ||
+                 (with_stack && strcmp(d->column.name, "stack") == 0))
             v->used[n++] = d;
     }
     if (notes)

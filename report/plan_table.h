@@ -97,8 +97,9 @@ void gp_plan_view_init(struct gp_plan_view *v, const struct gp_plan_row *rows, s
 void gp_plan_view_sweep(struct gp_plan_view *v, const char *key, const char *values, size_t stride,
                         size_t group);
 
-/* Keep only the columns of the compact terminal set that apply to the view's kind. */
-void gp_plan_view_compact(struct gp_plan_view *v);
+/* Keep only the columns of the compact terminal set that apply to the view's kind, and the
+ * stack column too when `with_stack` (rows of one GPU on several stacks: --compare-stacks). */
+void gp_plan_view_compact(struct gp_plan_view *v, bool with_stack);
 
 /* Keep only the columns named in `list` ("gpu,gpus,cost_per_month"), in that order (the sweep
  * column stays in front). An unknown name, or one that does not apply to the view's kind, fails

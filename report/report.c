@@ -186,7 +186,7 @@ static void best_two(const struct gp_report_plan *p, const struct gp_plan_row **
         const struct gp_plan_row *row = &p->rows[i];
         if (row->notes & GP_NOTE_BEST)
             *best = row;
-        else if (*best && !*runner && row->feasible && row->price_known)
+        else if (*best && !*runner && gp_plan_row_runner_up_to(row, *best))
             *runner = row;
     }
 }

@@ -633,6 +633,20 @@ static void test_rank(void **state)
     assert_string_equal(rows[3].gpu, "g3");
     assert_true(rows[0].notes & GP_NOTE_BEST);
     assert_false(rows[1].notes & GP_NOTE_BEST);
+    /* A vendor claim keeps its place by its claimed cost but is never best, and the runner-up
+     * to a row is another GPU type, measured. */
+    rows[0].notes |= GP_NOTE_VENDOR_CLAIM;
+    assert_int_equal(gp_plan_rank(rows, 4, 0), 0);
+    assert_string_equal(rows[0].gpu, "g2");
+    assert_false(rows[0].notes & GP_NOTE_BEST);
+    assert_true(rows[1].notes & GP_NOTE_BEST);
+    assert_false(gp_plan_row_runner_up_to(&rows[0], &rows[1])); /* a claim */
+    assert_false(gp_plan_row_runner_up_to(&rows[1], &rows[1])); /* the same GPU */
+    assert_false(gp_plan_row_runner_up_to(&rows[2], &rows[1])); /* unpriced */
+    snprintf(rows[2].gpu, sizeof(rows[2].gpu), "g9");
+    rows[2].price_known = true;
+    assert_true(gp_plan_row_runner_up_to(&rows[2], &rows[1]));
+    rows[0].notes &= ~(unsigned)GP_NOTE_VENDOR_CLAIM;
     gp_notes_format(notes, sizeof(notes), GP_NOTE_BEST | GP_NOTE_STALE_PRICE);
     assert_string_equal(notes, "best,stale-price");
     gp_notes_format(notes, sizeof(notes), GP_NOTE_UNSUPPORTED_PRECISION | GP_NOTE_DOES_NOT_FIT);
@@ -642,8 +656,8 @@ static void test_rank(void **state)
     assert_string_equal(narrow, "best,stale-price");
     gp_notes_format(narrow, sizeof(narrow) - 1, GP_NOTE_BEST | GP_NOTE_STALE_PRICE);
     assert_string_equal(narrow, "best");
-    gp_notes_format(notes, sizeof(notes), GP_NOTE_VENDOR_CLAIM | GP_NOTE_BEST | 1u << 31);
-    assert_string_equal(notes, "best,vendor-claim"); /* the last name; unknown bits ignored */
+    gp_notes_format(notes, sizeof(notes), GP_NOTE_TERM_UNKNOWN | GP_NOTE_BEST | 1u << 31);
+    assert_string_equal(notes, "best,term-unknown"); /* the last name; unknown bits ignored */
     gp_notes_format(notes, sizeof(notes), 0);
     assert_string_equal(notes, "");
 }

@@ -432,7 +432,7 @@ static void plan_view_compact_sweep_and_pick(void **state)
     plan_rows(rows + 2, GP_WORKLOAD_TRAINING);
     gp_plan_view_init(&view, rows, 4, GP_WORKLOAD_TRAINING, "EUR", 1.0);
     gp_plan_view_sweep(&view, "gpus", values[0], sizeof(values[0]), 2);
-    gp_plan_view_compact(&view);
+    gp_plan_view_compact(&view, false);
     gp_plan_view_table(&view, &t);
     char *text = render(&t, GP_FORMAT_TABLE);
     /* The purchase columns (instance, provider) are empty: these rows were not bought. */
