@@ -54,6 +54,33 @@ static void unit_text(char *out, size_t size, const struct gp_plan_row *r, const
     }
 }
 
+/* An owned fleet: what is bought, the capital, the running cost, and when owning breaks even
+ * against renting the same fleet. */
+static bool owned_conclusion(char *out, size_t size, const struct gp_plan_row *best,
+                             const struct gp_plan_row *next, const char *currency, char decimal)
+{
+    char capital[32], month[32], amortised[32], unit[96];
+    char even[96] = "; no rented price to break even against";
+    char runner[160] = "";
+
+    if (best->break_even_months > 0) {
+        char months[32];
+        snprintf(even, sizeof(even), "; owning breaks even against renting after %s months",
+                 number(months, best->break_even_months, 1, decimal));
+    }
+    unit_text(unit, sizeof(unit), best, currency, decimal);
+    if (next)
+        snprintf(runner, sizeof(runner), "; runner-up: %d x %s, %s %s to buy", next->gpus,
+                 next->gpu, currency, number(month, next->upfront, 0, decimal));
+    return snprintf(out, size,
+                    "cheapest fleet to own: %d x %s, %s %s capital (GPUs and server share), "
+                    "%s %s/month to run (energy and hosting; %s/month with the capital spread "
+                    "over its years), %s%s%s",
+                    best->gpus, best->gpu, currency, number(capital, best->upfront, 0, decimal),
+                    currency, number(month, best->running_per_month, 0, decimal),
+                    number(amortised, best->cost_per_month, 0, decimal), unit, even, runner) > 0;
+}
+
 bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res, char decimal)
 {
     const struct gp_plan_row *next, *best = best_and_next(res, &next);
@@ -63,6 +90,8 @@ bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result 
     out[0] = '\0';
     if (!best)
         return false;
+    if (strcmp(best->price_tier, "owned") == 0)
+        return owned_conclusion(out, size, best, next, res->currency, decimal);
     fleet_text(fleet, sizeof(fleet), best);
     unit_text(unit, sizeof(unit), best, res->currency, decimal);
     if (next) {

@@ -469,6 +469,8 @@ void gp_plan_buy_break_even(struct gp_plan_row *owned, const struct gp_plan_row 
         owned->energy_cost_per_month + owned->facility_kw * a->hosting_per_kw_month / a->fx_per_usd;
 
     owned->break_even_months = 0;
+    owned->upfront = owned->price_known ? capex : 0.0; /* the capital: GPUs and server share */
+    owned->running_per_month = owned->price_known ? running : 0.0;
     if (rented->price_known && rented->cost_per_month > 0 && owned->gpus > 0)
         owned->break_even_months =
             gp_purchase_break_even_months(capex, running, rented->cost_per_month);

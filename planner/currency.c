@@ -48,6 +48,7 @@ int gp_plan_request_init(struct gp_plan_request *req, const struct gp_fx_table *
 void gp_plan_row_convert(struct gp_plan_row *row, double price_per_usd, double energy_per_usd)
 {
     row->energy_cost_per_month *= energy_per_usd;
+    row->running_per_month *= energy_per_usd;
     row->price_per_gpu_hour *= price_per_usd;
     row->cost_per_hour *= price_per_usd;
     row->cost_per_month *= price_per_usd;
