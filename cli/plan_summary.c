@@ -81,7 +81,8 @@ static bool owned_conclusion(char *out, size_t size, const struct gp_plan_row *b
                     number(amortised, best->cost_per_month, 0, decimal), unit, even, runner) > 0;
 }
 
-bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res, char decimal)
+/* The conclusion without the sweep point it holds at. */
+static bool fleet_conclusion(char *out, size_t size, const struct gp_plan_result *res, char decimal)
 {
     const struct gp_plan_row *next, *best = best_and_next(res, &next);
     char fleet[256], unit[96], runner[448] = "; no runner-up", month[32];
@@ -98,15 +99,30 @@ bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result 
         char other[256], saving[32];
         fleet_text(other, sizeof(other), next);
         snprintf(runner, sizeof(runner),
-                 "; runner-up: %s, %s (%d GPUs), %s %s/month; the cheapest costs %s%% less "
+                 "; runner-up: %s, %s (%d GPU%s), %s %s/month; the cheapest costs %s%% less "
                  "per unit of work",
-                 next->gpu, other, next->gpus, res->currency,
+                 next->gpu, other, next->gpus, next->gpus == 1 ? "" : "s", res->currency,
                  number(month, next->cost_per_month, 0, decimal),
                  number(saving, 100.0 * gp_plan_saving(best, next), 1, decimal));
     }
-    n = snprintf(out, size, "cheapest purchasable fleet: %s, %s (%d GPUs), %s %s/month, %s%s",
-                 best->gpu, fleet, best->gpus, res->currency,
+    n = snprintf(out, size, "cheapest purchasable fleet: %s, %s (%d GPU%s), %s %s/month, %s%s",
+                 best->gpu, fleet, best->gpus, best->gpus == 1 ? "" : "s", res->currency,
                  number(month, best->cost_per_month, 0, decimal), unit, runner);
+    return n > 0;
+}
+
+bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result *res, char decimal)
+{
+    char fleet[1024];
+    int n;
+
+    if (!fleet_conclusion(fleet, sizeof(fleet), res, decimal))
+        return false;
+    if (!res->sweep_key || !res->best_value)
+        n = snprintf(out, size, "%s", fleet);
+    else /* the point of the sweep that costs least per unit of work */
+        n = snprintf(out, size, "at %s = %s, the cheapest point of the sweep per unit of work: %s",
+                     res->sweep_key, res->best_value, fleet);
     return n > 0;
 }
 

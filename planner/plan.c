@@ -218,12 +218,16 @@ struct tally {
     bool feasible;  /* some row is feasible */
 };
 
-/* Take in one point's rows[n], numbered from `first` in the result: the notes, feasibility,
- * the smallest sized fleet (copied when `copy`, the rows being gone after the point), and the
- * first row marked best with the next feasible priced row of its point. */
-static void tally_point(struct gp_plan_result *res, struct tally *t, const struct gp_plan_row *rows,
-                        size_t n, size_t first, bool copy)
+/* Take in point `v`'s rows[n], numbered from `first` in the result: the notes, feasibility,
+ * the smallest sized fleet (copied when `copy`, the rows being gone after the point), and, when
+ * its best row costs less per unit of work than the best so far, that row with the runner-up
+ * of its point (when `copy`, the point's rows are copied into res->rows, which keeps the best
+ * row's point). */
+static void tally_point(struct gp_plan_result *res, struct tally *t, const struct gp_sweep *sweep,
+                        size_t v, const struct gp_plan_row *rows, size_t n, size_t first, bool copy)
 {
+    size_t best = SIZE_MAX;
+
     for (size_t i = 0; i < n; i++) {
         const struct gp_plan_row *r = &rows[i];
         t->notes |= r->notes;
@@ -233,13 +237,20 @@ static void tally_point(struct gp_plan_result *res, struct tally *t, const struc
                 res->smallest_row = *r;
             res->smallest = copy ? &res->smallest_row : r;
         }
-        if (res->best != SIZE_MAX || !(r->notes & GP_NOTE_BEST))
-            continue;
-        res->best = first + i;
-        for (size_t j = i + 1; j < n && res->runner_up == SIZE_MAX; j++)
-            if (gp_plan_row_runner_up_to(&rows[j], r))
-                res->runner_up = first + j;
+        if (best == SIZE_MAX && (r->notes & GP_NOTE_BEST))
+            best = i;
     }
+    if (best == SIZE_MAX || (res->best != SIZE_MAX && !(gp_plan_unit_cost(&rows[best]) <
+                                                        gp_plan_unit_cost(&res->rows[res->best]))))
+        return;
+    if (copy && rows != res->rows)
+        memcpy(res->rows, rows, n * sizeof(*rows));
+    res->best = first + best;
+    res->best_value = sweep ? sweep->values[v] : NULL;
+    res->runner_up = SIZE_MAX;
+    for (size_t j = best + 1; j < n && res->runner_up == SIZE_MAX; j++)
+        if (gp_plan_row_runner_up_to(&rows[j], &rows[best]))
+            res->runner_up = first + j;
 }
 
 /* Why no row is feasible (GP_PLAN_FEASIBLE when one is). */
@@ -317,7 +328,7 @@ static int plan_points(struct gp_plan_result *out, const struct gp_plan_request 
                                                            : p.spare;
         if ((rc = plan_point(out, req, sweep, v, &p, dest)))
             goto done;
-        tally_point(out, &t, dest, n, sink ? 0 : v * n, sink != NULL);
+        tally_point(out, &t, sweep, v, dest, n, sink ? 0 : v * n, sink != NULL);
         out->planned += n;
         if (sink && (rc = sink->put(sink->ctx, v, dest, n)))
             goto done;
@@ -377,6 +388,7 @@ static int plan(struct gp_plan_result *out, const struct gp_plan_request *req,
     out->max_age_days = req->max_age_days;
     out->best = SIZE_MAX;
     out->runner_up = SIZE_MAX;
+    out->sweep_key = sweep ? sweep->key : NULL;
     rc = prepare_gpus(out->gpus, &ngpus, req, per_gpu);
     out->per_point = ngpus;
     if (!rc && sweep && !req->sweep_checked)

@@ -227,10 +227,12 @@ static void test_plan_run(void **state)
     assert_int_equal(a.per_point, 2);
     assert_int_equal(a.infeasible, GP_PLAN_FEASIBLE);
     assert_true(a.best < a.count && (a.rows[a.best].notes & GP_NOTE_BEST));
-    /* The runner-up is the next feasible priced row of the best row's point. */
-    assert_int_equal(a.best, 0);
-    assert_true(a.rows[1].feasible && a.rows[1].price_known);
-    assert_int_equal(a.runner_up, 1);
+    /* The best row is the cheapest point's (longer answers cost less per output token: the
+     * last), and the runner-up the next feasible priced row of that point. */
+    assert_int_equal(a.best, 4);
+    assert_string_equal(a.best_value, "512");
+    assert_true(a.rows[5].feasible && a.rows[5].price_known);
+    assert_int_equal(a.runner_up, 5);
     for (size_t i = 0; i < a.count; i++) /* bought from each type's own offer, per GPU */
         assert_string_equal(a.rows[i].provider, strcmp(a.rows[i].gpu, "h100-sxm") ? "b" : "a");
     /* Each point is ranked on its own: the first row of each is the best. */
@@ -341,6 +343,15 @@ static void test_plan_stream(void **state)
     assert_int_equal(streamed.newest_price, all.newest_price);
     assert_int_equal(streamed.infeasible, all.infeasible);
     assert_true(all.best < all.count);
+    /* The best row is of the point whose best row costs least per unit of work (here not the
+     * first point: the sink's later rows were copied back), named by its swept value. */
+    for (size_t i = 0; i < all.count; i++)
+        if (all.rows[i].notes & GP_NOTE_BEST)
+            assert_true(gp_plan_unit_cost(&all.rows[all.best]) <= gp_plan_unit_cost(&all.rows[i]));
+    assert_true(all.best / 2 > 0);
+    assert_string_equal(all.sweep_key, "output_tokens");
+    assert_string_equal(all.best_value, sweep.values[all.best / 2]);
+    assert_string_equal(streamed.best_value, all.best_value);
     assert_int_equal(streamed.best, all.best % 2);
     assert_int_equal(streamed.runner_up, all.runner_up - all.best / 2 * 2);
     assert_memory_equal(streamed.rows, &all.rows[all.best / 2 * 2], 2 * sizeof(all.rows[0]));
