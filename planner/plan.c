@@ -156,6 +156,52 @@ static enum gp_purchase_mode purchase_mode(enum gp_pricing p)
     }
 }
 
+/* The tensor-parallel degree the workload fixes, or NULL for a generic job (which has none). */
+static int *tensor_parallel(struct gp_workload *w)
+{
+    switch (w->kind) {
+    case GP_WORKLOAD_INFERENCE:
+        return &w->inference.tensor_parallel;
+    case GP_WORKLOAD_TRAINING:
+        return &w->training.tensor_parallel;
+    case GP_WORKLOAD_GENERIC:
+        break;
+    }
+    return NULL;
+}
+
+/* The best layout's TP group fits in no instance on offer: plan the other tensor-parallel
+ * degrees of a node, when the workload leaves the degree open, and keep the one that buys for
+ * the least per unit of work. The row is left as it is when none can be bought. */
+static void refit_layout(struct gp_plan_row *row, const struct gp_plan_input *in,
+                         const struct gp_plan_gpu *g, const struct gp_price *unit,
+                         const struct gp_buy_context *ctx)
+{
+    struct gp_plan_input alt;
+    struct gp_plan_row tried;
+    bool found = false;
+    int *tp;
+
+    if (!(row->notes & GP_NOTE_NO_FITTING_INSTANCE))
+        return;
+    alt = *in; /* rare: copied only here */
+    tp = tensor_parallel(&alt.workload);
+    if (!tp || *tp > 0)
+        return;
+    for (int t = 1; t <= g->gpu->gpus_per_node; t *= 2) {
+        if (t == row->tp)
+            continue;
+        *tp = t;
+        gp_plan_evaluate(&tried, &alt.workload, &alt.assumptions, g->gpu, &g->eff, unit);
+        gp_plan_buy(&tried, &alt.workload, &alt.assumptions, g->gpu, &g->eff, &g->offers, ctx);
+        if (!tried.feasible || !tried.price_known ||
+            (found && !(gp_plan_unit_cost(&tried) < gp_plan_unit_cost(row))))
+            continue;
+        *row = tried;
+        found = true;
+    }
+}
+
 /* One row: rented fleets are sized at a unit price and then bought from the type's offers;
  * owned fleets are priced from capex and say when owning breaks even against renting. */
 static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
@@ -176,6 +222,7 @@ static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
     gp_plan_buy_unit_price(&unit);
     gp_plan_evaluate(rented, &in->workload, &in->assumptions, g->gpu, &g->eff, &unit);
     gp_plan_buy(rented, &in->workload, &in->assumptions, g->gpu, &g->eff, &g->offers, &ctx);
+    refit_layout(rented, in, g, &unit, &ctx);
     if (rented == row)
         return;
     bool estimate;

@@ -403,6 +403,41 @@ static void test_term_unknown(void **state)
     }
 }
 
+/* When the best layout's TP group fits no instance on offer, the planner plans the other
+ * tensor-parallel degrees before it says no-fitting-instance; a degree the workload pins is
+ * kept. Llama 3.1 70B at fp8 plans at TP 2 on H200; only 1-GPU machines are for rent. */
+static void test_refit_layout(void **state)
+{
+    struct gp_offer offers[4];
+    const struct gp_gpu *gpus[1];
+    struct gp_plan_request req;
+    struct gp_plan_result res;
+    (void)state;
+
+    fixture(&req, offers, gpus);
+    req.offer_count = 0;
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    int chosen = res.rows[0].tp;
+    gp_plan_result_release(&res);
+    assert_true(chosen > 1);
+
+    offers[0] = fixture_offer("one", "h200x1", 1, GP_TIER_ON_DEMAND, 4.0, 0);
+    offers[0].unit = GP_UNIT_INSTANCE_HOUR; /* a machine of one GPU, not GPUs by the hour */
+    req.offer_count = 1;
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    assert_true(res.rows[0].price_known);
+    assert_int_equal(res.rows[0].tp, 1);
+    assert_false(res.rows[0].notes & GP_NOTE_NO_FITTING_INSTANCE);
+    assert_string_equal(res.rows[0].instance_type, "h200x1");
+    gp_plan_result_release(&res);
+
+    req.base.workload.inference.tensor_parallel = chosen; /* pinned: no other layout */
+    assert_int_equal(gp_plan_run(&res, &req), 0);
+    assert_false(res.rows[0].price_known);
+    assert_true(res.rows[0].notes & GP_NOTE_NO_FITTING_INSTANCE);
+    gp_plan_result_release(&res);
+}
+
 /* A demand profile buys the baseline reserved, the peak on demand for its hours, half of it on
  * spot. */
 static void test_blended_on_fixtures(void **state)
@@ -474,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_blended_on_fixtures),
         cmocka_unit_test(test_owned),
         cmocka_unit_test(test_term_unknown),
+        cmocka_unit_test(test_refit_layout),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
