@@ -7,7 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#define HOURS_PER_MONTH 730.0
+#include "util/timeutil.h"
+
 /* Exact covering knapsack up to this many groups; above it the cheapest instance per group
  * fills the bulk first (exact as long as every instance holds at most DP_LIMIT / 2 groups). */
 #define DP_LIMIT 4096
@@ -174,7 +175,7 @@ static struct item make_item(const struct gp_purchase_offer *offers, size_t i,
     if (committed(o->tier) || o->min_term_months > 0)
         duty = 1.0;
     it.cost = price * factor * duty;
-    it.upfront = o->upfront_share * price * HOURS_PER_MONTH * factor * opt->horizon_months;
+    it.upfront = o->upfront_share * price * GP_HOURS_PER_MONTH * factor * opt->horizon_months;
     bool pooled = o->multi_node && it.gpus % need->group_gpus != 0;
     it.groups = pooled ? 0 : it.gpus / need->group_gpus;
     if (o->min_gpus > it.gpus)
@@ -335,7 +336,7 @@ static void finish(struct gp_purchase_fleet *f, const struct gp_purchase_offer *
             f->newest = o->observed_at;
     }
     f->groups = (int)groups;
-    f->usd_per_month = f->usd_per_hour * HOURS_PER_MONTH;
+    f->usd_per_month = f->usd_per_hour * GP_HOURS_PER_MONTH;
     f->headroom = needed > 0 ? groups / needed - 1.0 : 0.0;
 }
 

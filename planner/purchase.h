@@ -122,7 +122,7 @@ struct gp_purchase_fleet {
     int nodes;            /* nodes of gpus_per_node GPUs they fill */
     int groups;           /* TP groups usable at once (spot lines counted net of the factor) */
     double usd_per_hour;  /* month average, USD/h: the lines' usd_per_hour summed */
-    double usd_per_month; /* usd_per_hour * 730 */
+    double usd_per_month; /* usd_per_hour * GP_HOURS_PER_MONTH */
     double upfront_usd;   /* the lines' upfront payments, USD */
     double headroom;      /* groups / groups needed - 1 (blended: against the peak) */
     bool mixed_providers; /* lines come from more than one provider */

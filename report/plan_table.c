@@ -10,6 +10,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 #define AT(field) offsetof(struct gp_plan_row, field)
 #define COL(name, kind, decimals, header, unit, style, rank, read, offset, kinds, listed, need)    \
@@ -82,7 +83,7 @@ const struct gp_plan_column gp_plan_columns[] = {
         TEXT, AT(price_mix), ALL, ALL, TEXT),
     COL("cost_per_hour", NUMBER, 2, "{c}/h", "per hour", CURRENCY, 6,
         MONEY, AT(cost_per_hour), ALL, ALL, PRICE),
-    COL("cost_per_month", NUMBER, 0, "{c}/month", "per month of 730 h", CURRENCY, 4,
+    COL("cost_per_month", NUMBER, 0, "{c}/month", GP_MONTH_TEXT, CURRENCY, 4,
         MONEY, AT(cost_per_month), ALL, ALL, PRICE),
     COL("upfront", NUMBER, 0, "upfront {c}", "paid at the start of terms", CURRENCY, -1,
         MONEY, AT(upfront), ALL, ALL, NONZERO),
@@ -90,7 +91,7 @@ const struct gp_plan_column gp_plan_columns[] = {
         NUMBER, AT(break_even_months), ALL, ALL, NONZERO),
     COL("cost_per_mtok", NUMBER, 4, "{c}/Mtok", "per million tokens", CURRENCY, 2,
         MONEY, AT(cost_per_mtok), MODELLED, ALL, PRICE),
-    COL("energy_cost_per_month", NUMBER, 0, "energy {c}/month", "per month of 730 h", CURRENCY, -1,
+    COL("energy_cost_per_month", NUMBER, 0, "energy {c}/month", GP_MONTH_TEXT, CURRENCY, -1,
         MONEY, AT(energy_cost_per_month), ALL, ALL, SIZED),
     COL("efficiency_source", TEXT, 0, "efficiency", NULL, TEXT, -1,
         TEXT, AT(efficiency_source), ALL, ALL, NONE),

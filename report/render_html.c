@@ -292,7 +292,7 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
     fputs("</h3>\n<div class=\"charts\">\n", out);
     n = plan_bars(r, p, CHART_MONTH, bars);
     snprintf(caption, sizeof(caption), "Monthly cost per GPU type, with its uncertainty band");
-    snprintf(unit, sizeof(unit), "%s per month of 730 h; the line spans the band", r->currency);
+    snprintf(unit, sizeof(unit), "%s " GP_MONTH_TEXT "; the line spans the band", r->currency);
     put_bars(out, caption, unit, bars, n, decimal);
     n = plan_bars(r, p, CHART_UNIT, bars);
     snprintf(caption, sizeof(caption), "Cost per %s", per);

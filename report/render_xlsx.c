@@ -96,10 +96,10 @@ static bool cell_formula(const struct gp_table *t, const struct formula_cols *f,
         snprintf(out, size, "=%s%zu*%s%zu", a, r + 2, b, r + 2);
         return true;
     }
-    if (!(fabs(hour.number * 730 - value) <= 1e-9 * fabs(value)))
+    if (!(fabs(hour.number * GP_HOURS_PER_MONTH - value) <= 1e-9 * fabs(value)))
         return false;
     column_name(a, sizeof(a), f->cost_per_hour);
-    snprintf(out, size, "=%s%zu*730", a, r + 2);
+    snprintf(out, size, "=%s%zu*%d", a, r + 2, GP_HOURS_PER_MONTH_WHOLE);
     return true;
 }
 

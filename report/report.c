@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/outfile.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 int gp_report_format_parse(const char *name)
 {
@@ -151,9 +152,9 @@ static const struct gp_column_look summary_looks[] = {
     {"GPUs", "GPUs", GP_STYLE_COUNT, 0},
     {"Runner-up", NULL, GP_STYLE_TEXT, 0},
     {"Saving vs runner-up", "fraction", GP_STYLE_PERCENT, 0},
-    {"Cost per month", "per month of 730 h", GP_STYLE_CURRENCY, 0},
-    {"Month, low", "per month of 730 h", GP_STYLE_CURRENCY, 0},
-    {"Month, high", "per month of 730 h", GP_STYLE_CURRENCY, 0},
+    {"Cost per month", GP_MONTH_TEXT, GP_STYLE_CURRENCY, 0},
+    {"Month, low", GP_MONTH_TEXT, GP_STYLE_CURRENCY, 0},
+    {"Month, high", GP_MONTH_TEXT, GP_STYLE_CURRENCY, 0},
     {"Cost per unit", "per unit of work", GP_STYLE_CURRENCY, 0},
     {"Unit", NULL, GP_STYLE_TEXT, 0},
     {"Facility kW", "kW", GP_STYLE_PLAIN, 0},

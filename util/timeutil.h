@@ -31,8 +31,13 @@ int gp_time_parse(const char *text, int64_t *out);
 /* gp_time_parse for a price's date: GP_EINVALID also for a date before GP_TIME_EARLIEST. */
 int gp_time_parse_price(const char *text, int64_t *out);
 
-/* The month every monthly figure is counted over, hours (8760 / 12). */
-#define GP_HOURS_PER_MONTH 730.0
+/* The month every monthly figure is counted over, hours (8760 / 12): the one place its number
+ * is written. GP_MONTH_TEXT says it in column units and captions. */
+#define GP_HOURS_PER_MONTH_WHOLE 730
+#define GP_HOURS_PER_MONTH       ((double)GP_HOURS_PER_MONTH_WHOLE)
+#define GP_TEXT_OF(x)            #x
+#define GP_TEXT(x)               GP_TEXT_OF(x)
+#define GP_MONTH_TEXT            "per month of " GP_TEXT(GP_HOURS_PER_MONTH_WHOLE) " h"
 
 /* A duration a user types, into whole hours: a bare number of hours, or one with a unit, "720h",
  * "30d", "2w", "12mo" (GP_HOURS_PER_MONTH each) or "1y" (8760), from 1 to 100000 units. 0, or
