@@ -16,24 +16,6 @@
 
 /* ---- offers ------------------------------------------------------------------------------ */
 
-static enum gp_purchase_tier purchase_tier(enum gp_tier t)
-{
-    switch (t) {
-    case GP_TIER_SPOT:
-        return GP_PURCHASE_SPOT;
-    case GP_TIER_RESERVED:
-        return GP_PURCHASE_RESERVED;
-    case GP_TIER_QUOTE:
-        return GP_PURCHASE_QUOTE;
-    case GP_TIER_CAPACITY_BLOCK:
-        return GP_PURCHASE_CAPACITY_BLOCK;
-    case GP_TIER_ON_DEMAND:
-    case GP_TIER_COUNT:
-        break;
-    }
-    return GP_PURCHASE_ON_DEMAND;
-}
-
 /* The shortest commitment in whole months: a reserved term, a capacity block's days, or the
  * minimum rental (a month of GP_HOURS_PER_MONTH hours). */
 static int term_months(const struct gp_offer *o)
@@ -58,7 +40,7 @@ static void convert(struct gp_purchase_offer *out, const struct gp_offer *o, con
     out->gpus_per_instance = o->gpus_per_instance > 0 ? o->gpus_per_instance : 1;
     /* Priced per GPU with no larger unit: rented by the GPU, as many as a TP group needs. */
     out->per_gpu = o->unit == GP_UNIT_GPU_HOUR && out->gpus_per_instance == 1;
-    out->tier = purchase_tier(o->tier);
+    out->tier = o->tier;
     out->usd_per_instance_hour = o->usd_per_instance_hour > 0
                                      ? o->usd_per_instance_hour
                                      : o->usd_per_gpu_hour * out->gpus_per_instance;
@@ -98,7 +80,7 @@ bool gp_buy_offers_add_quote(struct gp_buy_offers *out, const struct gp_offer *q
     if (!out->items[out->count].instance_type[0])
         snprintf(out->items[out->count].instance_type, sizeof(out->items[out->count].instance_type),
                  "quote #%lld", (long long)id);
-    out->items[out->count++].tier = GP_PURCHASE_QUOTE;
+    out->items[out->count++].tier = GP_TIER_QUOTE;
     return true;
 }
 
@@ -201,7 +183,7 @@ static void describe_fleet(struct gp_plan_row *row, const struct gp_purchase_fle
     gp_text_copy(row->region, sizeof(row->region), one ? first->region : "");
     gp_text_copy(row->price_tier, sizeof(row->price_tier),
                  roles       ? "blended"
-                 : same_tier ? gp_purchase_tier_name(first->tier)
+                 : same_tier ? gp_tier_name(first->tier)
                              : "mixed");
     row->gpus_per_instance = one ? f->lines[0].gpus / f->lines[0].instances : 0;
     if (one)
@@ -221,7 +203,7 @@ static bool stale(const struct gp_purchase_fleet *f, const struct gp_purchase_of
 {
     for (size_t i = 0; i < f->nlines; i++) {
         const struct gp_purchase_offer *o = &offers[f->lines[i].offer];
-        if (o->tier != GP_PURCHASE_QUOTE &&
+        if (o->tier != GP_TIER_QUOTE &&
             ctx->now - o->observed_at > (int64_t)ctx->max_age_days * SECONDS_PER_DAY)
             return true;
     }

@@ -44,12 +44,6 @@ void gp_purchase_options_init(struct gp_purchase_options *o)
     o->horizon_months = 1;
 }
 
-const char *gp_purchase_tier_name(enum gp_purchase_tier t)
-{
-    static const char *const names[] = {"on-demand", "spot", "reserved", "capacity-block", "quote"};
-    return (unsigned)t < GP_PURCHASE_TIER_COUNT ? names[t] : "unknown";
-}
-
 const char *gp_purchase_role_name(enum gp_purchase_role role)
 {
     static const char *const names[] = {"all", "baseline", "peak", "spot"};
@@ -83,39 +77,38 @@ double gp_purchase_break_even_months(double capex_usd, double owned_usd_per_mont
 
 /* ---- eligibility ------------------------------------------------------------------------- */
 
-static bool committed(enum gp_purchase_tier t)
+static bool committed(enum gp_tier t)
 {
-    return t == GP_PURCHASE_RESERVED || t == GP_PURCHASE_CAPACITY_BLOCK || t == GP_PURCHASE_QUOTE;
+    return t == GP_TIER_RESERVED || t == GP_TIER_CAPACITY_BLOCK || t == GP_TIER_QUOTE;
 }
 
 /* Whether a component of `role` under `mode` may buy tier `t`. */
-static bool tier_admitted(enum gp_purchase_mode mode, enum gp_purchase_role role,
-                          enum gp_purchase_tier t)
+static bool tier_admitted(enum gp_purchase_mode mode, enum gp_purchase_role role, enum gp_tier t)
 {
     switch (role) {
     case GP_PURCHASE_ROLE_BASELINE:
-        return t != GP_PURCHASE_SPOT;
+        return t != GP_TIER_SPOT;
     case GP_PURCHASE_ROLE_PEAK:
-        return t == GP_PURCHASE_ON_DEMAND;
+        return t == GP_TIER_ON_DEMAND;
     case GP_PURCHASE_ROLE_SPOT:
-        return t == GP_PURCHASE_SPOT;
+        return t == GP_TIER_SPOT;
     case GP_PURCHASE_ROLE_ALL:
         break;
     }
     switch (mode) {
     case GP_PURCHASE_MODE_ON_DEMAND:
-        return t == GP_PURCHASE_ON_DEMAND;
+        return t == GP_TIER_ON_DEMAND;
     case GP_PURCHASE_MODE_SPOT:
-        return t == GP_PURCHASE_SPOT;
+        return t == GP_TIER_SPOT;
     case GP_PURCHASE_MODE_RESERVED:
-        return t == GP_PURCHASE_RESERVED || t == GP_PURCHASE_CAPACITY_BLOCK;
+        return t == GP_TIER_RESERVED || t == GP_TIER_CAPACITY_BLOCK;
     case GP_PURCHASE_MODE_QUOTE:
-        return t == GP_PURCHASE_QUOTE;
+        return t == GP_TIER_QUOTE;
     case GP_PURCHASE_CHEAPEST:
     case GP_PURCHASE_BLENDED:
         break;
     }
-    return t != GP_PURCHASE_SPOT;
+    return t != GP_TIER_SPOT;
 }
 
 static bool region_admits(const struct gp_purchase_offer *o, const struct gp_purchase_options *opt)

@@ -7,19 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpuplan/offer.h" /* enum gp_tier: one vocabulary of tiers, offers to purchase lines */
+
 #define GP_PURCHASE_MAX_LINES        16 /* offers one fleet combines */
 #define GP_PURCHASE_MAX_ALTERNATIVES 3  /* runner-up fleets kept beside the best */
 #define GP_PURCHASE_MAX_EXCLUDED     8  /* offers named as unusable in the region */
-
-/* How an offer is bought. Committed tiers (reserved, capacity block, quote) bind a term. */
-enum gp_purchase_tier {
-    GP_PURCHASE_ON_DEMAND,
-    GP_PURCHASE_SPOT,
-    GP_PURCHASE_RESERVED,
-    GP_PURCHASE_CAPACITY_BLOCK,
-    GP_PURCHASE_QUOTE,
-    GP_PURCHASE_TIER_COUNT
-};
 
 /* One rentable unit as a provider sells it, in USD. */
 struct gp_purchase_offer {
@@ -30,9 +22,9 @@ struct gp_purchase_offer {
     char source[64];        /* what rows name as the price source: provider or "quote:<id>" */
     int gpus_per_instance;  /* GPUs one instance holds (the real rentable unit), >= 1 */
     bool multi_node;        /* instances form one cluster: a TP group may span them */
-    bool per_gpu; /* rented by the GPU: an instance holds the GPUs asked for, up to a node, at
-                     gpus x usd_per_instance_hour (which is then the price of one GPU) */
-    enum gp_purchase_tier tier;   /* how it is bought */
+    bool per_gpu;      /* rented by the GPU: an instance holds the GPUs asked for, up to a node, at
+                          gpus x usd_per_instance_hour (which is then the price of one GPU) */
+    enum gp_tier tier; /* how it is bought */
     double usd_per_instance_hour; /* price of one instance for one hour, USD */
     int min_term_months;          /* shortest commitment, months; 0 = none */
     double upfront_share;         /* share of the term's total paid at the start, [0, 1] */
@@ -166,7 +158,6 @@ double gp_purchase_spot_factor(const char *provider);
 double gp_purchase_break_even_months(double capex_usd, double owned_usd_per_month,
                                      double rent_usd_per_month);
 
-const char *gp_purchase_tier_name(enum gp_purchase_tier t);
 const char *gp_purchase_role_name(enum gp_purchase_role role);
 
 #endif

@@ -19,19 +19,19 @@
 /* Offer shorthands: provider, instance, GPUs per instance, tier, USD per instance-hour. */
 #define OD(p, i, g, usd)                                                                           \
     {                                                                                              \
-        p, "", "", i, p, g, false, false, GP_PURCHASE_ON_DEMAND, usd, 0, 0, 0, NOW, 0, false       \
+        p, "", "", i, p, g, false, false, GP_TIER_ON_DEMAND, usd, 0, 0, 0, NOW, 0, false           \
     }
 #define SPOT(p, i, g, usd)                                                                         \
     {                                                                                              \
-        p, "", "", i, p, g, false, false, GP_PURCHASE_SPOT, usd, 0, 0, 0, NOW, 0, false            \
+        p, "", "", i, p, g, false, false, GP_TIER_SPOT, usd, 0, 0, 0, NOW, 0, false                \
     }
 #define RES(p, i, g, usd, m, up)                                                                   \
     {                                                                                              \
-        p, "", "", i, p, g, false, false, GP_PURCHASE_RESERVED, usd, m, up, 0, NOW, 0, false       \
+        p, "", "", i, p, g, false, false, GP_TIER_RESERVED, usd, m, up, 0, NOW, 0, false           \
     }
 #define IN(p, r, j, i, g, usd)                                                                     \
     {                                                                                              \
-        p, r, j, i, p, g, false, false, GP_PURCHASE_ON_DEMAND, usd, 0, 0, 0, NOW, 0, false         \
+        p, r, j, i, p, g, false, false, GP_TIER_ON_DEMAND, usd, 0, 0, 0, NOW, 0, false             \
     }
 
 /* The snapshot's B200 and MI355X offers, each in its real rentable unit. */
@@ -386,7 +386,7 @@ static void test_region_rules(void **state)
 static void test_quotes_and_clusters(void **state)
 {
     struct gp_purchase_offer offers[] = {
-        {"quote", "", "", "q1", "quote:1", 1, false, false, GP_PURCHASE_QUOTE, 2.0, 0, 0, NOW - DAY,
+        {"quote", "", "", "q1", "quote:1", 1, false, false, GP_TIER_QUOTE, 2.0, 0, 0, NOW - DAY,
          NOW - 30 * DAY, 16, false},
         OD("runpod", "B200 (secure cloud)", 1, 6.79),
     };
@@ -541,7 +541,7 @@ static void test_spot_factor(void **state)
     assert_true(fabs(gp_purchase_spot_factor("aws") - 1.25) < 1e-9);
     assert_true(fabs(gp_purchase_spot_factor("vultr") - 1.5) < 1e-9);
     assert_true(fabs(gp_purchase_spot_factor(NULL) - 1.5) < 1e-9);
-    assert_string_equal(gp_purchase_tier_name(GP_PURCHASE_CAPACITY_BLOCK), "capacity-block");
+    assert_string_equal(gp_tier_name(GP_TIER_CAPACITY_BLOCK), "capacity-block");
     assert_string_equal(gp_purchase_role_name(GP_PURCHASE_ROLE_SPOT), "spot");
 }
 
