@@ -10,20 +10,8 @@ tmp=$(mktemp -d)
 chmod 755 "$tmp" # the planting user must reach the shared folder
 trap 'rm -rf "$tmp"' EXIT
 export GPUPLAN_NOW=2026-10-01T12:00:00Z NO_COLOR=1 GPUPLAN_DB="$tmp/gpuplan.db"
-passed=0
-failed=0
-
-check() { # check NAME EXPECTED_STATUS ACTUAL_STATUS [FILE PATTERN]
-  local name=$1 want=$2 got=$3
-  if [[ "$got" != "$want" ]]; then
-    echo "FAIL $name: exit $got, expected $want"; [[ $# -ge 4 ]] && cat "$4"
-    failed=$((failed + 1)); return
-  fi
-  if [[ $# -ge 5 ]] && ! grep -q -- "$5" "$4"; then
-    echo "FAIL $name: $4 lacks '$5':"; cat "$4"; failed=$((failed + 1)); return
-  fi
-  passed=$((passed + 1))
-}
+# shellcheck source=tests/cli/check.sh
+source "$(dirname "$0")/check.sh"
 same() { # same NAME FILE TEXT: FILE still holds exactly TEXT
   if [[ "$(cat "$2" 2>/dev/null)" != "$3" ]]; then
     echo "FAIL $1: $2 changed"; failed=$((failed + 1)); return
