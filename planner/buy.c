@@ -117,9 +117,9 @@ static void row_need(struct gp_purchase_need *need, struct gp_purchase_options *
         return;
     if (in->load != GP_LOAD_MAX)
         need->groups = row->tokens_per_s / group_rate;
-    if (opt->mode == GP_PURCHASE_CHEAPEST && w->buying.profile && in->load != GP_LOAD_MAX) {
+    if (opt->mode == GP_PRICING_CHEAPEST && w->buying.profile && in->load != GP_LOAD_MAX) {
         double per = in->load == GP_LOAD_REQUESTS ? in->output_tokens : 1.0;
-        opt->mode = GP_PURCHASE_BLENDED;
+        opt->blended = true;
         opt->profile.baseline_groups = w->buying.baseline_rate * per / group_rate;
         opt->profile.peak_groups = w->buying.peak_rate * per / group_rate;
         opt->profile.peak_hours_per_day = w->buying.peak_hours_per_day;
@@ -362,7 +362,8 @@ static bool remembered(const struct gp_buy_memo *m, const struct gp_buy_offers *
 {
     return m->valid && m->offers == offers && m->count == offers->count && m->groups == groups &&
            m->need.group_gpus == need->group_gpus && m->need.gpus_per_node == need->gpus_per_node &&
-           m->opt.mode == opt->mode && m->opt.horizon_months == opt->horizon_months &&
+           m->opt.mode == opt->mode && m->opt.blended == opt->blended &&
+           m->opt.horizon_months == opt->horizon_months &&
            m->opt.allow_mixed_providers == opt->allow_mixed_providers &&
            m->opt.region == opt->region && m->opt.jurisdiction == opt->jurisdiction &&
            m->opt.now == opt->now;
@@ -384,7 +385,7 @@ static const struct gp_purchase_result *buy(struct gp_purchase_result *own,
     /* as the single-tier purchase counts the groups it buys */
     int groups = need->groups > 1 ? (int)ceil(need->groups - 1e-9) : 1;
 
-    if (!memo || opt->mode == GP_PURCHASE_BLENDED) {
+    if (!memo || opt->blended) {
         gp_purchase_buy(own, offers->items, offers->count, need, opt);
         return own;
     }

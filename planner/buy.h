@@ -50,13 +50,13 @@ struct gp_buy_memo {
 
 /* What the purchase of every row of a plan shares. */
 struct gp_buy_context {
-    enum gp_purchase_mode mode; /* single tier, or cheapest (blended with a demand profile) */
-    int horizon_months;         /* >= 1 */
-    const char *region;         /* glob, NULL = any */
-    const char *jurisdiction;   /* NULL = any */
-    int64_t now;                /* Unix seconds UTC */
-    long max_age_days;          /* older prices are stale */
-    struct gp_buy_memo *memo;   /* NULL, or the memo of the GPU type's offers (borrowed) */
+    enum gp_pricing mode;     /* single tier, or cheapest (blended with a demand profile) */
+    int horizon_months;       /* >= 1 */
+    const char *region;       /* glob, NULL = any */
+    const char *jurisdiction; /* NULL = any */
+    int64_t now;              /* Unix seconds UTC */
+    long max_age_days;        /* older prices are stale */
+    struct gp_buy_memo *memo; /* NULL, or the memo of the GPU type's offers (borrowed) */
 };
 
 /* The price rows are evaluated with before gp_plan_buy: 1 USD per GPU-hour, so that every cost

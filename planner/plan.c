@@ -140,22 +140,6 @@ static int prepare_gpus(struct gp_plan_gpu *out, size_t *count, const struct gp_
     return rc;
 }
 
-static enum gp_purchase_mode purchase_mode(enum gp_pricing p)
-{
-    switch (p) {
-    case GP_PRICING_ON_DEMAND:
-        return GP_PURCHASE_MODE_ON_DEMAND;
-    case GP_PRICING_SPOT:
-        return GP_PURCHASE_MODE_SPOT;
-    case GP_PRICING_QUOTE:
-        return GP_PURCHASE_MODE_QUOTE;
-    case GP_PRICING_RESERVED:
-        return GP_PURCHASE_MODE_RESERVED;
-    default:
-        return GP_PURCHASE_CHEAPEST;
-    }
-}
-
 /* The tensor-parallel degree the workload fixes, or NULL for a generic job (which has none). */
 static int *tensor_parallel(struct gp_workload *w)
 {
@@ -208,7 +192,9 @@ static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
                      const struct gp_plan_input *in, const struct gp_plan_gpu *g,
                      struct gp_buy_memo *memo)
 {
-    struct gp_buy_context ctx = {purchase_mode(req->pricing),
+    /* an owned fleet is compared with the same fleet rented at the cheapest */
+    struct gp_buy_context ctx = {req->pricing == GP_PRICING_OWNED ? GP_PRICING_CHEAPEST
+                                                                  : req->pricing,
                                  req->horizon_months,
                                  req->region,
                                  req->jurisdiction,

@@ -19,15 +19,6 @@
 #include "planner/sweep.h"
 
 /* How a GPU type is priced. */
-enum gp_pricing {
-    GP_PRICING_CHEAPEST,  /* lowest current on-demand, reserved or valid quote price */
-    GP_PRICING_ON_DEMAND, /* lowest current on-demand offer */
-    GP_PRICING_SPOT,      /* lowest current spot offer */
-    GP_PRICING_QUOTE,     /* cheapest valid quote only */
-    GP_PRICING_OWNED,     /* bought: amortised capex, energy and hosting */
-    GP_PRICING_RESERVED,  /* reserved terms and capacity blocks that fit the horizon */
-    GP_PRICING_COUNT
-};
 
 /* "cheapest", "on-demand", ... Static storage. */
 const char *gp_pricing_name(enum gp_pricing p);

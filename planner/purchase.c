@@ -40,7 +40,7 @@ struct component {
 void gp_purchase_options_init(struct gp_purchase_options *o)
 {
     memset(o, 0, sizeof(*o));
-    o->mode = GP_PURCHASE_CHEAPEST;
+    o->mode = GP_PRICING_CHEAPEST;
     o->horizon_months = 1;
 }
 
@@ -83,7 +83,7 @@ static bool committed(enum gp_tier t)
 }
 
 /* Whether a component of `role` under `mode` may buy tier `t`. */
-static bool tier_admitted(enum gp_purchase_mode mode, enum gp_purchase_role role, enum gp_tier t)
+static bool tier_admitted(enum gp_pricing mode, enum gp_purchase_role role, enum gp_tier t)
 {
     switch (role) {
     case GP_PURCHASE_ROLE_BASELINE:
@@ -96,16 +96,18 @@ static bool tier_admitted(enum gp_purchase_mode mode, enum gp_purchase_role role
         break;
     }
     switch (mode) {
-    case GP_PURCHASE_MODE_ON_DEMAND:
+    case GP_PRICING_ON_DEMAND:
         return t == GP_TIER_ON_DEMAND;
-    case GP_PURCHASE_MODE_SPOT:
+    case GP_PRICING_SPOT:
         return t == GP_TIER_SPOT;
-    case GP_PURCHASE_MODE_RESERVED:
+    case GP_PRICING_RESERVED:
         return t == GP_TIER_RESERVED || t == GP_TIER_CAPACITY_BLOCK;
-    case GP_PURCHASE_MODE_QUOTE:
+    case GP_PRICING_QUOTE:
         return t == GP_TIER_QUOTE;
-    case GP_PURCHASE_CHEAPEST:
-    case GP_PURCHASE_BLENDED:
+    case GP_PRICING_OWNED: /* never asked of a purchase: nothing to rent */
+        return false;
+    case GP_PRICING_CHEAPEST:
+    case GP_PRICING_COUNT:
         break;
     }
     return t != GP_TIER_SPOT;
@@ -512,8 +514,7 @@ static void each_pool(struct purchase *p, void (*fn)(struct purchase *, const ch
 /* Why nothing could be bought: the furthest any offer got, and the region's exclusions. */
 static enum gp_purchase_label diagnose(struct gp_purchase_result *out, const struct purchase *p)
 {
-    enum gp_purchase_role role =
-        p->opt->mode == GP_PURCHASE_BLENDED ? GP_PURCHASE_ROLE_BASELINE : GP_PURCHASE_ROLE_ALL;
+    enum gp_purchase_role role = p->opt->blended ? GP_PURCHASE_ROLE_BASELINE : GP_PURCHASE_ROLE_ALL;
     enum stage furthest = STAGE_TIER;
 
     for (size_t i = 0; i < p->count; i++) {
@@ -543,11 +544,11 @@ static enum gp_purchase_label diagnose(struct gp_purchase_result *out, const str
         break;
     }
     switch (p->opt->mode) {
-    case GP_PURCHASE_MODE_SPOT:
+    case GP_PRICING_SPOT:
         return GP_PURCHASE_NO_SPOT_OFFER;
-    case GP_PURCHASE_MODE_QUOTE:
+    case GP_PRICING_QUOTE:
         return GP_PURCHASE_NO_QUOTE;
-    case GP_PURCHASE_MODE_RESERVED:
+    case GP_PRICING_RESERVED:
         return GP_PURCHASE_NO_RESERVED_OFFER;
     default:
         return GP_PURCHASE_NO_ON_DEMAND_OFFER;
@@ -562,7 +563,7 @@ void gp_purchase_buy(struct gp_purchase_result *out, const struct gp_purchase_of
 
     memset(out, 0, sizeof(*out));
     if (need->group_gpus >= 1 && need->gpus_per_node >= 1 && options->horizon_months >= 1)
-        each_pool(&p, options->mode == GP_PURCHASE_BLENDED ? blended : single_tier);
+        each_pool(&p, options->blended ? blended : single_tier);
     out->label = diagnose(out, &p);
     if (out->label != GP_PURCHASE_OK)
         return;

@@ -43,13 +43,16 @@ struct gp_purchase_need {
 };
 
 /* Which tiers a plan may buy from: the single-tier `--pricing` modes, and blended fleets. */
-enum gp_purchase_mode {
-    GP_PURCHASE_CHEAPEST, /* any non-preemptible tier: on-demand, reserved, block, quote */
-    GP_PURCHASE_MODE_ON_DEMAND,
-    GP_PURCHASE_MODE_SPOT,
-    GP_PURCHASE_MODE_RESERVED, /* reserved or capacity block */
-    GP_PURCHASE_MODE_QUOTE,
-    GP_PURCHASE_BLENDED /* baseline committed, peak on demand, optional spot share */
+/* How a fleet is priced: the one vocabulary of `--pricing`, the plan request and the purchase.
+ * A purchase is never asked for GP_PRICING_OWNED (owned fleets are priced from capex). */
+enum gp_pricing {
+    GP_PRICING_CHEAPEST,  /* lowest current on-demand, reserved or valid quote price */
+    GP_PRICING_ON_DEMAND, /* lowest current on-demand offer */
+    GP_PRICING_SPOT,      /* lowest current spot offer */
+    GP_PRICING_QUOTE,     /* cheapest valid quote only */
+    GP_PRICING_OWNED,     /* bought: amortised capex, energy and hosting */
+    GP_PRICING_RESERVED,  /* reserved terms and capacity blocks that fit the horizon */
+    GP_PRICING_COUNT
 };
 
 /* A demand profile for blended fleets, in TP groups like the need. */
@@ -62,13 +65,15 @@ struct gp_purchase_profile {
 };
 
 struct gp_purchase_options {
-    enum gp_purchase_mode mode;
+    enum gp_pricing mode; /* which tiers; CHEAPEST takes any non-preemptible one */
+    bool blended; /* CHEAPEST with a demand profile: baseline committed, peak on demand, a share
+                     of it on spot (`profile`) */
     int horizon_months;         /* planning horizon, months; committed terms must fit; >= 1 */
     bool allow_mixed_providers; /* one fleet may combine offers of several providers */
     const char *region;         /* glob on the offer's region; NULL = any */
     const char *jurisdiction;   /* required jurisdiction ("eu"); NULL = any */
     int64_t now;                /* Unix seconds UTC: quotes past valid_until are not used */
-    struct gp_purchase_profile profile; /* mode GP_PURCHASE_BLENDED */
+    struct gp_purchase_profile profile; /* when `blended` */
 };
 
 /* Why a GPU type has no purchasable fleet (the plan row notes of the same names). */

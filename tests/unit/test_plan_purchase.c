@@ -181,7 +181,7 @@ static void buy_row(struct gp_plan_row *row, struct gp_plan_input *in, const str
                     const struct gp_efficiency *eff, const struct gp_buy_offers *offers,
                     struct gp_buy_memo *memo, int rate)
 {
-    struct gp_buy_context ctx = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, now, 7, memo};
+    struct gp_buy_context ctx = {GP_PRICING_CHEAPEST, 1, NULL, NULL, now, 7, memo};
     struct gp_price unit;
     char value[16];
 

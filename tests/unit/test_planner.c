@@ -1052,7 +1052,7 @@ static void test_buy_row(void **state)
     struct gp_offer offers[4];
     struct buy_fixture f;
     struct gp_buy_offers bought = {0};
-    struct gp_buy_context ctx = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, 1790000000, 7, NULL};
+    struct gp_buy_context ctx = {GP_PRICING_CHEAPEST, 1, NULL, NULL, 1790000000, 7, NULL};
     struct gp_plan_row row, sized;
     (void)state;
 
@@ -1095,7 +1095,7 @@ static void test_buy_row(void **state)
     assert_string_equal(row.price_date, "2026-09-21");
 
     /* Spot asked for, none published: unpriced and labelled. */
-    ctx.mode = GP_PURCHASE_MODE_SPOT;
+    ctx.mode = GP_PRICING_SPOT;
     row = sized;
     gp_plan_buy(&row, &f.w, &f.a, gpu("b200"), &f.e, &bought, &ctx);
     assert_false(row.price_known);
@@ -1103,7 +1103,7 @@ static void test_buy_row(void **state)
     assert_true(row.cost_per_hour == 0 && row.cost_per_mtok == 0);
 
     /* Prices older than the allowed age are stale. */
-    ctx.mode = GP_PURCHASE_CHEAPEST;
+    ctx.mode = GP_PRICING_CHEAPEST;
     ctx.now += 30 * 86400;
     row = sized;
     gp_plan_buy(&row, &f.w, &f.a, gpu("b200"), &f.e, &bought, &ctx);
@@ -1120,7 +1120,7 @@ static void test_buy_memo(void **state)
     struct buy_fixture f;
     struct gp_buy_offers bought = {0};
     struct gp_buy_memo memo = {0};
-    struct gp_buy_context plain = {GP_PURCHASE_CHEAPEST, 1, NULL, NULL, 1790000000, 7, NULL};
+    struct gp_buy_context plain = {GP_PRICING_CHEAPEST, 1, NULL, NULL, 1790000000, 7, NULL};
     struct gp_buy_context kept = plain;
     struct gp_plan_row sized, with, without;
     int reused = 0;
@@ -1133,7 +1133,7 @@ static void test_buy_memo(void **state)
     assert_int_equal(gp_buy_offers_collect(&bought, "b200", offers, 3, 0), 0);
     for (int i = 0; i < 120; i++) {
         f.w.inference.rate = 1.0 + i * 0.25;
-        plain.mode = kept.mode = i % 40 < 30 ? GP_PURCHASE_CHEAPEST : GP_PURCHASE_MODE_SPOT;
+        plain.mode = kept.mode = i % 40 < 30 ? GP_PRICING_CHEAPEST : GP_PRICING_SPOT;
         bought.count = i % 50 < 45 ? 3 : 2;
         gp_plan_evaluate(&sized, &f.w, &f.a, gpu("b200"), &f.e, &f.unit);
         bool hit =

@@ -55,7 +55,7 @@ struct buy_case {
     size_t count;
     double groups;
     int group_gpus;
-    enum gp_purchase_mode mode;
+    enum gp_pricing mode;
     int horizon;
     bool mixed;
     enum gp_purchase_label label;
@@ -72,7 +72,7 @@ static const struct buy_case cases[] = {
      .count = 3,
      .groups = 2.6,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 20.37,
@@ -85,7 +85,7 @@ static const struct buy_case cases[] = {
      .count = 4,
      .groups = 2.6,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 68.8,
@@ -97,7 +97,7 @@ static const struct buy_case cases[] = {
      .count = 4,
      .groups = 2.6,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_MODE_SPOT,
+     .mode = GP_PRICING_SPOT,
      .horizon = 1,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 8.91,
@@ -110,7 +110,7 @@ static const struct buy_case cases[] = {
      .count = 3,
      .groups = 3,
      .group_gpus = 2,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 53.52,
@@ -122,7 +122,7 @@ static const struct buy_case cases[] = {
      .count = 2,
      .groups = 10,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 52,
@@ -135,7 +135,7 @@ static const struct buy_case cases[] = {
      .count = 2,
      .groups = 10,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 60,
@@ -148,7 +148,7 @@ static const struct buy_case cases[] = {
      .count = 2,
      .groups = 10,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .mixed = true,
      .label = GP_PURCHASE_OK,
@@ -162,7 +162,7 @@ static const struct buy_case cases[] = {
      .count = 2,
      .groups = 8,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 50,
@@ -174,7 +174,7 @@ static const struct buy_case cases[] = {
      .count = 2,
      .groups = 8,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 12,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 30,
@@ -187,7 +187,7 @@ static const struct buy_case cases[] = {
      .count = 2,
      .groups = 8,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 18,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 40,
@@ -200,14 +200,14 @@ static const struct buy_case cases[] = {
      .count = 2,
      .groups = 8,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_MODE_RESERVED,
+     .mode = GP_PRICING_RESERVED,
      .horizon = 12,
      .label = GP_PURCHASE_NO_TERM_IN_HORIZON},
     {.name = "nothing published",
      .count = 0,
      .groups = 3,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_NO_PUBLIC_PRICE},
     {.name = "spot asked, only on-demand published",
@@ -215,7 +215,7 @@ static const struct buy_case cases[] = {
      .count = 3,
      .groups = 3,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_MODE_SPOT,
+     .mode = GP_PRICING_SPOT,
      .horizon = 1,
      .label = GP_PURCHASE_NO_SPOT_OFFER},
     {.name = "quote asked, none entered",
@@ -223,7 +223,7 @@ static const struct buy_case cases[] = {
      .count = 3,
      .groups = 3,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_MODE_QUOTE,
+     .mode = GP_PRICING_QUOTE,
      .horizon = 1,
      .label = GP_PURCHASE_NO_QUOTE},
     {.name = "only spot published: nothing non-preemptible",
@@ -231,7 +231,7 @@ static const struct buy_case cases[] = {
      .count = 1,
      .groups = 3,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_NO_ON_DEMAND_OFFER},
     {.name = "a TP group of 8 on 1-GPU instances",
@@ -239,7 +239,7 @@ static const struct buy_case cases[] = {
      .count = 1,
      .groups = 1,
      .group_gpus = 8,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_NO_FITTING_INSTANCE},
     {.name = "large fleets are bought in bulk, the remainder exactly",
@@ -247,7 +247,7 @@ static const struct buy_case cases[] = {
      .count = 2,
      .groups = 10001,
      .group_gpus = 1,
-     .mode = GP_PURCHASE_CHEAPEST,
+     .mode = GP_PRICING_CHEAPEST,
      .horizon = 1,
      .label = GP_PURCHASE_OK,
      .usd_per_hour = 50006,
@@ -397,7 +397,7 @@ static void test_quotes_and_clusters(void **state)
     (void)state;
     gp_purchase_options_init(&opt);
     opt.now = NOW;
-    opt.mode = GP_PURCHASE_MODE_QUOTE;
+    opt.mode = GP_PRICING_QUOTE;
     gp_purchase_buy(&r, offers, 2, &need, &opt);
     assert_int_equal(r.label, GP_PURCHASE_NO_QUOTE); /* expired */
 
@@ -407,7 +407,7 @@ static void test_quotes_and_clusters(void **state)
     assert_int_equal(r.best.instances, 16); /* the quote's minimum order */
     assert_true(fabs(r.best.usd_per_hour - 32.0) < 1e-9);
 
-    opt.mode = GP_PURCHASE_CHEAPEST;
+    opt.mode = GP_PRICING_CHEAPEST;
     gp_purchase_buy(&r, offers, 2, &need, &opt);
     assert_true(fabs(r.best.usd_per_hour - 3 * 6.79) < 1e-9);
     assert_true(fabs(r.alternatives[0].usd_per_hour - 32.0) < 1e-9);
@@ -467,7 +467,7 @@ static void test_blended(void **state)
 
     (void)state;
     gp_purchase_options_init(&opt);
-    opt.mode = GP_PURCHASE_BLENDED;
+    opt.blended = true;
     opt.profile = (struct gp_purchase_profile){4, 10, 6, 0.5, 1.5};
     gp_purchase_buy(&r, offers, 4, &need, &opt);
     assert_int_equal(r.label, GP_PURCHASE_OK);
