@@ -91,7 +91,7 @@ static bool fleet_conclusion(char *out, size_t size, const struct gp_plan_result
     out[0] = '\0';
     if (!best)
         return false;
-    if (strcmp(best->price_tier, "owned") == 0)
+    if (res->pricing == GP_PRICING_OWNED)
         return owned_conclusion(out, size, best, next, res->currency, decimal);
     fleet_text(fleet, sizeof(fleet), best);
     unit_text(unit, sizeof(unit), best, res->currency, decimal);
