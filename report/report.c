@@ -397,6 +397,12 @@ int gp_report_write(const struct gp_report *r, enum gp_report_format format, con
     size_t len = strlen(path);
     int rc;
 
+    if (format == GP_REPORT_CSV && (strcmp(path, "-") == 0 || strncmp(path, "/dev/", 5) == 0 ||
+                                    strncmp(path, "/proc/", 6) == 0))
+        return gp_error_set(GP_EINVALID,
+                            "%s: a CSV report is a folder of files; it cannot be written to "
+                            "standard output or a device (give a folder, or --format json)",
+                            path);
     if (format == GP_REPORT_CSV) {
         char dir[4096], tmp[4096];
         while (len > 1 && path[len - 1] == '/')

@@ -94,6 +94,9 @@ report --format xlsx --out - 2>/dev/null >"$tmp/piped.xlsx"
 check "xlsx report to -" 0 $?
 python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).testzip()' "$tmp/piped.xlsx"
 check "the piped xlsx is a whole workbook" 0 $?
+report --format csv --out - >/dev/null 2>"$tmp/err"
+check "a CSV report to -" 2 $? "$tmp/err" "a CSV report is a folder of files"
+[[ ! -e ./- ]]; check "no folder named -" 0 $?
 report --format json --out /dev/no-such-node >/dev/null 2>"$tmp/err"
 check "a missing node is not created" 2 $? "$tmp/err" "no such device or file to write into"
 [[ ! -e /dev/no-such-node ]]; check "nothing was made under /dev" 0 $?
