@@ -105,6 +105,33 @@ int gp_store__prepare(struct gp_store *store, sqlite3_stmt **out, const char *sq
     return 0;
 }
 
+int gp_store__cached(struct gp_store *store, enum gp_store_statement which, const char *sql,
+                     sqlite3_stmt **out)
+{
+    if (!store->cached[which] && sqlite3_prepare_v3(store->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                                    &store->cached[which], NULL) != SQLITE_OK)
+        return gp_store__fail(store, "cannot prepare a query");
+    *out = store->cached[which];
+    return 0;
+}
+
+void gp_store__release(sqlite3_stmt *stmt)
+{
+    if (!stmt)
+        return;
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+}
+
+/* Finalize the statements kept for the connection, before it closes. */
+static void finalize_cached(struct gp_store *store)
+{
+    for (int i = 0; i < GP_STMT_COUNT; i++) {
+        sqlite3_finalize(store->cached[i]);
+        store->cached[i] = NULL;
+    }
+}
+
 int gp_store__exec(struct gp_store *store, const char *sql)
 {
     char *message = NULL;
@@ -291,6 +318,7 @@ static int immutable_uri(char *out, size_t size, const char *path)
 
 static int open_connection(struct gp_store *store, const char *name, int sqlite_flags)
 {
+    finalize_cached(store);
     sqlite3_close(store->db);
     store->db = NULL;
     if (sqlite3_open_v2(name, &store->db, sqlite_flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
@@ -418,6 +446,7 @@ void gp_store_close(struct gp_store *store)
 {
     if (!store)
         return;
+    finalize_cached(store);
     sqlite3_close(store->db);
     free(store);
 }

@@ -187,8 +187,8 @@ static const char cheapest_sql[] =
 
 static void purchase_read_close(struct purchase_read *r)
 {
-    sqlite3_finalize(r->groups);
-    sqlite3_finalize(r->cheapest);
+    gp_store__release(r->groups);
+    gp_store__release(r->cheapest);
 }
 
 int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filter *filter,
@@ -208,10 +208,11 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
     own = sqlite3_get_autocommit(store->db) != 0;
     if (own)
         rc = gp_store__exec(store, "BEGIN");
+    /* prepared once per connection: a plan reads every GPU type's groups, each sweep point */
     if (!rc)
-        rc = gp_store__prepare(store, &r.groups, groups_sql);
+        rc = gp_store__cached(store, GP_STMT_PURCHASE_GROUPS, groups_sql, &r.groups);
     if (!rc)
-        rc = gp_store__prepare(store, &r.cheapest, cheapest_sql);
+        rc = gp_store__cached(store, GP_STMT_PURCHASE_CHEAPEST, cheapest_sql, &r.cheapest);
     if (!rc) {
         bind_place(store, r.cheapest, filter);
         sqlite3_bind_int64(r.cheapest, 10, filter->since);

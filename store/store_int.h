@@ -7,15 +7,33 @@
 
 #include "store/store.h"
 
+/* The statements a connection keeps prepared from first use until it closes (gp_store__cached):
+ * those a command runs once per GPU type or sweep point. */
+enum gp_store_statement {
+    GP_STMT_PURCHASE_GROUPS,   /* a GPU type's purchase groups of one tier */
+    GP_STMT_PURCHASE_CHEAPEST, /* one group's cheapest offers within a filter */
+    GP_STMT_COUNT
+};
+
 struct gp_store {
-    sqlite3 *db;     /* owned connection */
-    char path[4096]; /* file the connection is on, for messages */
-    int failed;      /* SQLite code of a bind or column read that failed and is not reported yet
-                        (SQLITE_NOMEM under memory pressure), 0 when none */
+    sqlite3 *db;                         /* owned connection */
+    sqlite3_stmt *cached[GP_STMT_COUNT]; /* owned; prepared on first use, finalized on close */
+    char path[4096];                     /* file the connection is on, for messages */
+    int failed; /* SQLite code of a bind or column read that failed and is not reported yet
+                   (SQLITE_NOMEM under memory pressure), 0 when none */
 };
 
 /* Prepare `sql` on the store's connection; GP_EDB with SQLite's message on failure. */
 int gp_store__prepare(struct gp_store *store, sqlite3_stmt **out, const char *sql);
+
+/* The connection's statement `which`, of `sql` (always the same text for one `which`), prepared
+ * on first use and kept: *out is borrowed. The caller resets it and clears its bindings when it
+ * is done (gp_store__release). GP_EDB or GP_ENOMEM with the message on failure. */
+int gp_store__cached(struct gp_store *store, enum gp_store_statement which, const char *sql,
+                     sqlite3_stmt **out);
+
+/* Reset a cached statement and clear its bindings, for its next user. Accepts NULL. */
+void gp_store__release(sqlite3_stmt *stmt);
 
 /* Set GP_EDB (GP_ENOMEM when SQLite ran out of memory) with "database PATH: what: sqlite
  * message" and return it. A failure recorded by a bind or column read is reported and cleared. */
