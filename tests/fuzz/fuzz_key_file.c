@@ -15,9 +15,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char path[64]; /* the key file, made on the first input */
+
+static void remove_key_file(void)
+{
+    unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
     struct gp_feed_config feed;
     struct gp_feed_key key;
     FILE *f;
@@ -28,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((fd = mkstemp(path)) < 0)
             abort();
         close(fd);
+        atexit(remove_key_file);
     }
     if (!(f = fopen(path, "wb")) || fwrite(data, 1, size, f) != size || fclose(f) != 0)
         abort();
