@@ -146,7 +146,7 @@ void gp_cli_plan_keys_print(FILE *out)
     for (size_t i = 0; i < n; i++) {
         char range[160];
         gp_plan_key_range(&keys[i], range, sizeof(range));
-        fprintf(out, "  %-22s %-10s %-18s %s [%s%s]\n", keys[i].name, keys[i].applies_to,
+        fprintf(out, "  %-25s %-10s %-18s %s [%s%s]\n", keys[i].name, keys[i].applies_to,
                 keys[i].unit, keys[i].description, range,
                 keys[i].whole && !keys[i].power_of_two ? "; whole" : "");
     }

@@ -18,7 +18,7 @@ static const char *const curve_gemm_keys[] = {"eff_max", "s_half_gflop", NULL};
 static const char *const curve_bw_keys[] = {"eff_max", "s_half_mb", NULL};
 static const char *const serving_keys[] = {
     "compute",   "memory", "step_overhead_us", "layer_overhead_us", "runtime_overhead_gb",
-    "max_batch", NULL};
+    "max_batch", "expert_tokens_half", "memory_fraction", NULL};
 static const char *const network_keys[] = {"efficiency", "latency_us", NULL};
 static const char *const training_keys[] = {"mfu", NULL};
 static const char *const power_keys[] = {"idle", "busy", "memory_bound", NULL};
@@ -137,6 +137,11 @@ static int read_entry(struct gp_json_reader *r, const cJSON *obj, bool required,
                         &e->runtime_overhead_gb);
         if (!rc)
             rc = ranged(r, sec, "max_batch", 1, 1e6, 1.0, required, &max_batch);
+        if (!rc)
+            rc = ranged(r, sec, "expert_tokens_half", 0, 4096, 1.0, false,
+                        &e->expert_tokens_half);
+        if (!rc)
+            rc = ranged(r, sec, "memory_fraction", 0.01, 1.0, 1.0, false, &e->memory_fraction);
         e->max_batch = (int)max_batch;
         gp_json_leave(r, saved);
     }
@@ -229,6 +234,8 @@ int gp_efficiency_table_parse(struct gp_efficiency_table *out, const char *text,
     snprintf(out->defaults.source, sizeof(out->defaults.source), "default");
     out->defaults.serve_attention = out->defaults.serve_compute;
     out->defaults.expert_gemm = 1.0;
+    if (!(out->defaults.memory_fraction > 0))
+        out->defaults.memory_fraction = 0.9;
     out->defaults.claim_inference = 1.0;
     out->defaults.claim_training = 1.0;
     if (!rc) {

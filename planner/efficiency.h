@@ -29,8 +29,15 @@ struct gp_efficiency {
     double step_overhead_s;     /* fixed cost of one decode step (scheduling, sampling), s */
     double layer_overhead_s;    /* fixed cost per layer per forward pass (launches, norms), s */
     double sequence_overhead_s; /* engine cost per sequence per decode step (scheduling), s */
-    double expert_gemm;         /* share of a GEMM's fixed cost one expert of a grouped MoE GEMM
-                                   pays, (0, 1] */
+    double expert_gemm;         /* rate the routed experts' grouped (fused-MoE) GEMM reaches,
+                                   as a share of a dense GEMM's, (0, 1] */
+    double expert_tokens_half;  /* tokens per expert at which a grouped expert GEMM reaches half
+                                   its rate (tiles padded to full height), tokens; 0 = none */
+    double memory_fraction;     /* share of HBM the engine lets weights, KV cache and runtime
+                                   use (vLLM's gpu_memory_utilization), (0, 1] */
+    double kv_free_fraction;    /* when > 0: the engine gives the KV cache this share of what
+                                   weights and runtime leave free instead (TensorRT-LLM's
+                                   kv_cache_free_gpu_mem_fraction), (0, 1] */
     double runtime_overhead_gb; /* per-GPU memory outside weights and KV (activations, comm), GB */
     int max_batch;              /* most sequences an engine batches in one step */
     double net_efficiency;      /* achieved share of scale-up bandwidth in all-reduce */

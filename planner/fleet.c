@@ -51,7 +51,7 @@ static double size_inference(struct sized *out, const struct gp_perf *perf,
                              const struct gp_inference *in)
 {
     double demand = gp_inference_demand(in), replicas = 1.0, load = 1.0;
-    int per = perf->tp * (perf->ep > 1 ? perf->ep : 1); /* GPUs per replica */
+    int per = perf->replica_gpus; /* GPUs per replica */
 
     if (in->load != GP_LOAD_MAX) {
         replicas = gp_fmax(1.0, gp_model_whole_units(demand / perf->replica_rate));
@@ -242,7 +242,8 @@ static void bounds(struct gp_perf *lo, struct gp_perf *hi, const struct gp_perf 
                    const struct gp_workload *w, const struct gp_assumptions *a,
                    const struct gp_gpu *gpu, const struct gp_efficiency *eff)
 {
-    int per_replica = perf->tp * (perf->ep > 1 ? perf->ep : 1) * (perf->pp > 1 ? perf->pp : 1);
+    int per_replica = w->kind == GP_WORKLOAD_INFERENCE ? perf->replica_gpus
+                                                       : perf->tp * (perf->pp > 1 ? perf->pp : 1);
     int cls = gp_band_class_of(w, perf->gpus > 0 ? perf->gpus : per_replica, gpu->gpus_per_node);
 
     if (cls >= 0 && eff->band[cls].cases > 0 && perf->feasible) {
@@ -254,8 +255,8 @@ static void bounds(struct gp_perf *lo, struct gp_perf *hi, const struct gp_perf 
     struct gp_workload fixed_tp;
     if (w->kind == GP_WORKLOAD_INFERENCE && perf->feasible) {
         fixed_tp = *w;
-        fixed_tp.inference.tensor_parallel = perf->tp;
-        fixed_tp.inference.expert_parallel = perf->ep;
+        fixed_tp.inference.layout = perf->layout;
+        fixed_tp.inference.layout_gpus = perf->replica_gpus;
         bounded = &fixed_tp;
     } else if (w->kind == GP_WORKLOAD_TRAINING && perf->tp > 0) {
         fixed_tp = *w;
@@ -299,6 +300,8 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     out->feasible = s.feasible;
     out->tp = perf.tp;
     out->ep = perf.ep > 0 ? perf.ep : 1;
+    out->layout = perf.layout;
+    out->replica_gpus = perf.replica_gpus;
     out->batch = perf.batch;
     out->bound = perf.bound;
     out->ttft_ms = perf.ttft_ms;

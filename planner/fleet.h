@@ -67,7 +67,9 @@ struct gp_plan_row {
     enum gp_workload_kind kind;  /* decides which columns apply */
     enum gp_precision precision; /* precision used, after any fallback */
     int tp;              /* tensor-parallel degree, GPUs per replica (training: per stage) */
-    int ep;              /* inference: expert-parallel GPUs per replica (DEP), 1 = none */
+    int ep;              /* inference: GPUs the experts are spread over (dep, tep), 1 = none */
+    enum gp_layout layout; /* inference: how a replica splits the model */
+    int replica_gpus;      /* inference: GPUs per replica */
     int replicas;        /* model replicas (training: data-parallel width) */
     int gpus;            /* GPUs in the fleet; 0 when nothing could be sized */
     int nodes;           /* nodes of gpus_per_node GPUs */

@@ -12,7 +12,7 @@
 #include "util/text.h"
 
 enum scope { ANY_WORKLOAD, INFERENCE, TRAINING, GENERIC, MODEL, ASSUMPTION };
-enum vtype { NUMBER, INTEGER, PRECISION, BOOLEAN, RATE, PARALLEL };
+enum vtype { NUMBER, INTEGER, PRECISION, BOOLEAN, RATE, PARALLEL, LAYOUT };
 
 struct key_def {
     struct gp_plan_key doc;
@@ -68,16 +68,22 @@ static const struct key_def keys[] = {
         INFERENCE, NUMBER, IN(ttft_ms), 0, 1e9, 0, "no limit"),
     KEY("tpot_ms", "inference", "ms", "time-per-output-token limit",
         INFERENCE, NUMBER, IN(tpot_ms), 0, 1e9, 0, "no limit"),
+    KEY("min_tokens_per_s_per_user", "inference", "tokens/s",
+        "interactivity floor: output tokens/s each user sees (1000 / TPOT ms)",
+        INFERENCE, NUMBER, IN(min_tokens_per_s_per_user), 0, 1e6, 0, "no floor"),
     KEY("memory_fraction", "inference", "share", "share of HBM the serving engine may use",
-        INFERENCE, NUMBER, IN(memory_fraction), 0.01, 1, 0, NULL),
+        INFERENCE, NUMBER, IN(memory_fraction), 0.01, 1, 0, "the engine's"),
     KEY("tensor_parallel", "model", "GPUs", "fixed tensor-parallel degree",
         MODEL, PARALLEL, 0, 1, 8, WHOLE | POW2, "choose"),
     KEY("pipeline_parallel", "training", "stages", "fixed pipeline stages",
         TRAINING, INTEGER, TR(pipeline_parallel), 1, 65536, WHOLE | POW2, "choose"),
     KEY("max_batch", "inference", "sequences", "engine limit on sequences per step",
         INFERENCE, INTEGER, IN(max_batch), 1, 1e6, WHOLE, "engine default"),
+    KEY("layout", "inference", "layout",
+        "how a replica splits the model: tp, dep, tep or dpa, with its GPUs (tep8)",
+        INFERENCE, LAYOUT, IN(layout), 0, 0, 0, "choose"),
     KEY("expert_parallel", "inference", "GPUs",
-        "MoE: experts over this many GPUs with attention data-parallel (1 = tensor parallel only)",
+        "MoE: GPUs the experts are spread over (dep, or tep with tensor_parallel); 1 = not spread",
         INFERENCE, INTEGER, IN(expert_parallel), 1, 8, WHOLE | POW2, "choose"),
     KEY("tokens", "training", "tokens", "training tokens",
         TRAINING, NUMBER, TR(tokens), 1, 1e16, WHOLE, NULL),
@@ -242,6 +248,11 @@ void gp_plan_key_range(const struct gp_plan_key *k, char *out, size_t size)
         snprintf(out, size, "true or false");
         return;
     }
+    if (d && d->type == LAYOUT) {
+        snprintf(out, size, "tp, dep, tep or dpa, with 1, 2, 4 or 8 GPUs (tep8) or without, "
+                            "or choose");
+        return;
+    }
     if (k->power_of_two)
         powers_text(k, range, sizeof(range));
     else if (k->above_min)
@@ -394,6 +405,11 @@ static int set_value(struct gp_plan_input *in, const struct key_def *k, const ch
             *(bool *)field_of(k, in) = false;
         else
             return gp_error_set(GP_EINVALID, "%s: '%s' is not true or false", k->doc.name, value);
+        return 0;
+    case LAYOUT:
+        if (gp_layout_parse(value, &in->workload.inference.layout,
+                            &in->workload.inference.layout_gpus))
+            return gp_error_wrap("%s", k->doc.name);
         return 0;
     case PARALLEL:
     case INTEGER:

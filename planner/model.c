@@ -2,6 +2,7 @@
  * tensor-parallel all-reduce, batch choice under latency targets, and training time. */
 #include "planner/model.h"
 
+#include "planner/layout.h"
 #include "planner/training.h"
 
 #include <math.h>
@@ -91,7 +92,9 @@ struct rates {
     double flops;      /* peak * eff_max for large GEMMs, FLOP/s */
     double attn;       /* the same for attention, which runs at the KV cache's precision */
     double gemm_half;  /* s_half of the GEMM curve, FLOPs */
-    double eflops;     /* the same for the routed experts' GEMMs, in their compute precision */
+    double eflops;     /* peak * eff_max in the routed experts' compute precision, FLOP/s */
+    double erouted;    /* what the grouped expert GEMMs sustain on routed tokens: eflops times
+                          the stack's expert_gemm share, FLOP/s */
     double egemm_half; /* s_half of the experts' GEMM curve, FLOPs */
     double bytes;      /* HBM bandwidth * eff_max for large transfers, B/s */
     double bw_half;    /* s_half of the bandwidth curve, bytes */
@@ -105,36 +108,27 @@ static double op_time(double total, double n, double half, double rate)
     return (total + n * half) / rate;
 }
 
-/* Ring all-reduce of `bytes` over `t` GPUs. */
-static double allreduce(double bytes, int t, const struct rates *r, double latency)
-{
-    if (t <= 1)
-        return 0.0;
-    return latency + 2.0 * (t - 1) / t * bytes / r->link;
-}
-
-/* The per-step terms of one layout (tensor-parallel degree t, or experts spread over ep GPUs
- * with attention data-parallel), each linear in the batch b per GPU. */
+/* The per-step terms of one layout, each linear in the batch b: the sequences of one attention
+ * group (the whole replica under tp and tep, one GPU under dep and dpa). */
 struct terms {
-    int t, ep;                /* tensor-parallel degree; expert-parallel GPUs (1 = none) */
-    double cap;               /* most sequences per GPU that fit the KV cache and the engine */
-    double kv_tok;            /* KV cache bytes per token on one GPU */
-    double attn;              /* attention width a decode token reads against, elements */
-    double dense, expw;       /* bytes of dense weights and of the experts on one GPU */
-    double c0, c;             /* GEMM fixed and per-sequence compute time, s */
-    double a0, a;             /* attention fixed and per-sequence time, s */
-    double k0, k;             /* collective fixed and per-sequence time, s */
-    double o;                 /* fixed step overhead, s */
-    double pre, pre_c, pre_m; /* one request's prefill: time, its compute and memory parts, s */
-    double n_gemm;            /* GEMMs per forward pass at the largest batch */
-    double expert_gemm;       /* fixed cost of one expert's GEMM, in standalone GEMMs */
+    struct gp_layout_shape sh; /* the layout's degrees */
+    double cap;                /* most sequences per group that fit the KV cache and the engine */
+    double kv_tok;             /* KV cache bytes per token on one GPU */
+    double dense, expw;        /* bytes of dense weights and of the experts on one GPU */
+    double c0, c;              /* GEMM fixed and per-sequence compute time, s */
+    double epad;               /* compute lost to short expert tiles when every expert on the
+                                  GPU is reached, s (scaled by the share reached) */
+    double a0, a;              /* attention fixed and per-sequence time, s */
+    double k0, k;              /* collective fixed and per-sequence time, s */
+    double o;                  /* fixed step overhead, s */
+    double pre, pre_c, pre_m;  /* one request's prefill: time, its compute and memory parts, s */
 };
 
 /* One layout that meets the targets at batch `b`; what a plan reports of it is filled in only for
  * the layout chosen (describe_layout). */
 struct candidate {
     struct terms x;    /* the layout's terms */
-    double b;          /* sequences per GPU in a step */
+    double b;          /* sequences per attention group in a step */
     double gemm, comm; /* a step's GEMM and collective time, s */
     double step, tpot; /* a step's time, and the time per output token with prefills, s */
     double wread;      /* time to read the weights the batch touches, s */
@@ -142,55 +136,83 @@ struct candidate {
     double per_gpu;    /* output tokens/s per GPU */
 };
 
-/* Time to read the weights a step over `b` sequences per GPU touches: the dense ones, and the
- * experts that some token of the whole batch (b x ep sequences) is routed to. */
+/* Share of a GPU's experts that some token of a step reaches: every attention group's b
+ * sequences are routed over all the experts. */
 static double touched_share(const struct terms *x, const struct gp_model_arch *m, double b)
 {
     if (m->experts <= 1)
         return 1.0;
-    return 1.0 - pow(1.0 - (double)m->active_experts / m->experts, b * x->ep);
+    return 1.0 - pow(1.0 - (double)m->active_experts / m->experts, b * x->sh.attention_dp);
 }
 
-/* GEMMs outside the experts: four per block and the head. */
+/* Grouped kernels of one MoE block's routed experts: gate and up fused, then down. Engines run
+ * each as one kernel over every expert the step reaches (fused MoE), whatever the layout. */
+#define GROUPED_KERNELS_PER_MOE_BLOCK 2.0
+
+/* GEMMs outside the routed experts in one forward pass: attention's two per block (QKV and
+ * output), two per dense FFN and per shared expert, and the head. */
 static double dense_gemms(const struct gp_model_arch *m)
 {
-    return 4.0 * m->layers + 1.0;
+    double moe = gp_model_moe_layers(m);
+    return 2.0 * m->layers + 2.0 * (m->layers - moe) + 2.0 * moe * m->shared_experts + 1.0;
 }
 
-/* GEMMs of one forward pass on one GPU: four per block and the head, and for MoE blocks three
- * per expert the batch reaches (each a small GEMM that pays its own fixed cost). */
-static double gemm_count(const struct terms *x, const struct gp_model_arch *m, double b)
+static double expert_kernels(const struct gp_model_arch *m)
 {
-    double n = dense_gemms(m);
-    if (m->experts > 1)
-        n += gp_model_moe_layers(m) * 3.0 * x->expert_gemm *
-             ((double)m->experts / x->ep * touched_share(x, m, b) + m->shared_experts);
-    return n;
+    return GROUPED_KERNELS_PER_MOE_BLOCK * gp_model_moe_layers(m);
 }
 
-/* Fixed cost of the GEMMs of one forward pass: the dense ones at the model's precision
- * (`dense_fixed`), the experts' at theirs. */
-static double gemm_fixed(const struct terms *x, const struct gp_model_arch *m,
-                         const struct rates *r, double dense_fixed, double b)
-{
-    double experts = gemm_count(x, m, b) - dense_gemms(m);
-    return dense_fixed + op_time(0, experts, r->egemm_half, r->eflops);
-}
-
+/* Time to read the weights a step touches: the dense ones, and the experts some token of the
+ * step is routed to, one transfer per kernel. */
 static double weights_read(const struct terms *x, const struct gp_model_arch *m,
                            const struct rates *r, double b)
 {
-    return op_time(x->dense + x->expw * touched_share(x, m, b), gemm_count(x, m, b), r->bw_half,
-                   r->bytes);
+    return op_time(x->dense + x->expw * touched_share(x, m, b), dense_gemms(m) + expert_kernels(m),
+                   r->bw_half, r->bytes);
 }
 
-/* Mixture-of-experts token exchange of a layout: each token's hidden state goes to the GPUs
- * of its experts and back (at most once per GPU), twice per MoE layer. */
-static double all_to_all(const struct gp_model_arch *m, int ep, double tokens,
-                         const struct rates *r)
+/* GEMM time of a step that does not grow with its tokens: the kernels' fixed cost, and the
+ * short tiles of the experts the step reaches, s. */
+static double gemm_fixed(const struct terms *x, const struct gp_model_arch *m, double b)
+{
+    return x->c0 + x->epad * touched_share(x, m, b);
+}
+
+/* Expert-parallel token exchange: each token's hidden state goes to the GPUs of its experts and
+ * back (at most once per GPU), twice per MoE block; link time per token. */
+static double all_to_all(const struct gp_model_arch *m, int ep, const struct rates *r)
 {
     double copies = gp_fmin((double)m->active_experts, (double)ep) * (ep - 1) / ep;
-    return 2.0 * gp_model_moe_layers(m) * copies * tokens * m->hidden * ACT_BYTES / r->link;
+    return 2.0 * gp_model_moe_layers(m) * copies * m->hidden * ACT_BYTES / r->link;
+}
+
+/*
+ * The collectives of one forward pass of a layout: fixed latency in *fixed, link time per token
+ * of one attention group in *per_token.
+ *   attention tensor-parallel (tp, tep): a ring all-reduce after attention and after every FFN
+ *     or MoE block (under tep the experts' partial sums are reduced the same way);
+ *   dep: an all-to-all dispatch and combine in every MoE block;
+ *   dpa: every group's tokens are gathered to all GPUs for the tensor-parallel experts and the
+ *     sums scattered back, in every MoE block.
+ */
+static void collectives(double *fixed, double *per_token, const struct gp_layout_shape *sh,
+                        const struct gp_model_arch *m, const struct rates *r, double latency)
+{
+    double moe = gp_model_moe_layers(m), act = m->hidden * ACT_BYTES / r->link;
+    int ta = sh->attention_tp, n = sh->gpus;
+
+    *fixed = 0.0;
+    *per_token = 0.0;
+    if (ta > 1) {
+        *fixed = 2.0 * m->layers * latency;
+        *per_token = 2.0 * m->layers * 2.0 * (ta - 1) / ta * act;
+    } else if (n > 1 && sh->expert_ep > 1) {
+        *fixed = 2.0 * moe * latency;
+        *per_token = all_to_all(m, n, r);
+    } else if (n > 1) {
+        *fixed = 2.0 * moe * latency;
+        *per_token = moe * 2.0 * (n - 1) * act;
+    }
 }
 
 /* What every layout of one inference evaluation shares: the request's sizes, the model's
@@ -198,16 +220,18 @@ static double all_to_all(const struct gp_model_arch *m, int ep, double tokens,
 struct shared {
     double L, s, g;      /* layers; prompt and output tokens of a request */
     double ctx, full;    /* KV context of a decode step on average and at the end, tokens */
-    double dense_bytes;  /* weights outside the experts, bytes */
-    double expert_bytes; /* the experts' weights, bytes */
-    double compute;      /* GEMM time of one token on one GPU before tensor parallelism, s */
+    double dense_bytes;  /* weights outside the routed experts, bytes */
+    double expert_bytes; /* the routed experts' weights, bytes */
+    double compute;      /* GEMM time of one token on one GPU before any split, s */
     double attn_flops;   /* a decode token's attention FLOPs: 4 L x width x ctx */
     double prompt_flops; /* a prompt's attention FLOPs: s x 2 L x heads x head_dim x context */
     double dense_fixed;  /* fixed cost of the dense GEMMs of one forward pass, s */
+    double gemm_fixed;   /* the same with the experts' grouped kernels, s */
+    double expert_pad;   /* compute of expert_tokens_half rows through every routed expert, s */
     double attn_fixed;   /* fixed cost of reading each layer's KV cache, s */
     double overhead;     /* fixed step overhead, s */
     double engine_max;   /* most sequences the engine batches */
-    double hbm_free;     /* memory for weights and KV cache on one GPU, bytes */
+    double hbm;          /* HBM of one GPU, bytes */
 };
 
 static void shared_init(struct shared *k, const struct gp_workload *w, const struct gp_gpu *gpu,
@@ -228,82 +252,125 @@ static void shared_init(struct shared *k, const struct gp_workload *w, const str
     k->full = gp_model_kv_context(m, k->s + k->g);
     k->dense_bytes = (m->params - experts) * gp_precision_bytes(prec);
     k->expert_bytes = experts * gp_model_expert_bytes(m, prec);
-    k->compute = 2.0 * ((active - routed) / r->flops + routed / r->eflops);
+    k->compute = 2.0 * ((active - routed) / r->flops + routed / r->erouted);
     k->attn_flops = 4.0 * k->L * gp_model_attention_width(m) * k->ctx;
     k->prompt_flops = k->s * 2.0 * k->L * head * gp_model_kv_context(m, k->s);
     k->dense_fixed = op_time(0, dense_gemms(m), r->gemm_half, r->flops);
+    k->gemm_fixed = k->dense_fixed + op_time(0, expert_kernels(m), r->egemm_half, r->eflops);
+    k->expert_pad = 2.0 * eff->expert_tokens_half * experts / r->eflops;
     k->attn_fixed = op_time(0, k->L, r->bw_half, r->bytes);
     k->overhead = eff->step_overhead_s + k->L * eff->layer_overhead_s;
     k->engine_max = in->max_batch > 0 ? in->max_batch : eff->max_batch;
-    k->hbm_free = gpu->hbm_gb * 1e9 * in->memory_fraction;
+    k->hbm = gpu->hbm_gb * 1e9;
 }
 
-/* Fill the terms of layout (t, ep); returns 1 when it does not fit memory. */
+/*
+ * Bytes one GPU gives the KV cache when it holds `weights`: a workload's memory_fraction is a
+ * share of HBM for everything (vLLM, SGLang); without one, the engine decides, as a share of
+ * HBM or as a share of what weights and runtime leave free (TensorRT-LLM).
+ */
+static double kv_budget(const struct gp_workload *w, const struct gp_efficiency *eff,
+                        const struct shared *k, double weights)
+{
+    double runtime = eff->runtime_overhead_gb * 1e9, fraction = w->inference.memory_fraction;
+
+    if (!(fraction > 0) && eff->kv_free_fraction > 0)
+        return (k->hbm - weights - runtime) * eff->kv_free_fraction;
+    if (!(fraction > 0))
+        fraction = eff->memory_fraction > 0 ? eff->memory_fraction : 0.9;
+    return k->hbm * fraction - weights - runtime;
+}
+
+/*
+ * Fill the terms of one layout; returns 1 when it does not fit memory. Each GPU holds 1/tp of
+ * the dense weights and of each attention group's KV cache, and 1/gpus of the routed experts
+ * (a slice of every expert under tp and dpa, whole experts under dep and tep). Per sequence of
+ * a group, GEMM FLOPs divide by the attention degree in every layout: under dep and dpa a GPU
+ * runs all of its own sequences' dense work and 1/gpus of every group's routed tokens.
+ */
 static int layout_terms(struct terms *x, const struct gp_workload *w,
                         const struct gp_efficiency *eff, const struct rates *r,
-                        const struct shared *k, int t, int ep)
+                        const struct shared *k, const struct gp_layout_shape *sh)
 {
     const struct gp_model_arch *m = &w->model;
-    double L = k->L, s = k->s, lat = eff->net_latency_s;
-    double moe_lat = ep > 1 ? 2.0 * gp_model_moe_layers(m) * lat : 0.0;
-
-    /* t and ep are powers of two: multiplying by their reciprocals divides exactly */
-    double per_t = 1.0 / t, per_replica = 1.0 / (t * ep);
+    /* degrees are powers of two: multiplying by their reciprocals divides exactly */
+    double per_ta = 1.0 / sh->attention_tp, per_gpu = 1.0 / sh->gpus;
 
     memset(x, 0, sizeof(*x));
-    x->t = t;
-    x->ep = ep;
-    x->expert_gemm = eff->expert_gemm > 0 ? eff->expert_gemm : 1.0;
-    x->kv_tok = gp_model_kv_bytes_per_gpu(m, w->inference.kv_precision, t);
-    x->attn = gp_model_attention_width(m);
-    x->dense = k->dense_bytes * per_t;
-    x->expw = k->expert_bytes * per_replica;
-    double avail = k->hbm_free - x->dense - x->expw - eff->runtime_overhead_gb * 1e9;
-    if (avail < x->kv_tok * k->full || (t * ep > 1 && !(r->link > 0)))
+    x->sh = *sh;
+    x->kv_tok = gp_model_kv_bytes_per_gpu(m, w->inference.kv_precision, sh->attention_tp);
+    x->dense = k->dense_bytes * per_ta;
+    x->expw = k->expert_bytes * per_gpu;
+    double avail = kv_budget(w, eff, k, x->dense + x->expw);
+    if (avail < x->kv_tok * k->full || (sh->gpus > 1 && !(r->link > 0)))
         return 1;
     x->cap = gp_fmin(floor(avail / (x->kv_tok * k->ctx)), k->engine_max);
-    x->n_gemm = gemm_count(x, m, x->cap);
-    x->c0 = gemm_fixed(x, m, r, k->dense_fixed, x->cap);
-    x->c = k->compute * per_t;
+    x->c0 = k->gemm_fixed;
+    x->c = k->compute * per_ta;
+    x->epad = k->expert_pad * per_gpu;
     x->a0 = k->attn_fixed;
-    x->a = gp_fmax(k->attn_flops * per_t / r->attn, x->kv_tok * k->ctx / r->bytes) +
+    x->a = gp_fmax(k->attn_flops * per_ta / r->attn, x->kv_tok * k->ctx / r->bytes) +
            eff->sequence_overhead_s;
-    x->k0 = (t > 1 ? 2.0 * L * lat : 0.0) + moe_lat;
-    x->k = (t > 1 ? 2.0 * L * 2.0 * (t - 1) * per_t * m->hidden * ACT_BYTES / r->link : 0.0) +
-           (ep > 1 ? all_to_all(m, ep, 1.0, r) : 0.0);
+    collectives(&x->k0, &x->k, sh, m, r, eff->net_latency_s);
     x->o = k->overhead;
     /* Prefill of one request: GEMMs over s tokens (compute-bound for any real prompt), causal
      * attention, and the same collectives with s tokens of payload. In-flight batching runs a
-     * prompt's chunks in the decode steps' grouped expert GEMMs, which pay their fixed cost
-     * per step for every token routed to an expert: a prefill adds only its dense GEMMs'. */
-    x->pre_c = s * x->c + k->dense_fixed + k->prompt_flops * per_t / r->attn;
+     * prompt's chunks in the decode steps' grouped expert kernels, which pay their fixed cost
+     * once per step: a prefill adds only its dense GEMMs'. */
+    x->pre_c = k->s * x->c + k->dense_fixed + k->prompt_flops * per_ta / r->attn;
     x->pre_m = op_time(x->dense + x->expw, dense_gemms(m), r->bw_half, r->bytes);
-    double pre_comm = 2.0 * L * allreduce(s * m->hidden * ACT_BYTES, t, r, lat) +
-                      (ep > 1 ? all_to_all(m, ep, s, r) + moe_lat : 0.0);
-    x->pre = gp_fmax(x->pre_c, x->pre_m) + pre_comm + L * eff->layer_overhead_s;
+    x->pre = gp_fmax(x->pre_c, x->pre_m) + x->k0 + x->k * k->s + k->L * eff->layer_overhead_s;
     return 0;
 }
 
-/* The largest batch per GPU within the latency targets, or 0. */
+/* The tightest time-per-output-token limit of the targets, s; 0 for none. */
+static double tpot_limit(const struct gp_inference *in)
+{
+    double lim = in->tpot_ms > 0 ? in->tpot_ms * 1e-3 : 0.0;
+    if (in->min_tokens_per_s_per_user > 0) {
+        double floor_lim = 1.0 / in->min_tokens_per_s_per_user;
+        lim = lim > 0 ? gp_fmin(lim, floor_lim) : floor_lim;
+    }
+    return lim;
+}
+
+/* The largest batch per group within the latency targets, or 0. */
 static double choose_batch(const struct terms *x, const struct gp_workload *w,
                            const struct rates *r)
 {
     const struct gp_inference *in = &w->inference;
     double wread = weights_read(x, &w->model, r, x->cap), p = x->pre / in->output_tokens;
-    double b = x->cap, fixed = x->a0 + x->k0 + x->o;
+    double b = x->cap, fixed = x->a0 + x->k0 + x->o, tpot = tpot_limit(in);
+    double c0 = gemm_fixed(x, &w->model, x->cap);
 
-    if (in->tpot_ms > 0) {
-        double lim = in->tpot_ms * 1e-3 - fixed;
-        b = gp_fmin(b, gp_fmin((lim - x->c0) / (x->c + x->a + x->k + p),
+    if (tpot > 0) {
+        double lim = tpot - fixed;
+        b = gp_fmin(b, gp_fmin((lim - c0) / (x->c + x->a + x->k + p),
                                (lim - wread) / (x->a + x->k + p)));
     }
     if (in->ttft_ms > 0) {
         double lim = in->ttft_ms * 1e-3 - x->pre - fixed;
         b = gp_fmin(b,
-                    gp_fmin((lim - x->c0) / (x->c + x->a + x->k), (lim - wread) / (x->a + x->k)));
+                    gp_fmin((lim - c0) / (x->c + x->a + x->k), (lim - wread) / (x->a + x->k)));
     }
     b = floor(b);
     return b >= 1 ? b : 0;
+}
+
+/* The step of layout `c->x` at batch `b`: its parts, and the rates that follow. */
+static void step_at(struct candidate *c, const struct gp_model_arch *m, const struct rates *r,
+                    const struct shared *k, double b)
+{
+    const struct terms *x = &c->x;
+
+    c->b = b;
+    c->wread = weights_read(x, m, r, b);
+    c->gemm = gp_fmax(gemm_fixed(x, m, b) + x->c * b, c->wread);
+    c->comm = x->k0 + x->k * b;
+    c->step = c->gemm + x->a0 + x->a * b + c->comm + x->o;
+    c->tpot = c->step + x->pre / k->g * b;
+    c->rate = b * x->sh.attention_dp / c->tpot;
+    c->per_gpu = c->rate * (1.0 / x->sh.gpus); /* exact: a power of two */
 }
 
 /*
@@ -317,42 +384,37 @@ static double choose_batch(const struct terms *x, const struct gp_workload *w,
  */
 static int try_layout(struct candidate *out, const struct gp_workload *w,
                       const struct gp_efficiency *eff, const struct rates *r,
-                      const struct shared *k, int t, int ep)
+                      const struct shared *k, const struct gp_layout_shape *sh)
 {
-    const struct gp_model_arch *m = &w->model;
     struct candidate c;
 
-    if (layout_terms(&c.x, w, eff, r, k, t, ep))
+    if (layout_terms(&c.x, w, eff, r, k, sh))
         return 1;
-    c.b = choose_batch(&c.x, w, r);
-    if (!(c.b >= 1))
+    double b = choose_batch(&c.x, w, r);
+    if (!(b >= 1))
         return 2;
-    c.wread = weights_read(&c.x, m, r, c.b);
-    c.x.c0 = gemm_fixed(&c.x, m, r, k->dense_fixed, c.b);
-    c.gemm = gp_fmax(c.x.c0 + c.x.c * c.b, c.wread);
-    c.comm = c.x.k0 + c.x.k * c.b;
-    c.step = c.gemm + c.x.a0 + c.x.a * c.b + c.comm + c.x.o;
-    c.tpot = c.step + c.x.pre / k->g * c.b;
-    c.rate = c.b * ep / c.tpot;
+    step_at(&c, &w->model, r, k, b);
     if (!(c.rate > 0) || !isfinite(c.tpot))
         return 2;
-    c.per_gpu = c.rate * (1.0 / (t * ep)); /* exact: t x ep is a power of two */
     *out = c;
     return 0;
 }
 
 /* What a plan reports of the chosen layout: latencies, how busy the GPU is, and its bound. */
 static void describe_layout(struct gp_perf *out, const struct candidate *c,
-                            const struct gp_efficiency *eff, const struct rates *r,
-                            const struct shared *k)
+                            const struct gp_model_arch *m, const struct gp_efficiency *eff,
+                            const struct rates *r, const struct shared *k)
 {
     const struct terms *x = &c->x;
     double g = k->g, b = c->b;
-    double comp_all = x->c0 + x->c * b + k->attn_flops / x->t / r->attn * b + x->pre_c * b / g;
+    double comp_all = gemm_fixed(x, m, b) + x->c * b + k->attn_flops / x->sh.attention_tp / r->attn * b +
+                      x->pre_c * b / g;
     double mem_all = c->wread + x->kv_tok * k->ctx / r->bytes * b + x->pre_m * b / g;
 
-    out->tp = x->t;
-    out->ep = x->ep;
+    out->layout = x->sh.scheme;
+    out->replica_gpus = x->sh.gpus;
+    out->tp = x->sh.attention_tp;
+    out->ep = x->sh.expert_ep;
     out->pp = 1;
     out->batch = (int)b;
     out->replica_rate = c->rate;
@@ -370,12 +432,17 @@ static void describe_layout(struct gp_perf *out, const struct candidate *c,
 
 /*
  * The precision attention math runs in: the KV cache's, but no narrower than fp8 (attention
- * kernels dequantise fp4/fp6 caches) and never narrower than the weights' matmuls.
+ * kernels dequantise fp4/fp6 caches) and never narrower than the weights' matmuls. Absorbed
+ * multi-head latent attention decodes in bf16 whatever the cache holds: its kernels (FlashMLA,
+ * 660 TFLOP/s on an H800) dequantise an fp8 latent before the matmuls.
  */
-static enum gp_precision attention_precision(const struct gp_gpu *gpu, enum gp_precision weights,
-                                             enum gp_precision kv)
+static enum gp_precision attention_precision(const struct gp_gpu *gpu,
+                                             const struct gp_model_arch *m,
+                                             enum gp_precision weights, enum gp_precision kv)
 {
     enum gp_precision p = kv == GP_FP4 || kv == GP_FP6 ? GP_FP8 : kv;
+    if (m->kv_lora_rank > 0 && gp_precision_bytes(p) < gp_precision_bytes(GP_BF16))
+        p = GP_BF16;
     if (gp_precision_bytes(p) < gp_precision_bytes(weights))
         p = weights;
     return gp_model_precision(gpu, p);
@@ -408,54 +475,96 @@ static void rates_init(struct rates *r, const struct gp_gpu *gpu, const struct g
     r->attn = gpu->peak_tflops[attn] * 1e12 * gp_fmin(1.0, attn_gemm->eff_max * sa * scale);
     r->gemm_half = gemm->s_half;
     r->eflops = r->flops;
+    r->erouted = r->flops;
     r->egemm_half = r->gemm_half;
     r->bytes = gpu->hbm_tbs * 1e12 * gp_fmin(1.0, eff->bandwidth.eff_max * sm * scale);
     r->bw_half = eff->bandwidth.s_half;
     r->link = gpu->scaleup_gbs * 1e9 / 2.0 * gp_fmin(1.0, eff->net_efficiency * scale);
 }
 
+/* The rates of one inference evaluation: the model's precision, attention at the cache's, and
+ * the routed experts' grouped kernels at theirs and at the stack's share of a dense GEMM. */
+static void inference_rates(struct rates *r, const struct gp_workload *w, const struct gp_gpu *gpu,
+                            const struct gp_efficiency *eff, enum gp_precision prec, double scale)
+{
+    rates_init(r, gpu, eff, prec,
+               attention_precision(gpu, &w->model, prec, w->inference.kv_precision), scale, true);
+    enum gp_precision routed = expert_precision(gpu, &w->model, prec);
+    if (routed != prec) {
+        struct rates e;
+        rates_init(&e, gpu, eff, routed, routed, scale, true);
+        r->eflops = e.flops;
+        r->erouted = e.flops;
+        r->egemm_half = e.gemm_half;
+    }
+    if (eff->expert_gemm > 0)
+        r->erouted = r->eflops * eff->expert_gemm;
+}
+
+/* The layouts searched, in order of preference on a tie. */
+static const enum gp_layout searched[] = {GP_LAYOUT_TP, GP_LAYOUT_TEP, GP_LAYOUT_DEP,
+                                          GP_LAYOUT_DPA};
+
+/*
+ * Whether layout (`scheme`, `gpus`) is one the workload allows: one its model can run, inside a
+ * node, and matching whatever it pins. The degree keys (tensor_parallel, expert_parallel) pin
+ * among tp, tep and dep; dpa is searched with them only when `layout` names it.
+ */
+static bool layout_allowed(const struct gp_inference *in, const struct gp_model_arch *m,
+                           const struct gp_gpu *gpu, enum gp_layout scheme, int gpus)
+{
+    struct gp_layout_shape sh;
+
+    if (gpus > gpu->gpus_per_node || !gp_layout_valid_for(scheme, gpus, m->experts))
+        return false;
+    if ((in->layout != GP_LAYOUT_CHOOSE && scheme != in->layout) ||
+        (in->layout_gpus > 0 && gpus != in->layout_gpus))
+        return false;
+    gp_layout_shape(&sh, scheme, gpus);
+    if (in->tensor_parallel > 0 && sh.attention_tp != in->tensor_parallel)
+        return false;
+    if (in->expert_parallel > 0 && sh.expert_ep != in->expert_parallel)
+        return false;
+    return scheme != GP_LAYOUT_DPA || in->layout == GP_LAYOUT_DPA ||
+           (in->tensor_parallel == 0 && in->expert_parallel == 0);
+}
+
+/* Layouts beyond eight GPUs would span nodes; the planner keeps a replica inside one. */
+#define MAX_REPLICA_GPUS 8
+
 static void inference(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
                       const struct gp_efficiency *eff, double scale)
 {
     const struct gp_inference *in = &w->inference;
     struct candidate best = {0}, c;
+    struct gp_layout_shape sh;
     struct rates r;
     struct shared k;
     bool fits = false, have_best = false;
-    /* For a rate target the degree that needs the fewest whole GPUs wins (replicas round up);
+    /* For a rate target the layout that needs the fewest whole GPUs wins (replicas round up);
      * for "max", and on ties, the most throughput per GPU. */
     double demand = gp_inference_demand(in);
     double best_gpus = 0;
 
-    rates_init(&r, gpu, eff, out->precision,
-               attention_precision(gpu, out->precision, in->kv_precision), scale, true);
-    enum gp_precision routed = expert_precision(gpu, &w->model, out->precision);
-    if (routed != out->precision) {
-        struct rates e;
-        rates_init(&e, gpu, eff, routed, routed, scale, true);
-        r.eflops = e.flops;
-        r.egemm_half = e.gemm_half;
-    }
+    inference_rates(&r, w, gpu, eff, out->precision, scale);
     shared_init(&k, w, gpu, eff, &r, out->precision);
-    /* Tensor parallel within the node; for MoE also experts over ep GPUs with attention
-     * data-parallel (tensor parallel 1). */
-    for (int i = 0; i < 8; i++) {
-        int t = i < 4 ? 1 << i : 1, ep = i < 4 ? 1 : 1 << (i - 3);
-        if (t > gpu->gpus_per_node || ep > gpu->gpus_per_node ||
-            (ep > 1 && (w->model.experts <= 1 || in->expert_parallel == 1)) ||
-            (in->tensor_parallel > 0 && t != in->tensor_parallel) ||
-            (in->expert_parallel > 1 && ep != in->expert_parallel))
-            continue;
-        int rc = try_layout(&c, w, eff, &r, &k, t, ep);
-        if (rc != 1)
-            fits = true;
-        if (rc != 0)
-            continue;
-        double gpus = in->load == GP_LOAD_MAX ? 0 : gp_model_whole_units(demand / c.rate) * t * ep;
-        if (!have_best || gpus < best_gpus || (gpus == best_gpus && c.per_gpu > best.per_gpu)) {
-            best = c;
-            best_gpus = gpus;
-            have_best = true;
+    for (size_t i = 0; i < sizeof(searched) / sizeof(searched[0]); i++) {
+        for (int n = 1; n <= MAX_REPLICA_GPUS; n *= 2) {
+            if (!layout_allowed(in, &w->model, gpu, searched[i], n))
+                continue;
+            gp_layout_shape(&sh, searched[i], n);
+            int rc = try_layout(&c, w, eff, &r, &k, &sh);
+            if (rc != 1)
+                fits = true;
+            if (rc != 0)
+                continue;
+            double gpus = in->load == GP_LOAD_MAX ? 0 : gp_model_whole_units(demand / c.rate) * n;
+            if (!have_best || gpus < best_gpus ||
+                (gpus == best_gpus && c.per_gpu > best.per_gpu)) {
+                best = c;
+                best_gpus = gpus;
+                have_best = true;
+            }
         }
     }
     if (!have_best) {
@@ -463,7 +572,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
         return;
     }
     out->feasible = true;
-    describe_layout(out, &best, eff, &r, &k);
+    describe_layout(out, &best, &w->model, eff, &r, &k);
 }
 
 static void generic(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,

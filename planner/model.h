@@ -7,6 +7,7 @@
 
 #include "gpuplan/gpu.h"
 #include "planner/efficiency.h"
+#include "planner/layout.h"
 #include "planner/workload.h"
 
 enum gp_bound { GP_BOUND_COMPUTE, GP_BOUND_MEMORY, GP_BOUND_INTERCONNECT };
@@ -39,8 +40,10 @@ struct gp_perf {
     bool feasible;               /* a configuration fits and meets the targets */
     unsigned notes;              /* enum gp_note bits found while modelling */
     enum gp_precision precision; /* precision actually used (after any fallback) */
-    int tp;                      /* tensor-parallel degree, GPUs */
-    int ep;                      /* inference: expert-parallel (DEP) GPUs per replica; 1 = none */
+    enum gp_layout layout;       /* inference: how a replica splits the model */
+    int replica_gpus;            /* inference: GPUs in one replica */
+    int tp;                      /* tensor-parallel degree (inference: of attention), GPUs */
+    int ep;                      /* inference: GPUs the experts are spread over; 1 = none */
     int cp;                      /* training: context-parallel degree */
     int pp;                      /* pipeline stages */
     int batch;                   /* sequences per decode step (inference), micro-batch (training) */

@@ -140,12 +140,13 @@ static int prepare_gpus(struct gp_plan_gpu *out, size_t *count, const struct gp_
     return rc;
 }
 
-/* The tensor-parallel degree the workload fixes, or NULL for a generic job (which has none). */
-static int *tensor_parallel(struct gp_workload *w)
+/* The GPUs of a replica (training: of a tensor-parallel group) the workload fixes, or NULL for
+ * a generic job (which has none). */
+static int *replica_gpus(struct gp_workload *w)
 {
     switch (w->kind) {
     case GP_WORKLOAD_INFERENCE:
-        return &w->inference.tensor_parallel;
+        return &w->inference.layout_gpus;
     case GP_WORKLOAD_TRAINING:
         return &w->training.tensor_parallel;
     case GP_WORKLOAD_GENERIC:
@@ -154,9 +155,9 @@ static int *tensor_parallel(struct gp_workload *w)
     return NULL;
 }
 
-/* The best layout's TP group fits in no instance on offer: plan the other tensor-parallel
- * degrees of a node, when the workload leaves the degree open, and keep the one that buys for
- * the least per unit of work. The row is left as it is when none can be bought. */
+/* The best layout's replica fits in no instance on offer: plan the other replica sizes of a
+ * node, when the workload leaves the size open, and keep the one that buys for the least per
+ * unit of work. The row is left as it is when none can be bought. */
 static void refit_layout(struct gp_plan_row *row, const struct gp_plan_input *in,
                          const struct gp_plan_gpu *g, const struct gp_price *unit,
                          const struct gp_buy_context *ctx)
@@ -164,18 +165,18 @@ static void refit_layout(struct gp_plan_row *row, const struct gp_plan_input *in
     struct gp_plan_input alt;
     struct gp_plan_row tried;
     bool found = false;
-    int *tp;
+    int *size;
 
     if (!(row->notes & GP_NOTE_NO_FITTING_INSTANCE))
         return;
     alt = *in; /* rare: copied only here */
-    tp = tensor_parallel(&alt.workload);
-    if (!tp || *tp > 0)
+    size = replica_gpus(&alt.workload);
+    if (!size || *size > 0)
         return;
     for (int t = 1; t <= g->gpu->gpus_per_node; t *= 2) {
-        if (t == row->tp)
+        if (t == (row->kind == GP_WORKLOAD_INFERENCE ? row->replica_gpus : row->tp))
             continue;
-        *tp = t;
+        *size = t;
         gp_plan_evaluate(&tried, &alt.workload, &alt.assumptions, g->gpu, &g->eff, unit);
         gp_plan_buy(&tried, &alt.workload, &alt.assumptions, g->gpu, &g->eff, &g->offers, ctx);
         if (!tried.feasible || !tried.price_known ||

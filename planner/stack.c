@@ -10,9 +10,10 @@
 
 static const char *const phase_names[GP_PHASE_COUNT + 1] = {
     "prefill",     "decode",      "attention", "communication", "overlap", "training_mfu",
-    "sequence_us", "expert_gemm", NULL};
-static const char *const stack_keys[] = {"name",  "stack", "version", "as_of",  "vendors",
-                                         "claim", "base",  "source",  "phases", NULL};
+    "sequence_us", "expert_gemm", "memory_fraction", "kv_free_memory_fraction", NULL};
+static const char *const stack_keys[] = {"name",   "stack", "version", "as_of",
+                                         "vendors", "claim", "base",    "source",
+                                         "phases",  "production", NULL};
 static const char *const claim_keys[] = {"inference", "training", NULL};
 static const char *const factor_keys[] = {"factor", "fitted_on", "confidence", NULL};
 static const char *const confidences[] = {"high", "medium", "low", NULL};
@@ -199,6 +200,10 @@ static int read_stack(struct gp_json_reader *r, const cJSON *item, void *items, 
     if (!rc)
         rc = read_vendors(r, item, s);
     if (!rc)
+        rc = gp_json_bool(r, item, "production", &s->production, GP_JSON_OPTIONAL);
+    if (!rc && s->production && s->claim)
+        rc = gp_json_fail(r, "production", "a vendor claim is never the production profile");
+    if (!rc)
         rc = read_claim(r, item, s);
     if (!rc)
         rc = gp_json_string(r, item, "base", s->base, sizeof(s->base), GP_JSON_OPTIONAL);
@@ -279,7 +284,9 @@ const struct gp_stack *gp_stack_default(const struct gp_stack_table *table, enum
         const struct gp_stack *s = &table->stacks[i];
         if (s->claim || !s->vendors[vendor] || !gp_stack_serves(s, inference))
             continue;
-        if (!best || strcmp(s->as_of, best->as_of) > 0)
+        /* a production profile beats any other; the newest wins among equals */
+        if (!best || (s->production && !best->production) ||
+            (s->production == best->production && strcmp(s->as_of, best->as_of) > 0))
             best = s;
     }
     return best;
@@ -309,6 +316,10 @@ void gp_stack_apply(struct gp_efficiency *eff, const struct gp_stack_table *tabl
         eff->mfu *= ph[GP_PHASE_TRAINING_MFU].factor;
     if (ph[GP_PHASE_EXPERT_GEMM].factor > 0)
         eff->expert_gemm = ph[GP_PHASE_EXPERT_GEMM].factor;
+    if (ph[GP_PHASE_MEMORY_FRACTION].factor > 0)
+        eff->memory_fraction = ph[GP_PHASE_MEMORY_FRACTION].factor;
+    if (ph[GP_PHASE_KV_FREE_FRACTION].factor > 0)
+        eff->kv_free_fraction = ph[GP_PHASE_KV_FREE_FRACTION].factor;
     eff->claim_inference = s->claim ? s->claim_inference : 1.0;
     eff->claim_training = s->claim ? s->claim_training : 1.0;
     eff->vendor_claim = s->claim;

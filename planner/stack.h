@@ -21,8 +21,12 @@ enum gp_stack_phase {
     GP_PHASE_TRAINING_MFU,  /* multiplier on the GPU's training model-FLOPs utilisation */
     GP_PHASE_SEQUENCE_US,   /* engine time per sequence per decode step (scheduling, sampling),
                                microseconds, [0, 1000] */
-    GP_PHASE_EXPERT_GEMM,   /* share of a standalone GEMM's fixed cost each expert of a grouped
-                               MoE GEMM pays, (0, 1] */
+    GP_PHASE_EXPERT_GEMM,   /* rate the grouped expert GEMMs sustain on routed tokens, as a
+                               share of a dense GEMM's (routing, permutation, activation
+                               quantisation and load imbalance included), (0, 1] */
+    GP_PHASE_MEMORY_FRACTION,  /* share of HBM the engine uses by default, (0, 1] */
+    GP_PHASE_KV_FREE_FRACTION, /* share of the memory weights leave free that the engine gives
+                                  its KV cache by default, (0, 1] */
     GP_PHASE_COUNT
 };
 
@@ -40,6 +44,7 @@ struct gp_stack {
     char as_of[11];               /* YYYY-MM-DD of the evidence */
     bool vendors[2];              /* runs on [GP_VENDOR_NVIDIA], [GP_VENDOR_AMD] */
     bool claim;                   /* a vendor's claim: never a default */
+    bool production;              /* what teams deploy today: the vendor's default profile */
     char base[GP_STACK_NAME_MAX]; /* claims: the measured profile the multipliers apply to */
     double claim_inference;       /* claims: inference throughput multiplier over base, >= 1 */
     double claim_training;        /* claims: training throughput multiplier over base, >= 1 */
@@ -70,8 +75,9 @@ const struct gp_stack *gp_stack_find(const struct gp_stack_table *table, const c
 bool gp_stack_serves(const struct gp_stack *s, bool inference);
 
 /*
- * The default profile for a vendor and workload kind: the newest measured (non-claim) profile
- * that runs on `vendor` and covers the kind. NULL when none does. Borrowed.
+ * The default profile for a vendor and workload kind: the newest production profile that runs
+ * on `vendor` and covers the kind, else the newest measured (non-claim) one. Never a claim, and
+ * never an MLPerf-tuned profile while a production one exists. NULL when none does. Borrowed.
  */
 const struct gp_stack *gp_stack_default(const struct gp_stack_table *table, enum gp_vendor vendor,
                                         bool inference);

@@ -48,7 +48,9 @@ static const char *const inference_keys[] = {"kind",
                                              "target",
                                              "ttft_ms",
                                              "tpot_ms",
+                                             "min_tokens_per_s_per_user",
                                              "memory_fraction",
+                                             "layout",
                                              "tensor_parallel",
                                              "max_batch",
                                              "expert_parallel",
@@ -209,17 +211,48 @@ static int check_arch(const struct gp_model_arch *m, struct broken *b)
     return 0;
 }
 
+/* A pinned layout, and the degrees pinned beside it, must describe one layout the model has. */
+static int check_layout(const struct gp_inference *in, const struct gp_model_arch *m,
+                        struct broken *b)
+{
+    char text[GP_LAYOUT_TEXT_MAX];
+    struct gp_layout_shape shape;
+    int ta = in->tensor_parallel, ep = in->expert_parallel;
+
+    if (ep > 1 && m->experts <= 1)
+        return breaks(b, "expert_parallel", "needs a mixture-of-experts model; '%s' is dense",
+                      m->name);
+    if (ep > 1 && ta > 1 && ta != ep)
+        return breaks(b, "expert_parallel",
+                      "must be 1, or equal tensor_parallel (%d) for attention tensor-parallel "
+                      "with experts spread (tep)",
+                      ta);
+    if (in->layout == GP_LAYOUT_CHOOSE)
+        return 0;
+    gp_layout_format(text, sizeof(text), in->layout, in->layout_gpus);
+    if (!gp_layout_valid_for(in->layout, in->layout_gpus, m->experts))
+        return breaks(b, "layout", "%s %s", text,
+                      m->experts <= 1 ? "needs a mixture-of-experts model; this one is dense"
+                                      : "needs at least 2 GPUs");
+    if (in->layout_gpus == 0)
+        return 0;
+    gp_layout_shape(&shape, in->layout, in->layout_gpus);
+    if (ta > 0 && ta != shape.attention_tp)
+        return breaks(b, "tensor_parallel", "is %d, but layout %s runs attention over %d GPU%s", ta,
+                      text, shape.attention_tp, shape.attention_tp == 1 ? "" : "s");
+    if (ep > 0 && ep != shape.expert_ep)
+        return breaks(b, "expert_parallel", "is %d, but layout %s spreads the experts over %d",
+                      ep, text, shape.expert_ep);
+    return 0;
+}
+
 static int check_inference(const struct gp_inference *in, const struct gp_model_arch *m,
                            struct broken *b)
 {
-    if (in->expert_parallel > 1 && m->experts <= 1)
-        return breaks(b, "expert_parallel", "needs a mixture-of-experts model; '%s' is dense",
-                      m->name);
-    if (in->expert_parallel > 1 && in->tensor_parallel > 1)
-        return breaks(b, "expert_parallel",
-                      "needs tensor_parallel 0 or 1 (attention runs data-parallel); "
-                      "tensor_parallel is %d",
-                      in->tensor_parallel);
+    int rc = check_layout(in, m, b);
+
+    if (rc)
+        return rc;
     if (in->precision == GP_FP64 || in->precision == GP_INT8)
         return breaks(b, "precision", "must be one of fp32, tf32, bf16, fp16, fp8, fp6, fp4");
     if (in->kv_precision == GP_FP64 || in->kv_precision == GP_TF32 || in->kv_precision == GP_INT8)
@@ -320,6 +353,19 @@ static int read_precision(struct gp_json_reader *r, const cJSON *obj, const char
         return gp_json_fail(r, key, "unknown precision '%s' (did you mean '%s'?)", name, hint);
     return gp_json_fail(r, key, "unknown precision '%s' (known: bf16, fp16, fp8, fp6, fp4, ...)",
                         name);
+}
+
+/* "layout": "tep8", "dep", "choose"; absent = choose. */
+static int read_layout(struct gp_json_reader *r, const cJSON *obj, struct gp_inference *in)
+{
+    char text[16] = "";
+    int rc = gp_json_string(r, obj, "layout", text, sizeof(text), GP_JSON_OPTIONAL);
+
+    if (rc || !text[0])
+        return rc;
+    if (gp_layout_parse(text, &in->layout, &in->layout_gpus))
+        return gp_json_fail(r, "layout", "%s", gp_error_last());
+    return 0;
 }
 
 /* The optional MoE, MLA and sliding-window shape fields: each a whole number from 0,
@@ -545,7 +591,6 @@ static int read_inference(struct gp_json_reader *r, const cJSON *root, struct gp
     int rc = gp_json_check_keys(r, root, inference_keys);
 
     in->precision = GP_BF16;
-    in->memory_fraction = 0.9;
     if (!rc)
         rc = read_model(r, root, models, &w->model);
     if (!rc)
@@ -564,6 +609,11 @@ static int read_inference(struct gp_json_reader *r, const cJSON *root, struct gp
         rc = gp_json_number(r, root, "ttft_ms", &in->ttft_ms, GP_JSON_OPTIONAL);
     if (!rc)
         rc = gp_json_number(r, root, "tpot_ms", &in->tpot_ms, GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_number(r, root, "min_tokens_per_s_per_user", &in->min_tokens_per_s_per_user,
+                            GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = read_layout(r, root, in);
     if (!rc)
         rc = gp_json_number(r, root, "memory_fraction", &in->memory_fraction, GP_JSON_OPTIONAL);
     if (!rc)

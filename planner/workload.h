@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "gpuplan/gpu.h"
+#include "planner/layout.h"
 
 #define GP_NAME_MAX 64
 
@@ -58,11 +59,16 @@ struct gp_inference {
     double rate;            /* requests/s or output tokens/s (see load); unused for max */
     double ttft_ms;         /* time-to-first-token limit, ms; 0 = none */
     double tpot_ms;         /* time-per-output-token limit, ms; 0 = none */
-    double memory_fraction; /* share of HBM the serving engine may use, (0, 1] */
-    int tensor_parallel;    /* fixed tensor-parallel degree 1, 2, 4 or 8; 0 = choose */
+    double memory_fraction; /* share of HBM the serving engine may use, (0, 1]; 0 = what the
+                               stack's engine does by default */
+    double min_tokens_per_s_per_user; /* interactivity floor: output tokens/s each user sees
+                                         while decoding (1000 / TPOT ms); 0 = none */
     int max_batch;          /* engine limit on sequences per step; 0 = efficiency default */
-    int expert_parallel;    /* MoE: GPUs experts are spread over with attention data-parallel
-                               (DEP); 1 = tensor parallel only; 0 = choose */
+    enum gp_layout layout;  /* pinned layout scheme; GP_LAYOUT_CHOOSE = search them all */
+    int layout_gpus;        /* pinned GPUs per replica, 1, 2, 4 or 8; 0 = choose */
+    int tensor_parallel;    /* pinned attention tensor-parallel degree 1, 2, 4 or 8; 0 = choose */
+    int expert_parallel;    /* MoE: pinned GPUs the experts are spread over (DEP or TEP);
+                               1 = experts not spread; 0 = choose */
 };
 
 struct gp_training {

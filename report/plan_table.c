@@ -35,6 +35,8 @@ const struct gp_plan_column gp_plan_columns[] = {
         INT, AT(tp), ALL, ALL, SIZED),
     COL("ep", INT, 0, "EP", "expert-parallel GPUs per replica", COUNT, -1,
         INT, AT(ep), INFERENCE, INFERENCE, SIZED),
+    COL("layout", TEXT, 0, "layout", NULL, TEXT, -1,
+        LAYOUT, 0, INFERENCE, INFERENCE, SIZED),
     COL("replicas", INT, 0, "replicas", NULL, COUNT, -1,
         INT, AT(replicas), ALL, ALL, SIZED),
     COL("gpus", INT, 0, "GPUs", "GPUs", COUNT, 1,
@@ -218,6 +220,10 @@ static inline void read_cell(const struct gp_plan_view *v, const struct gp_plan_
         break;
     case GP_PLAN_READ_BOUND:
         set_text(out, gp_bound_name(r->bound));
+        break;
+    case GP_PLAN_READ_LAYOUT:
+        gp_layout_format(scratch, size, r->layout, r->replica_gpus);
+        set_text(out, scratch);
         break;
     case GP_PLAN_READ_NOTES:
         gp_notes_format(scratch, size, r->notes);

@@ -21,6 +21,7 @@ enum gp_plan_read {
     GP_PLAN_READ_VENDOR,    /* the vendor's name */
     GP_PLAN_READ_PRECISION, /* the precision's name */
     GP_PLAN_READ_BOUND,     /* what limits the configuration */
+    GP_PLAN_READ_LAYOUT,    /* the inference layout, "tep8" */
     GP_PLAN_READ_NOTES,     /* the note bits as "a,b" */
     GP_PLAN_READ_CURRENCY,  /* the view's currency code */
 };

@@ -7,6 +7,7 @@ gp_add_unit_test(test_fleetcal SOURCES unit/test_fleetcal.c LIBS gp_planner)
 gp_add_unit_test(test_stacks SOURCES unit/test_stacks.c LIBS gp_planner)
 gp_add_unit_test(test_plan_purchase SOURCES unit/test_plan_purchase.c LIBS gp_planner gp_pricing)
 gp_add_unit_test(test_planner_plan SOURCES unit/test_planner_plan.c LIBS gp_planner)
+gp_add_unit_test(test_planner_moe SOURCES unit/test_planner_moe.c LIBS gp_planner)
 
 add_executable(validate_planner validation/validate.c)
 target_link_libraries(validate_planner PRIVATE gp_planner)

@@ -104,7 +104,7 @@ static void test_parse_fields(void **state)
     assert_int_equal(w.inference.kv_precision, GP_FP8); /* never narrower than fp8 by default */
     assert_int_equal(w.inference.load, GP_LOAD_OUTPUT_TOKENS);
     assert_true(w.inference.rate == 9000);
-    assert_true(w.inference.memory_fraction == 0.9);
+    assert_true(w.inference.memory_fraction == 0);
     assert_int_equal(w.model.layers, 80);
     assert_true(fabs(w.model.params - 70.55e9) / 70.55e9 < 0.01);
     assert_int_equal(w.inference.expert_parallel, 0); /* the planner chooses */
@@ -168,7 +168,7 @@ static void test_parse_errors(void **state)
         /* The ranges --set uses (planner/keys.c), not looser ones of their own. */
         {"{\"kind\": \"inference\", \"model\": \"llama-2-70b\", \"input_tokens\": 5, "
          "\"output_tokens\": 1, \"target\": \"max\", \"memory_fraction\": 0.005}",
-         "memory_fraction: must be between 0.01 and 1"},
+         "memory_fraction: must be 0 (the engine's) or between 0.01 and 1"},
         {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, "
          "\"deadline_hours\": 0.0005}",
          "deadline_hours: must be 0 (sized by gpus) or between 0.001 and 1e+06 h"},
@@ -184,7 +184,7 @@ static void test_parse_errors(void **state)
         {"{\"kind\": \"inference\", \"model\": \"deepseek-r1\", \"input_tokens\": 5, "
          "\"output_tokens\": 1, \"target\": \"max\", \"expert_parallel\": 4, "
          "\"tensor_parallel\": 2}",
-         "expert_parallel: needs tensor_parallel 0 or 1"},
+         "expert_parallel: must be 1, or equal tensor_parallel (2)"},
         {"{\"kind\": \"training\", \"model\": \"llama-2-70b\", \"tokens\": 1e9, \"gpus\": 8, "
          "\"trainable_fraction\": 1.5}",
          "trainable_fraction: must be between 0 (all) and 1"},
@@ -807,7 +807,7 @@ static void test_set(void **state)
         {"layers", "1.5", GP_EINVALID, "not a whole number"},
         {"tensor_parallel", "4", 0, NULL},
         {"tensor_parallel", "3", GP_EINVALID, "must be 0 (choose), 1, 2, 4 or 8 GPUs"},
-        {"memory_fraction", "0.005", GP_EINVALID, "must be between 0.01 and 1"},
+        {"memory_fraction", "0.005", GP_EINVALID, "must be 0 (the engine's) or between 0.01 and 1"},
         {"ttft_ms", "0", 0, NULL},
         {"max_gpus", "0", 0, NULL},
         {"max_gpus", "-1", GP_EINVALID, "must be 0 (no limit) or between 1 and 1e+09 GPUs"},

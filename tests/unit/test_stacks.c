@@ -132,11 +132,14 @@ static void test_shipped_profiles(void **state)
 {
     (void)state;
     assert_true(stacks.count >= 8);
-    /* Defaults: the newest measured profile of each vendor; claims never. */
+    /* Defaults: the production profile of each vendor, though newer ones (atom) exist; claims
+     * never. */
     assert_string_equal(gp_stack_default(&stacks, GP_VENDOR_NVIDIA, true)->name, "trtllm-2025");
     assert_string_equal(gp_stack_default(&stacks, GP_VENDOR_AMD, true)->name, "rocm-7");
     assert_string_equal(gp_stack_default(&stacks, GP_VENDOR_NVIDIA, false)->name, "nemo-24.09");
     assert_string_equal(gp_stack_default(&stacks, GP_VENDOR_AMD, false)->name, "rocm-7");
+    assert_true(gp_stack_find(&stacks, "atom")->as_of[0] > 0);
+    assert_true(strcmp(gp_stack_find(&stacks, "atom")->as_of, "2025-11-03") > 0);
     const struct gp_stack *claim = gp_stack_find(&stacks, "rocm-10-claim");
     assert_non_null(claim);
     assert_true(claim->claim && claim->claim_inference == 3.3 && claim->claim_training == 2.4);

@@ -155,23 +155,17 @@ static int case_efficiency(struct gp_efficiency *eff, const struct harness *h,
     return 0;
 }
 
-/* "0" (choose), "2" (tensor parallel 2) or "dep4" (attention data parallel, experts over 4). */
+/* "0" (choose), "2" (tensor parallel 2) or a layout as engines name it: "dep4", "tep8". */
 static int parse_parallel(const char *s, struct gp_inference *in)
 {
     double n = 0;
 
-    if (strncmp(s, "dep", 3) == 0) {
-        if (gp_text_to_double(s + 3, &n) || n < 1 || n > 8)
-            return -1;
-        in->tensor_parallel = 1;
-        in->expert_parallel = (int)n;
+    if (gp_text_to_double(s, &n) == 0) {
+        in->layout = n > 0 ? GP_LAYOUT_TP : GP_LAYOUT_CHOOSE;
+        in->layout_gpus = (int)n;
         return 0;
     }
-    if (gp_text_to_double(s, &n))
-        return -1;
-    in->tensor_parallel = (int)n;
-    in->expert_parallel = n > 0 ? 1 : 0;
-    return 0;
+    return gp_layout_parse(s, &in->layout, &in->layout_gpus) ? -1 : 0;
 }
 
 /* Record a case's measured/predicted ratio under its band class. */
@@ -213,15 +207,16 @@ static int inference_case(struct harness *h, char **f, const char *file, int lin
     w.inference.precision = (enum gp_precision)prec;
     w.inference.kv_precision = (enum gp_precision)kv;
     w.inference.load = GP_LOAD_MAX;
-    w.inference.memory_fraction = 0.9;
     w.inference.max_batch = (int)batch;
     if (gp_workload_validate(&w)) {
         fprintf(stderr, "%s:%d: %s\n", file, line, gp_error_last());
         return -1;
     }
     gp_model_evaluate(&perf, &w, gpu, &eff, 1.0, 0);
-    int gpus = perf.tp * (perf.ep > 1 ? perf.ep : 1);
+    int gpus = perf.replica_gpus;
     double predicted = perf.feasible ? perf.replica_rate / gpus : 0.0;
+    char layout[GP_LAYOUT_TEXT_MAX];
+    gp_layout_format(layout, sizeof(layout), perf.layout, perf.replica_gpus);
     double error = (predicted - measured) / measured;
     bool bad = !perf.feasible || fabs(error) > cls->max_abs;
     cls->errors[cls->count++] = fabs(error);
@@ -233,9 +228,9 @@ static int inference_case(struct harness *h, char **f, const char *file, int lin
             error * 100.0);
     else
         say(h,
-            "%-28s %-9s %-18s tp=%d ep=%d batch=%-5d %-7s measured %8.1f predicted %8.1f "
+            "%-28s %-9s %-18s %-5s batch=%-5d %-7s measured %8.1f predicted %8.1f "
             "error %+6.1f%%%s\n",
-            f[0], gpu->id, f[3], perf.tp, perf.ep, perf.batch, gp_bound_name(perf.bound), measured,
+            f[0], gpu->id, f[3], layout, perf.batch, gp_bound_name(perf.bound), measured,
             predicted, error * 100.0, bad ? "  OUT OF TOLERANCE" : "");
     return bad;
 }
@@ -430,7 +425,6 @@ static int power_case(struct harness *h, char **f, const char *file, int line)
     w.inference.precision = (enum gp_precision)prec;
     w.inference.kv_precision = (enum gp_precision)kv;
     w.inference.load = GP_LOAD_MAX;
-    w.inference.memory_fraction = 0.9;
     capped = *gpu;
     capped.tdp_w = limit > 0 ? limit : gpu->tdp_w;
     gp_assumptions_init(&a);

@@ -1,0 +1,71 @@
+/* Inference layouts: degrees, names and the text form "tep8". */
+#include "planner/layout.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+static const char *const names[GP_LAYOUT_COUNT] = {
+    [GP_LAYOUT_CHOOSE] = "choose", [GP_LAYOUT_TP] = "tp",   [GP_LAYOUT_DEP] = "dep",
+    [GP_LAYOUT_TEP] = "tep",       [GP_LAYOUT_DPA] = "dpa",
+};
+
+void gp_layout_shape(struct gp_layout_shape *out, enum gp_layout scheme, int gpus)
+{
+    bool attention_split = scheme != GP_LAYOUT_DEP && scheme != GP_LAYOUT_DPA;
+    bool experts_spread = scheme == GP_LAYOUT_DEP || scheme == GP_LAYOUT_TEP;
+
+    out->scheme = scheme == GP_LAYOUT_CHOOSE ? GP_LAYOUT_TP : scheme;
+    out->gpus = gpus;
+    out->attention_tp = attention_split ? gpus : 1;
+    out->attention_dp = attention_split ? 1 : gpus;
+    out->expert_ep = experts_spread ? gpus : 1;
+    out->expert_tp = experts_spread ? 1 : gpus;
+}
+
+const char *gp_layout_name(enum gp_layout scheme)
+{
+    return (unsigned)scheme < GP_LAYOUT_COUNT ? names[scheme] : "?";
+}
+
+void gp_layout_format(char *out, size_t size, enum gp_layout scheme, int gpus)
+{
+    if (scheme == GP_LAYOUT_CHOOSE || gpus <= 0)
+        snprintf(out, size, "%s", gp_layout_name(scheme));
+    else
+        snprintf(out, size, "%s%d", gp_layout_name(scheme), gpus);
+}
+
+int gp_layout_parse(const char *text, enum gp_layout *scheme, int *gpus)
+{
+    static const char accepted[] =
+        "must be tp, dep, tep or dpa, optionally followed by 1, 2, 4 or 8 GPUs (\"tep8\"), "
+        "or choose";
+
+    if (strcmp(text, "choose") == 0) {
+        *scheme = GP_LAYOUT_CHOOSE;
+        *gpus = 0;
+        return 0;
+    }
+    for (int s = GP_LAYOUT_TP; s < GP_LAYOUT_COUNT; s++) {
+        size_t n = strlen(names[s]);
+        const char *digits = text + n;
+        if (strncmp(text, names[s], n) != 0 || (*digits && !strchr("1248", *digits)) ||
+            (*digits && digits[1]))
+            continue;
+        *scheme = (enum gp_layout)s;
+        *gpus = *digits ? *digits - '0' : 0;
+        return 0;
+    }
+    return gp_error_set(GP_EINVALID, "'%s' is not a layout: %s", text, accepted);
+}
+
+int gp_layout_valid_for(enum gp_layout scheme, int gpus, int experts)
+{
+    if (scheme == GP_LAYOUT_CHOOSE || scheme == GP_LAYOUT_TP)
+        return 1;
+    return experts > 1 && gpus != 1;
+}
