@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/plan_frontier.h"
 #include "cli/plan_input.h"
 #include "cli/plan_meta.h"
 #include "cli/plan_run.h"
@@ -21,7 +22,7 @@
 struct plan_run {
     struct gp_cli_plan_args args;
     const char *workload, *columns;
-    bool wide;
+    bool wide, frontier;
     struct gp_cli_plan_run plan;
 };
 
@@ -197,7 +198,7 @@ static void print_columns(FILE *out)
 int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
 {
     struct plan_run run = {0};
-    struct gp_opt opts[GP_CLI_PLAN_OPTION_COUNT + 5] = {
+    struct gp_opt opts[GP_CLI_PLAN_OPTION_COUNT + 6] = {
         {"workload", 'w', GP_OPT_STRING, &run.workload, "FILE|PRESET",
          "workload file or preset name (see 'gpuplan workloads')"},
     };
@@ -208,6 +209,8 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
          "only these columns, in this order (names as in CSV and JSON)"},
         {"wide", 0, GP_OPT_FLAG, &run.wide, NULL,
          "every column in the table format (default: the compact set)"},
+        {"frontier", 0, GP_OPT_FLAG, &run.frontier, NULL,
+         "per GPU type, tokens/s per GPU against tokens/s per user across layouts and batches"},
         GP_OPT_END,
     };
     int rc;
@@ -225,7 +228,14 @@ int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv)
     if (!run.workload)
         return gp_cli_usage_error(cli, "--workload is required (a file or a preset; see "
                                        "'gpuplan workloads')");
-    if (cli->format == GP_FORMAT_CSV) {
+    if (run.frontier && (run.args.sweep || run.columns))
+        return gp_cli_usage_error(cli, "--frontier traces batch and layout itself: give it "
+                                       "without --sweep and --columns");
+    if (run.frontier) {
+        rc = gp_cli_plan_prepare(cli, &run.plan, &run.args, run.workload);
+        if (!rc)
+            rc = gp_cli_plan_frontier(cli, &run.plan);
+    } else if (cli->format == GP_FORMAT_CSV) {
         rc = gp_cli_plan_prepare(cli, &run.plan, &run.args, run.workload);
         if (!rc)
             rc = stream_csv(cli, &run);

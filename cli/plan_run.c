@@ -40,7 +40,7 @@ void gp_cli_plan_options(struct gp_cli_plan_args *a, struct gp_opt *out)
         {"max-age", 0, GP_OPT_STRING, &a->max_age, "DAYS",
          "offers older than this say stale-price (default 7)"},
         {"stack", 0, GP_OPT_STRING, &a->stack, "NAME",
-         "software stack profile (data/stacks.json; default: the newest measured one per vendor)"},
+         "software stack profile (data/stacks.json; default: the vendor's production profile)"},
         {"compare-stacks", 0, GP_OPT_FLAG, &a->compare_stacks, NULL,
          "rows with the default stack and --stack (or every profile) side by side"},
         {"set", 0, GP_OPT_LIST, &a->set, "KEY=VALUE", "override a workload or assumption field"},

@@ -39,6 +39,16 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void gp_band_widen(struct gp_band *b, double drift_per_year, double age_years)
+{
+    if (b->cases <= 0)
+        return;
+    double age = age_years > 0 ? age_years : 0.0, s = b->spread;
+    double lo = -log(b->low), hi = log(b->high);
+    b->low = exp(-sqrt(lo * lo + s * s));
+    b->high = exp(sqrt(hi * hi + s * s) + drift_per_year * age);
+}
+
 int gp_bands_conformal(double *e, size_t n, double coverage, double *q)
 {
     size_t k = (size_t)ceil(coverage * (double)(n + 1) - 1e-9);
@@ -59,7 +69,7 @@ struct entry {
 static int read_band(struct gp_json_reader *r, const cJSON *item, void *items, size_t index,
                      const void *ctx)
 {
-    static const char *const keys[] = {"class", "low", "high", "cases", NULL};
+    static const char *const keys[] = {"class", "low", "high", "cases", "engine_spread", NULL};
     struct entry *all = items, *e = &all[index];
     struct gp_band b = {0};
     char name[32];
@@ -83,13 +93,18 @@ static int read_band(struct gp_json_reader *r, const cJSON *item, void *items, s
         rc = gp_json_int(r, item, "cases", &b.cases, GP_JSON_REQUIRED);
     if (!rc && b.cases < 1)
         rc = gp_json_fail(r, "cases", "must be at least 1");
+    if (!rc)
+        rc = gp_json_number(r, item, "engine_spread", &b.spread, GP_JSON_OPTIONAL);
+    if (!rc && !(b.spread >= 0 && b.spread < 5))
+        rc = gp_json_fail(r, "engine_spread", "must be between 0 and 5 (log units)");
     e->b = b;
     return rc;
 }
 
 int gp_bands_parse(struct gp_bands *out, const char *text, size_t len, const char *origin)
 {
-    static const char *const top_keys[] = {"schema_version", "notes", "coverage", "bands", NULL};
+    static const char *const top_keys[] = {"schema_version", "notes",  "coverage",
+                                           "drift_per_year", "bands", NULL};
     struct gp_json_reader r;
     cJSON *root = NULL;
     void *list = NULL;
@@ -103,6 +118,10 @@ int gp_bands_parse(struct gp_bands *out, const char *text, size_t len, const cha
         rc = gp_json_number(&r, root, "coverage", &out->coverage, GP_JSON_REQUIRED);
     if (!rc && !(out->coverage > 0 && out->coverage <= 1))
         rc = gp_json_fail(&r, "coverage", "must be in (0, 1]");
+    if (!rc)
+        rc = gp_json_number(&r, root, "drift_per_year", &out->drift_per_year, GP_JSON_OPTIONAL);
+    if (!rc && !(out->drift_per_year >= 0 && out->drift_per_year < 5))
+        rc = gp_json_fail(&r, "drift_per_year", "must be between 0 and 5 (log units a year)");
     if (!rc)
         rc = gp_json_read_list(&list, &count, &r, root, "bands", sizeof(struct entry), read_band,
                                NULL);

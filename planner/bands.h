@@ -19,13 +19,15 @@ enum gp_band_class {
 /* measured / predicted throughput at the ends of the class's conformal band (gp_bands_conformal)
  * at `coverage`. */
 struct gp_band {
-    double low;  /* multiplier on the central prediction at the pessimistic end, > 0 */
-    double high; /* multiplier at the optimistic end, >= low */
-    int cases;   /* validation cases the band was derived from */
+    double low;    /* multiplier on the central prediction at the pessimistic end, > 0 */
+    double high;   /* multiplier at the optimistic end, >= low */
+    int cases;     /* validation cases the band was derived from */
+    double spread; /* engine spread: how far engines differ on identical cases, log units */
 };
 
 struct gp_bands {
     double coverage;                    /* share of cases each band holds, (0, 1] */
+    double drift_per_year;              /* how fast evidence ages: log throughput per year */
     struct gp_band band[GP_BAND_COUNT]; /* cases 0 = no band derived for the class */
 };
 
@@ -39,6 +41,14 @@ int gp_band_class_of(const struct gp_workload *w, int gpus, int gpus_per_node);
 
 /* Parse data/bands.json; errors name origin, path, line and column. Returns 0, GP_EINVALID. */
 int gp_bands_parse(struct gp_bands *out, const char *text, size_t len, const char *origin);
+
+/*
+ * The band a plan shows: the model's error `b` combined in quadrature with its engine spread,
+ * and its optimistic end widened by `drift_per_year` for each of `age_years` since the
+ * profile's evidence (engines get faster: old evidence underestimates today's). A band of no
+ * cases is left as it is.
+ */
+void gp_band_widen(struct gp_band *b, double drift_per_year, double age_years);
 
 /*
  * The split-conformal band of `n` absolute log errors |log(measured / predicted)| (`e`, any

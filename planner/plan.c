@@ -9,6 +9,7 @@
 #include "util/error.h"
 #include "util/mem.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 static const char *const pricing_names[GP_PRICING_COUNT] = {"cheapest", "on-demand", "spot",
                                                             "quote",    "owned",     "reserved"};
@@ -98,18 +99,46 @@ static double owned_capex(const struct gp_plan_request *req, const struct gp_ass
     return gpu->capex_usd;
 }
 
-/* A GPU type's efficiencies (the stack profile's factors, calibrated where measured, the
- * measured bands), its offers for the purchase, and for owned pricing its purchase price. */
+/* Years from the date of a profile's evidence to `now`; 0 without a profile or a date. */
+static double evidence_age_years(const struct gp_stack *stack, int64_t now)
+{
+    int64_t as_of = 0;
+
+    if (!stack || gp_time_parse(stack->as_of, &as_of) || now <= as_of)
+        return 0.0;
+    return (double)(now - as_of) / (365.25 * 86400.0);
+}
+
+/* The measured bands as a plan shows them: with the engine spread, widened for the age of the
+ * profile's evidence. */
+static void apply_bands(struct gp_efficiency *eff, const struct gp_bands *bands,
+                        const struct gp_stack *stack, int64_t now)
+{
+    double age = evidence_age_years(stack, now);
+
+    memcpy(eff->band, bands->band, sizeof(eff->band));
+    for (int c = 0; c < GP_BAND_COUNT; c++)
+        gp_band_widen(&eff->band[c], bands->drift_per_year, age);
+}
+
+void gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request *req,
+                        const struct gp_gpu *gpu, const struct gp_stack *stack)
+{
+    gp_efficiency_resolve(out, req->efficiencies, gpu->id);
+    if (stack)
+        gp_stack_apply(out, req->stacks, stack);
+    if (req->bands)
+        apply_bands(out, req->bands, stack, req->now);
+    gp_plan_calibration_choose(out, req->fits, req->fit_count, gpu->id);
+}
+
+/* A GPU type's efficiencies, its offers for the purchase, and for owned pricing its purchase
+ * price. */
 static int prepare_gpu(struct gp_plan_gpu *out, const struct gp_plan_request *req,
                        const struct gp_gpu *gpu, const struct gp_stack *stack)
 {
     out->gpu = gpu;
-    gp_efficiency_resolve(&out->eff, req->efficiencies, gpu->id);
-    if (stack)
-        gp_stack_apply(&out->eff, req->stacks, stack);
-    if (req->bands)
-        memcpy(out->eff.band, req->bands->band, sizeof(out->eff.band));
-    gp_plan_calibration_choose(&out->eff, req->fits, req->fit_count, gpu->id);
+    gp_plan_efficiency(&out->eff, req, gpu, stack);
     memset(&out->price, 0, sizeof(out->price));
     out->price.owned = true;
     gp_text_copy(out->price.tier, sizeof(out->price.tier), "owned");

@@ -148,6 +148,12 @@ struct gp_plan_sink {
     void *ctx; /* borrowed: the caller's */
 };
 
+/* A GPU type's efficiencies as `req` plans it with `stack` (NULL: none): the profile's factors,
+ * calibrated curves where measured, and the measured bands with their engine spread, widened
+ * for the age of the profile's evidence at req->now. */
+void gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request *req,
+                        const struct gp_gpu *gpu, const struct gp_stack *stack);
+
 /*
  * The stack profiles `gpu` is planned with for a workload of kind `kind` (at most `max`, into
  * out): none for generic jobs or without a table; else the request's profile where it runs on

@@ -9,7 +9,7 @@ gp_add_unit_test(test_plan_purchase SOURCES unit/test_plan_purchase.c LIBS gp_pl
 gp_add_unit_test(test_planner_plan SOURCES unit/test_planner_plan.c LIBS gp_planner)
 gp_add_unit_test(test_planner_moe SOURCES unit/test_planner_moe.c LIBS gp_planner)
 
-add_executable(validate_planner validation/validate.c)
+add_executable(validate_planner validation/validate.c validation/band_evidence.c)
 target_link_libraries(validate_planner PRIVATE gp_planner)
 add_test(NAME planner_validation
          COMMAND validate_planner ${CMAKE_CURRENT_SOURCE_DIR}/validation/inference.csv

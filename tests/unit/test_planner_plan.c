@@ -61,7 +61,7 @@ static void test_calibration_fleet_median(void **state)
     (void)state;
 
     gp_efficiency_resolve(&defaults, &effs, "h200-sxm");
-    defaults.band[0] = (struct gp_band){0.8, 1.1, 10};
+    defaults.band[0] = (struct gp_band){.low = 0.8, .high = 1.1, .cases = 10};
     eff = defaults;
     gp_plan_calibration_choose(&eff, fits, sizeof(fits) / sizeof(fits[0]), "h200-sxm");
     assert_float_equal(eff.gemm[GP_BF16].eff_max, 0.75, 1e-12); /* of 0.70, 0.75, 0.76 */

@@ -236,6 +236,38 @@ static void test_bands(void **state)
     assert_int_equal(gp_band_class_of(&w, 1, 8), -1);
 }
 
+/* A plan's band: the model's error and the engine spread in quadrature, the optimistic end
+ * widened by the drift for each year of the evidence's age; bad spreads and drifts refused. */
+static void test_band_widening(void **state)
+{
+    struct gp_bands b;
+    static const char *bad_spread = "{\"schema_version\": 1, \"coverage\": 0.8, \"bands\": "
+                                    "[{\"class\": \"inference-moe\", \"low\": 0.5, \"high\": 2, "
+                                    "\"cases\": 4, \"engine_spread\": -0.1}]}";
+    static const char *bad_drift = "{\"schema_version\": 1, \"coverage\": 0.8, "
+                                   "\"drift_per_year\": 7, \"bands\": []}";
+    (void)state;
+
+    struct gp_band band = {.low = exp(-0.3), .high = exp(0.4), .cases = 5, .spread = 0.4};
+    gp_band_widen(&band, 0.25, 2.0);
+    assert_float_equal(log(band.low), -0.5, 1e-12);        /* sqrt(0.09 + 0.16) */
+    assert_float_equal(log(band.high), sqrt(0.32) + 0.5, 1e-12);
+    struct gp_band fresh = {.low = exp(-0.3), .high = exp(0.4), .cases = 5};
+    gp_band_widen(&fresh, 0.25, -1.0); /* evidence from the future ages nothing */
+    assert_float_equal(log(fresh.low), -0.3, 1e-12);
+    assert_float_equal(log(fresh.high), 0.4, 1e-12);
+    struct gp_band none = {0};
+    gp_band_widen(&none, 0.25, 3.0);
+    assert_true(none.low == 0 && none.high == 0);
+    assert_int_equal(gp_bands_parse(&b, bad_spread, strlen(bad_spread), "b.json"), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "engine_spread: must be between 0 and 5"));
+    assert_int_equal(gp_bands_parse(&b, bad_drift, strlen(bad_drift), "b.json"), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "drift_per_year: must be between 0 and 5"));
+    assert_int_equal(parse_data("bands.json", bands_parse, &b), 0);
+    assert_true(b.drift_per_year > 0);
+    assert_true(b.band[GP_BAND_INFERENCE_MOE].spread > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_shipped_profiles),
         cmocka_unit_test(test_claim_and_calibration),
         cmocka_unit_test(test_bands),
+        cmocka_unit_test(test_band_widening),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

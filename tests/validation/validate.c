@@ -21,9 +21,11 @@
 #include "planner/model.h"
 #include "planner/stack.h"
 #include "planner/workload.h"
+#include "tests/validation/band_evidence.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 #define MAX_FIELDS  24
 #define MAX_CASES   256
@@ -37,13 +39,14 @@ struct tolerance {
     char name[32];
     double max_abs;    /* largest allowed |error| of one case */
     double max_median; /* largest allowed median |error| of the class */
+    bool in_band;      /* its cases derive the bands; else they only date the evidence (drift) */
     double errors[MAX_CASES];
     size_t count;
 };
 
-/* measured / predicted of every case of one band class. */
+/* Every case of one band class. */
 struct band_cases {
-    double ratio[MAX_CASES];
+    struct band_case c[MAX_CASES];
     size_t count;
 };
 
@@ -57,6 +60,8 @@ struct harness {
     struct tolerance classes[MAX_CLASSES];
     size_t nclass;
     struct band_cases band[GP_BAND_COUNT];
+    struct band_cases dated[GP_BAND_COUNT]; /* cases of tolerance classes outside the bands:
+                                               engine spread and evidence drift only */
     double all[MAX_CASES]; /* |error| of every inference case */
     size_t nall;
     bool markdown;
@@ -122,14 +127,16 @@ static int parse_tolerances(char *text, struct harness *h)
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         if (line++ == 0)
             continue;
-        if (split(l, fields) < 3 || h->nclass == MAX_CLASSES)
+        if (split(l, fields) < 4 || h->nclass == MAX_CLASSES)
             return -1;
         struct tolerance *t = &h->classes[h->nclass++];
         memset(t, 0, sizeof(*t));
         gp_text_copy(t->name, sizeof(t->name), fields[0]);
         if (gp_text_to_double(fields[1], &t->max_abs) ||
-            gp_text_to_double(fields[2], &t->max_median))
+            gp_text_to_double(fields[2], &t->max_median) ||
+            (strcmp(fields[3], "yes") && strcmp(fields[3], "no")))
             return -1;
+        t->in_band = strcmp(fields[3], "yes") == 0;
     }
     return 0;
 }
@@ -168,14 +175,41 @@ static int parse_parallel(const char *s, struct gp_inference *in)
     return gp_layout_parse(s, &in->layout, &in->layout_gpus) ? -1 : 0;
 }
 
-/* Record a case's measured/predicted ratio under its band class. */
-static void add_band_case(struct harness *h, int cls, double measured, double predicted)
+/* What a band case is besides its ratio: its publication, conditions and evidence date. */
+struct case_origin {
+    const char *url;   /* the row's source */
+    const char *stack; /* the profile it was planned with */
+    char key[BAND_KEY_MAX], hardware[BAND_KEY_MAX];
+};
+
+/* Years since 1970 of a profile's as_of date; 0 when it has none. */
+static double evidence_years(const struct harness *h, const char *stack)
+{
+    const struct gp_stack *s = gp_stack_find(&h->stacks, stack);
+    int64_t t = 0;
+
+    if (!s || gp_time_parse(s->as_of, &t))
+        return 0.0;
+    return (double)t / (365.25 * 86400.0);
+}
+
+/* Record a case's measured/predicted ratio and origin under its band class, or among the
+ * dated cases when its tolerance class stays out of the bands (`t` NULL: in). */
+static void add_band_case(struct harness *h, int cls, double measured, double predicted,
+                          const struct case_origin *o, const struct tolerance *t)
 {
     if (cls < 0 || !(predicted > 0))
         return;
-    struct band_cases *b = &h->band[cls];
-    if (b->count < MAX_CASES)
-        b->ratio[b->count++] = measured / predicted;
+    struct band_cases *b = t && !t->in_band ? &h->dated[cls] : &h->band[cls];
+    if (b->count == MAX_CASES)
+        return;
+    struct band_case *c = &b->c[b->count++];
+    c->ratio = measured / predicted;
+    band_source_of(c->source, sizeof(c->source), o->url);
+    gp_text_copy(c->key, sizeof(c->key), o->key);
+    gp_text_copy(c->hardware, sizeof(c->hardware), o->hardware);
+    gp_text_copy(c->stack, sizeof(c->stack), o->stack);
+    c->as_of_years = evidence_years(h, o->stack);
 }
 
 /* One inference case: plan it with target max and compare tokens/s per GPU. Returns 1 when
@@ -221,7 +255,12 @@ static int inference_case(struct harness *h, char **f, const char *file, int lin
     bool bad = !perf.feasible || fabs(error) > cls->max_abs;
     cls->errors[cls->count++] = fabs(error);
     h->all[h->nall++] = fabs(error);
-    add_band_case(h, gp_band_class_of(&w, gpus, gpu->gpus_per_node), measured, predicted);
+    struct case_origin origin = {.url = f[14], .stack = f[3]};
+    snprintf(origin.key, sizeof(origin.key), "%s|%s|%s|%s|%s|%s|%s", f[2], f[4], f[5], f[6], f[7],
+             f[8], f[12]);
+    snprintf(origin.hardware, sizeof(origin.hardware), "%s|%s", f[2], f[4]);
+    add_band_case(h, gp_band_class_of(&w, gpus, gpu->gpus_per_node), measured, predicted,
+                  &origin, cls);
     if (h->markdown)
         say(h, "| %s | %s | %s | %s | %s/%s | %s | %.0f | %.0f | %+.1f%% |\n", f[0], gpu->id, f[3],
             gp_precision_name(perf.precision), f[7], f[8], f[9], measured, predicted,
@@ -329,8 +368,11 @@ static int training_row(struct harness *h, char **f, const struct gp_gpu *gpu,
     if (cls)
         cls->errors[cls->count++] = fabs(error);
     /* Time ratios: the throughput ratio measured/predicted is predicted/measured time. */
+    struct case_origin origin = {.url = f[16], .stack = f[4]};
+    snprintf(origin.key, sizeof(origin.key), "%s|%s|%s", f[3], f[5], f[7]);
+    snprintf(origin.hardware, sizeof(origin.hardware), "%s|%s", f[3], f[5]);
     add_band_case(h, gpus > gpu->gpus_per_node ? GP_BAND_TRAINING_SCALE : GP_BAND_TRAINING_NODE,
-                  predicted, measured);
+                  predicted, measured, &origin, cls);
     if (h->markdown)
         say(h, "| %s | %s | %.0f | %s | %.3f | %.3f | %+.1f%%%s |\n", f[0], gpu->id, gpus, f[2],
             measured, predicted, error * 100.0, cls ? "" : " (not checked)");
@@ -513,7 +555,7 @@ static size_t band_errors(const struct harness *h, int c, size_t skip, double *o
             continue;
         for (size_t i = 0; i < h->band[d].count; i++)
             if (!(d == c && i == skip) && n < MAX_CASES)
-                out[n++] = fabs(log(h->band[d].ratio[i]));
+                out[n++] = fabs(log(h->band[d].c[i].ratio));
     }
     return n;
 }
@@ -525,7 +567,24 @@ struct band_result {
     double q;             /* conformal half-width, log units; < 0: too few cases */
     size_t in, held;      /* own cases inside the band; inside their held-out band */
     double held_factor;   /* mean held-out band factor exp(q): prediction / f .. x f */
+    double spread;        /* engine spread, log units (band_engine_spread) */
+    size_t sources;       /* publications among the cases */
+    size_t loso, loso_with; /* cases inside the band of the other sources; cases with one */
+    double loso_width;      /* median high / low of those bands */
 };
+
+/* Engine spread of class `c`: over its cases and its dated ones. */
+static double class_spread(const struct harness *h, int c)
+{
+    static struct band_case all[2 * MAX_CASES];
+    size_t n = 0;
+
+    for (size_t i = 0; i < h->band[c].count; i++)
+        all[n++] = h->band[c].c[i];
+    for (size_t i = 0; i < h->dated[c].count; i++)
+        all[n++] = h->dated[c].c[i];
+    return band_engine_spread(all, n);
+}
 
 static void band_measure(const struct harness *h, int c, struct band_result *out)
 {
@@ -537,13 +596,29 @@ static void band_measure(const struct harness *h, int c, struct band_result *out
     out->pooled = band_errors(h, c, SIZE_MAX, e);
     out->q = gp_bands_conformal(e, out->pooled, BAND_COVERAGE, &q) ? -1.0 : q;
     for (size_t i = 0; out->q >= 0 && i < b->count; i++) {
-        double err = fabs(log(b->ratio[i]));
+        double err = fabs(log(b->c[i].ratio));
         out->in += err <= out->q + 1e-12;
         if (gp_bands_conformal(e, band_errors(h, c, i, e), BAND_COVERAGE, &q))
             continue;
         out->held += err <= q + 1e-12;
         out->held_factor += exp(q) / (double)b->count;
     }
+    out->spread = class_spread(h, c);
+    band_leave_source_out(b->c, b->count, BAND_COVERAGE, out->spread, &out->loso,
+                          &out->loso_with, &out->loso_width, &out->sources);
+}
+
+/* "82% of 33" for the leave-one-source-out coverage, or "one source only". Static storage. */
+static const char *loso_text(const struct band_result *r)
+{
+    static char text[48];
+
+    if (r->loso_with == 0)
+        snprintf(text, sizeof(text), "one source only");
+    else
+        snprintf(text, sizeof(text), "%.0f%% of %zu", 100.0 * (double)r->loso / (double)r->loso_with,
+                 r->loso_with);
+    return text;
 }
 
 /* Print one class's band, or its line of data/bands.json (`write`); returns 1 when the shipped
@@ -556,19 +631,24 @@ static int band_report(const struct harness *h, int c, const struct band_result 
     double lo = exp(-r->q), hi = exp(r->q), n = (double)r->cases;
 
     if (write) {
-        printf("%s\n    {\"class\": \"%s\", \"low\": %.3f, \"high\": %.3f, \"cases\": %zu}",
-               *first ? "" : ",", name, lo, hi, r->pooled);
+        printf("%s\n    {\"class\": \"%s\", \"low\": %.3f, \"high\": %.3f, \"cases\": %zu, "
+               "\"engine_spread\": %.3f}",
+               *first ? "" : ",", name, lo, hi, r->pooled, r->spread);
         *first = false;
         return 0;
     }
     bool differs = fabs(shipped->low - lo) > BAND_SLACK || fabs(shipped->high - hi) > BAND_SLACK ||
-                   shipped->cases != (int)r->pooled;
+                   shipped->cases != (int)r->pooled ||
+                   fabs(shipped->spread - r->spread) > BAND_SLACK;
     bool short_held = (double)r->held < BAND_COVERAGE * n - 1e-9;
-    printf(h->markdown ? "| %s | %zu | %zu | %.3f | %.3f | %.0f%% | %.0f%% | %.3f |%s%s\n"
+    printf(h->markdown ? "| %s | %zu | %zu | %.3f | %.3f | %.0f%% | %.0f%% | %.3f | %.3f | %zu | "
+                         "%s | %.2f |%s%s\n"
                        : "band %s: %zu cases (band from %zu), low %.3f high %.3f, in band %.0f%%, "
-                         "held out %.0f%%, mean held-out factor %.3f%s%s\n",
+                         "held out %.0f%%, mean held-out factor %.3f, engine spread %.3f; %zu "
+                         "sources, leave-one-source-out %s, median width %.2fx%s%s\n",
            name, r->cases, r->pooled, lo, hi, 100.0 * (double)r->in / n,
-           100.0 * (double)r->held / n, r->held_factor,
+           100.0 * (double)r->held / n, r->held_factor, r->spread, r->sources,
+           loso_text(r), r->loso_width,
            differs ? "  data/bands.json DIFFERS (rerun with --write-bands)" : "",
            short_held ? "  HELD-OUT COVERAGE BELOW TARGET" : "");
     return differs || short_held;
@@ -580,24 +660,44 @@ static int band_report(const struct harness *h, int c, const struct band_result 
  * cases. Returns the number of failures: a band that differs from the file, or a held-out
  * coverage (per class or overall) below BAND_COVERAGE.
  */
+/* Drift over every band case: pairs on the same GPU and model across evidence dates. */
+static double evidence_drift(const struct harness *h, size_t *pairs)
+{
+    static struct band_case all[2 * GP_BAND_COUNT * MAX_CASES];
+    size_t n = 0;
+
+    for (int c = 0; c < GP_BAND_COUNT; c++)
+        for (size_t i = 0; i < h->band[c].count; i++)
+            all[n++] = h->band[c].c[i];
+    for (int c = 0; c < GP_BAND_COUNT; c++)
+        for (size_t i = 0; i < h->dated[c].count; i++)
+            all[n++] = h->dated[c].c[i];
+    return band_drift_per_year(all, n, pairs);
+}
+
 static int check_bands(struct harness *h, bool write)
 {
-    size_t cases = 0, in = 0, held = 0;
+    size_t cases = 0, in = 0, held = 0, loso = 0, loso_with = 0, pairs = 0;
     int failures = 0;
     bool first = true;
+    double drift = evidence_drift(h, &pairs);
 
     if (write)
         printf("{\n  \"schema_version\": 1,\n  \"notes\": \"Written by validate_planner "
                "--write-bands from the errors of tests/validation; do not edit by hand. low and "
                "high multiply the central throughput: exp(-q) and exp(q), q the split-conformal "
                "quantile of |log(measured / predicted)| over the class's cases (a class with too "
-               "few cases pools those of its kind); cases is how many.\",\n  \"coverage\": "
-               "%.2f,\n  \"bands\": [",
-               BAND_COVERAGE);
+               "few cases pools those of its kind); cases is how many. engine_spread is the "
+               "median |log| ratio between engines on identical cases, added to q in quadrature; "
+               "drift_per_year the median change of log error per year between evidence dates on "
+               "the same GPU and model, added to q for each year a profile's evidence is "
+               "old.\",\n  \"coverage\": %.2f,\n  \"drift_per_year\": %.3f,\n  \"bands\": [",
+               BAND_COVERAGE, drift);
     else
         printf("%s\n", h->markdown ? "\n| band class | cases | band from | low | high | in band | "
-                                     "held out | mean held-out factor |\n"
-                                     "|---|---:|---:|---:|---:|---:|---:|---:|"
+                                     "held out | mean held-out factor | engine spread | sources | "
+                                     "leave one source out | median width |\n"
+                                     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
                                    : "");
     for (int c = 0; c < GP_BAND_COUNT; c++) {
         struct band_result r;
@@ -614,11 +714,21 @@ static int check_bands(struct harness *h, bool write)
         cases += r.cases;
         in += r.in;
         held += r.held;
+        loso += r.loso;
+        loso_with += r.loso_with;
     }
     if (write) {
         printf("\n  ]\n}\n");
         return 0;
     }
+    bool drift_differs = fabs(h->bands.drift_per_year - drift) > BAND_SLACK;
+    printf("%sevidence drift: %.3f per year in log throughput, from %zu case pairs%s\n",
+           h->markdown ? "\n- " : "", drift, pairs,
+           drift_differs ? "  data/bands.json DIFFERS (rerun with --write-bands)" : "");
+    printf("%sleave one source out: %zu of %zu cases inside the other sources' band (%.0f%%)\n",
+           h->markdown ? "- " : "", loso, loso_with,
+           loso_with ? 100.0 * (double)loso / (double)loso_with : 0.0);
+    failures += drift_differs;
     bool short_held = cases == 0 || (double)held < BAND_COVERAGE * (double)cases - 1e-9;
     printf("%sall band classes: %zu cases, in band %.0f%%, held out %.0f%% (target %.0f%%)%s\n",
            h->markdown ? "\n- " : "", cases, cases ? 100.0 * (double)in / (double)cases : 0.0,
