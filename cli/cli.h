@@ -165,6 +165,7 @@ int gp_cmd_backends(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_calibrate(struct gp_cli *cli, int argc, char **argv);
 /* `calibrate list`, argv[0] being "list". */
 int gp_cmd_calibrate_list(struct gp_cli *cli, int argc, char **argv);
+int gp_cmd_calibrate_serving(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_help(struct gp_cli *cli, int argc, char **argv);
 
 #endif

@@ -422,6 +422,8 @@ int gp_cmd_calibrate(struct gp_cli *cli, int argc, char **argv)
 
     if (argc >= 2 && strcmp(argv[1], "list") == 0)
         return gp_cmd_calibrate_list(cli, argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "import-serving") == 0)
+        return gp_cmd_calibrate_serving(cli, argc - 1, argv + 1);
     rc = gp_cli_parse(cli, gp_cli_find_command("calibrate"), opts, argc, argv, &npos);
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;

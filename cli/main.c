@@ -41,9 +41,11 @@ static const struct gp_command commands[] = {
      "List the calibration backends: loaded or rejected and why, with their devices.", ""},
     {"calibrate", gp_cmd_calibrate,
      "Measure GEMM and memory bandwidth on a backend's devices, fit and store the curves; "
-     "'calibrate import FILE' merges runs exported elsewhere.",
-     "[import FILE | list [--threshold PCT] [--max-cv PCT]] [--backend auto|cpu|opencl|cuda|hip] "
-     "[--device N|all] [--quick] [--export FILE]"},
+     "'calibrate import FILE' merges runs exported elsewhere; 'calibrate import-serving FILE' "
+     "fits serving benchmark results.",
+     "[import FILE | import-serving FILE [--gpu ID] [--gpus N] [--layout L] [--stack NAME] "
+     "[--model PRESET] [--precision P] | list [--threshold PCT] [--max-cv PCT]] "
+     "[--backend auto|cpu|opencl|cuda|hip] [--device N|all] [--quick] [--export FILE]"},
     {"help", gp_cmd_help, "Show help for a command.", "[COMMAND]"},
 };
 

@@ -9,6 +9,7 @@
 #include "catalog/catalog.h"
 #include "cli/plan_input.h"
 #include "store/calibrations.h"
+#include "store/serving.h"
 #include "util/error.h"
 #include "util/msg.h"
 #include "util/text.h"
@@ -274,8 +275,10 @@ static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
         (rc = gp_cli_store_read(cli, &store)))
         return rc;
     if (load_offers(store, run) || gp_store_quotes_list(store, &run->quotes, &req->quote_count) ||
-        gp_store_calibration_fits_for_gpu(store, NULL, &run->fits, &req->fit_count))
+        gp_store_calibration_fits_for_gpu(store, NULL, &run->fits, &req->fit_count) ||
+        gp_store_serving_list(store, &run->serving, &req->serving_count))
         return gp_cli_fail();
+    req->serving = run->serving;
     req->gpus = run->gpus;
     req->offers = run->offers;
     req->quotes = run->quotes;
@@ -305,6 +308,7 @@ void gp_cli_plan_run_release(struct gp_cli_plan_run *run)
     free(run->offers);
     free(run->quotes);
     free(run->fits);
+    free(run->serving);
     free(run->gpus);
     gp_capex_release(&run->capex);
 }

@@ -46,6 +46,9 @@ struct gp_efficiency {
     double dp_overlap;          /* share of data-parallel traffic hidden behind compute, [0, 1) */
     double claim_inference;     /* vendor-claim multiplier on inference throughput; 1 = none */
     double claim_training;      /* vendor-claim multiplier on training throughput; 1 = none */
+    double serving_factor;      /* measured / modelled serving throughput from the user's own
+                                   serving calibrations (median); 0 = none */
+    int serving_runs;           /* serving calibration runs behind serving_factor */
     char stack[32];             /* software stack profile applied, "" for none */
     bool vendor_claim;          /* the profile is a vendor's claim, not a measurement */
     double idle_power;          /* GPU draw when idle, share of TDP */

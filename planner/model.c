@@ -595,11 +595,11 @@ static void generic(struct gp_perf *out, const struct gp_workload *w, const stru
     out->compute_share = tc >= tm ? 1.0 : 0.0;
 }
 
-/* A vendor claim multiplies the measured profile's throughput; latencies and training time
- * shrink by the same factor. */
+/* A vendor claim, or a serving calibration, multiplies the modelled throughput; latencies and
+ * training time shrink by the same factor. 0 and 1 change nothing. */
 static void apply_claim(struct gp_perf *out, double factor, bool inference)
 {
-    if (!(factor > 1))
+    if (!(factor > 0) || factor == 1)
         return;
     out->replica_rate *= factor;
     if (inference) {
@@ -630,6 +630,7 @@ void gp_model_evaluate(struct gp_perf *out, const struct gp_workload *w, const s
     case GP_WORKLOAD_INFERENCE:
         inference(out, w, gpu, eff, scale);
         apply_claim(out, eff->claim_inference, true);
+        apply_claim(out, eff->serving_factor, true);
         break;
     case GP_WORKLOAD_TRAINING:
         gp_training_plan(out, w, gpu, eff, scale, max_gpus);

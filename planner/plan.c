@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/serving_fit.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "util/text.h"
@@ -121,6 +122,25 @@ static void apply_bands(struct gp_efficiency *eff, const struct gp_bands *bands,
         gp_band_widen(&eff->band[c], bands->drift_per_year, age);
 }
 
+/* The user's serving calibrations of this GPU type, profile and model class: their median. */
+static void apply_serving(struct gp_efficiency *eff, const struct gp_plan_request *req,
+                          const struct gp_gpu *gpu, const struct gp_stack *stack)
+{
+    double factors[64];
+    size_t n = 0;
+    const char *cls = gp_serving_class(&req->base.workload.model);
+
+    if (req->base.workload.kind != GP_WORKLOAD_INFERENCE)
+        return;
+    for (size_t i = 0; i < req->serving_count && n < 64; i++) {
+        const struct gp_serving_record *r = &req->serving[i];
+        if (!strcmp(r->gpu_id, gpu->id) && !strcmp(r->stack, stack ? stack->name : "") &&
+            !strcmp(r->model_class, cls))
+            factors[n++] = r->factor;
+    }
+    gp_serving_apply(eff, factors, n);
+}
+
 void gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request *req,
                         const struct gp_gpu *gpu, const struct gp_stack *stack)
 {
@@ -130,6 +150,7 @@ void gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request 
     if (req->bands)
         apply_bands(out, req->bands, stack, req->now);
     gp_plan_calibration_choose(out, req->fits, req->fit_count, gpu->id);
+    apply_serving(out, req, gpu, stack);
 }
 
 /* A GPU type's efficiencies, its offers for the purchase, and for owned pricing its purchase

@@ -12,6 +12,7 @@
 #include "gpuplan/calibration.h"
 #include "gpuplan/gpu.h"
 #include "gpuplan/offer.h"
+#include "gpuplan/serving.h"
 #include "planner/buy.h"
 #include "planner/efficiency.h"
 #include "planner/fleet.h"
@@ -45,6 +46,8 @@ struct gp_plan_request {
     const struct gp_efficiency_table *efficiencies;
     const struct gp_calibration_curve *fits; /* `fit_count`, oldest run first */
     size_t fit_count;
+    const struct gp_serving_record *serving; /* serving calibrations, `serving_count` */
+    size_t serving_count;
     const struct gp_offer *offers; /* current offers, `offer_count` */
     size_t offer_count;
     const struct gp_quote *quotes; /* `quote_count` */

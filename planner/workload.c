@@ -452,6 +452,24 @@ static int fail_broken(struct gp_json_reader *r, const struct broken *b)
 }
 
 /* One preset of "models": a complete architecture under a name not used before. */
+/* The repository of a "https://huggingface.co/ORG/NAME/..." source, into m->hub_id. */
+static int read_hub_id(struct gp_json_reader *r, const cJSON *item, struct gp_model_arch *m)
+{
+    static const char hub[] = "https://huggingface.co/";
+    char source[2048] = "";
+    int rc = gp_json_string(r, item, "source", source, sizeof(source), GP_JSON_OPTIONAL);
+    const char *repo = strstr(source, hub);
+
+    if (rc || !repo)
+        return rc;
+    repo += sizeof(hub) - 1;
+    const char *slash = strchr(repo, '/');
+    size_t n = slash ? strcspn(slash + 1, "/ ") + (size_t)(slash + 1 - repo) : 0;
+    if (slash && n < sizeof(m->hub_id))
+        snprintf(m->hub_id, sizeof(m->hub_id), "%.*s", (int)n, repo);
+    return 0;
+}
+
 static int read_preset(struct gp_json_reader *r, const cJSON *item, void *models, size_t index,
                        const void *unused)
 {
@@ -466,6 +484,8 @@ static int read_preset(struct gp_json_reader *r, const cJSON *item, void *models
         rc = read_arch_object(r, item, m);
     if (!rc && !m->name[0])
         rc = gp_json_fail(r, "name", "required field is missing");
+    if (!rc)
+        rc = read_hub_id(r, item, m);
     if (!rc && check_arch(m, &b))
         rc = gp_json_fail(r, b.field + strlen("model."), "%s", b.msg);
     if (!rc && gp_model_table_find(&(struct gp_model_table){models, index}, m->name))

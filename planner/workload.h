@@ -33,6 +33,8 @@ struct gp_model_arch {
     int sliding_layers;        /* layers with that window; the others attend to the whole context */
     double expert_weight_bits; /* stored width of one routed-expert weight with its block scales,
                                   bits (MXFP4: 4.25); 0 = the width of the compute precision */
+    char hub_id[96];           /* presets: the Hugging Face repository of the config.json they
+                                  cite ("deepseek-ai/DeepSeek-R1-0528"); "" for none */
 };
 
 /* The preset architectures of data/models.json. */

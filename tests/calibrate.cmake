@@ -86,3 +86,6 @@ set_tests_properties(backend_loader PROPERTIES LABELS backend TIMEOUT 120)
 
 gp_add_fuzz_target(fuzz_calibration SOURCES fuzz/fuzz_calibration.c LIBS gp_calibrate
                    CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/calibration)
+gp_add_fuzz_target(fuzz_serving SOURCES fuzz/fuzz_serving.c LIBS gp_calibrate
+                   CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/serving)
+gp_add_unit_test(test_serving SOURCES unit/test_serving.c LIBS gp_calibrate gp_planner)
