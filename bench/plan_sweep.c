@@ -214,6 +214,7 @@ int main(int argc, char **argv)
         double from, step;
     } cases[] = {
         {"chat-llama-3.1-70b", "input_tokens", 64, 64},
+        {"chat-deepseek-r1", "input_tokens", 64, 64},
         {"llama-2-70b-offline", "output_tokens", 16, 16},
         {"train-llama-3.1-70b", "deadline_hours", 24, 1},
         {"gemm-bf16", "jobs_per_hour", 1000, 1000},

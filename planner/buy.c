@@ -108,9 +108,9 @@ static void row_need(struct gp_purchase_need *need, struct gp_purchase_options *
                      const struct gp_gpu *gpu)
 {
     const struct gp_inference *in = &w->inference;
-    double group_rate = row->tokens_per_s_per_gpu * row->tp; /* output tokens/s of a replica */
+    need->group_gpus = gp_plan_row_group_gpus(row);
+    double group_rate = row->tokens_per_s_per_gpu * need->group_gpus; /* of a replica, tok/s */
 
-    need->group_gpus = row->kind == GP_WORKLOAD_GENERIC || row->tp < 1 ? 1 : row->tp;
     need->gpus_per_node = gpu->gpus_per_node > 0 ? gpu->gpus_per_node : 8;
     need->groups = (double)row->gpus / need->group_gpus;
     if (row->kind != GP_WORKLOAD_INFERENCE || !(group_rate > 0))

@@ -185,6 +185,14 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
     size_cost(out, perf, w, a, gpu, price);
 }
 
+int gp_plan_row_group_gpus(const struct gp_plan_row *row)
+{
+    int n = row->kind == GP_WORKLOAD_INFERENCE ? row->replica_gpus
+            : row->kind == GP_WORKLOAD_TRAINING ? row->tp
+                                                : 1;
+    return n >= 1 ? n : 1;
+}
+
 bool gp_plan_row_recommendable(const struct gp_plan_row *row)
 {
     return row->feasible && row->price_known && !(row->notes & GP_NOTE_VENDOR_CLAIM);

@@ -133,6 +133,10 @@ double gp_plan_unit_cost(const struct gp_plan_row *row);
  * vendor's claim (a claim is shown beside its measured base, never chosen). */
 bool gp_plan_row_recommendable(const struct gp_plan_row *row);
 
+/* GPUs a row's fleet is bought in units of: an inference replica (every GPU of its layout), a
+ * training tensor-parallel group, one GPU for a generic job; at least 1. */
+int gp_plan_row_group_gpus(const struct gp_plan_row *row);
+
 /* Whether `row` is the runner-up to `best`: recommendable, and another GPU type (the same GPU
  * on another stack or tier is not an alternative to buy). */
 bool gp_plan_row_runner_up_to(const struct gp_plan_row *row, const struct gp_plan_row *best);

@@ -224,7 +224,7 @@ static void refit_layout(struct gp_plan_row *row, const struct gp_plan_input *in
     if (!size || *size > 0)
         return;
     for (int t = 1; t <= g->gpu->gpus_per_node; t *= 2) {
-        if (t == (row->kind == GP_WORKLOAD_INFERENCE ? row->replica_gpus : row->tp))
+        if (t == gp_plan_row_group_gpus(row))
             continue;
         *size = t;
         gp_plan_evaluate(&tried, &alt.workload, &alt.assumptions, g->gpu, &g->eff, unit);

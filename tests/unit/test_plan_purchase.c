@@ -132,9 +132,9 @@ static void check_row_is_bought(const struct gp_plan_row *r)
         if (!o)
             fail_msg("%s: no %s offer '%s' at %s", r->gpu, r->price_tier, x + 3, r->provider);
         int n = (int)strtol(part, NULL, 10);
-        /* Rented by the GPU: an instance is one TP group's GPUs at the GPU price. */
+        /* Rented by the GPU: an instance is one replica's (TP group's) GPUs at the GPU price. */
         bool per_gpu = o->unit == GP_UNIT_GPU_HOUR && o->gpus_per_instance == 1;
-        int unit = per_gpu ? (r->kind == GP_WORKLOAD_GENERIC ? 1 : r->tp) : o->gpus_per_instance;
+        int unit = per_gpu ? gp_plan_row_group_gpus(r) : o->gpus_per_instance;
         sum += n * (per_gpu ? o->usd_per_gpu_hour * unit : o->usd_per_instance_hour);
         gpus += n * unit;
         instances += n;
