@@ -131,6 +131,7 @@ struct candidate {
     double b;          /* sequences per attention group in a step */
     double gemm, comm; /* a step's GEMM and collective time, s */
     double step, tpot; /* a step's time, and the time per output token with prefills, s */
+    double share;      /* share of a GPU's experts the step reaches */
     double wread;      /* time to read the weights the batch touches, s */
     double rate;       /* output tokens/s of one replica */
     double per_gpu;    /* output tokens/s per GPU */
@@ -162,20 +163,20 @@ static double expert_kernels(const struct gp_model_arch *m)
     return GROUPED_KERNELS_PER_MOE_BLOCK * gp_model_moe_layers(m);
 }
 
-/* Time to read the weights a step touches: the dense ones, and the experts some token of the
- * step is routed to, one transfer per kernel. */
+/* Time to read the weights a step touches: the dense ones, and the `share` of the experts some
+ * token of the step is routed to (touched_share), one transfer per kernel. */
 static double weights_read(const struct terms *x, const struct gp_model_arch *m,
-                           const struct rates *r, double b)
+                           const struct rates *r, double share)
 {
-    return op_time(x->dense + x->expw * touched_share(x, m, b), dense_gemms(m) + expert_kernels(m),
-                   r->bw_half, r->bytes);
+    return op_time(x->dense + x->expw * share, dense_gemms(m) + expert_kernels(m), r->bw_half,
+                   r->bytes);
 }
 
 /* GEMM time of a step that does not grow with its tokens: the kernels' fixed cost, and the
- * short tiles of the experts the step reaches, s. */
-static double gemm_fixed(const struct terms *x, const struct gp_model_arch *m, double b)
+ * short tiles of the `share` of the experts the step reaches, s. */
+static double gemm_fixed(const struct terms *x, double share)
 {
-    return x->c0 + x->epad * touched_share(x, m, b);
+    return x->c0 + x->epad * share;
 }
 
 /* Expert-parallel token exchange: each token's hidden state goes to the GPUs of its experts and
@@ -296,8 +297,7 @@ static int layout_terms(struct terms *x, const struct gp_workload *w,
     /* degrees are powers of two: multiplying by their reciprocals divides exactly */
     double per_ta = 1.0 / sh->attention_tp, per_gpu = 1.0 / sh->gpus;
 
-    memset(x, 0, sizeof(*x));
-    x->sh = *sh;
+    x->sh = *sh; /* every field is set below before it is read */
     x->kv_tok = gp_model_kv_bytes_per_gpu(m, w->inference.kv_precision, sh->attention_tp);
     x->dense = k->dense_bytes * per_ta;
     x->expw = k->expert_bytes * per_gpu;
@@ -339,9 +339,10 @@ static double choose_batch(const struct terms *x, const struct gp_workload *w,
                            const struct rates *r)
 {
     const struct gp_inference *in = &w->inference;
-    double wread = weights_read(x, &w->model, r, x->cap), p = x->pre / in->output_tokens;
+    double share = touched_share(x, &w->model, x->cap);
+    double wread = weights_read(x, &w->model, r, share), p = x->pre / in->output_tokens;
     double b = x->cap, fixed = x->a0 + x->k0 + x->o, tpot = tpot_limit(in);
-    double c0 = gemm_fixed(x, &w->model, x->cap);
+    double c0 = gemm_fixed(x, share);
 
     if (tpot > 0) {
         double lim = tpot - fixed;
@@ -364,8 +365,9 @@ static void step_at(struct candidate *c, const struct gp_model_arch *m, const st
     const struct terms *x = &c->x;
 
     c->b = b;
-    c->wread = weights_read(x, m, r, b);
-    c->gemm = gp_fmax(gemm_fixed(x, m, b) + x->c * b, c->wread);
+    c->share = touched_share(x, m, b);
+    c->wread = weights_read(x, m, r, c->share);
+    c->gemm = gp_fmax(gemm_fixed(x, c->share) + x->c * b, c->wread);
     c->comm = x->k0 + x->k * b;
     c->step = c->gemm + x->a0 + x->a * b + c->comm + x->o;
     c->tpot = c->step + x->pre / k->g * b;
@@ -402,12 +404,12 @@ static int try_layout(struct candidate *out, const struct gp_workload *w,
 
 /* What a plan reports of the chosen layout: latencies, how busy the GPU is, and its bound. */
 static void describe_layout(struct gp_perf *out, const struct candidate *c,
-                            const struct gp_model_arch *m, const struct gp_efficiency *eff,
-                            const struct rates *r, const struct shared *k)
+                            const struct gp_efficiency *eff, const struct rates *r,
+                            const struct shared *k)
 {
     const struct terms *x = &c->x;
     double g = k->g, b = c->b;
-    double comp_all = gemm_fixed(x, m, b) + x->c * b + k->attn_flops / x->sh.attention_tp / r->attn * b +
+    double comp_all = gemm_fixed(x, c->share) + x->c * b + k->attn_flops / x->sh.attention_tp / r->attn * b +
                       x->pre_c * b / g;
     double mem_all = c->wread + x->kv_tok * k->ctx / r->bytes * b + x->pre_m * b / g;
 
@@ -506,24 +508,23 @@ static const enum gp_layout searched[] = {GP_LAYOUT_TP, GP_LAYOUT_TEP, GP_LAYOUT
                                           GP_LAYOUT_DPA};
 
 /*
- * Whether layout (`scheme`, `gpus`) is one the workload allows: one its model can run, inside a
- * node, and matching whatever it pins. The degree keys (tensor_parallel, expert_parallel) pin
+ * Whether layout `sh` (inside a node) is one the workload allows: one its model can run, and
+ * matching whatever it pins. The degree keys (tensor_parallel, expert_parallel) pin
  * among tp, tep and dep; dpa is searched with them only when `layout` names it.
  */
 static bool layout_allowed(const struct gp_inference *in, const struct gp_model_arch *m,
-                           const struct gp_gpu *gpu, enum gp_layout scheme, int gpus)
+                           const struct gp_layout_shape *sh)
 {
-    struct gp_layout_shape sh;
+    enum gp_layout scheme = sh->scheme;
 
-    if (gpus > gpu->gpus_per_node || !gp_layout_valid_for(scheme, gpus, m->experts))
+    if (!gp_layout_valid_for(scheme, sh->gpus, m->experts))
         return false;
     if ((in->layout != GP_LAYOUT_CHOOSE && scheme != in->layout) ||
-        (in->layout_gpus > 0 && gpus != in->layout_gpus))
+        (in->layout_gpus > 0 && sh->gpus != in->layout_gpus))
         return false;
-    gp_layout_shape(&sh, scheme, gpus);
-    if (in->tensor_parallel > 0 && sh.attention_tp != in->tensor_parallel)
+    if (in->tensor_parallel > 0 && sh->attention_tp != in->tensor_parallel)
         return false;
-    if (in->expert_parallel > 0 && sh.expert_ep != in->expert_parallel)
+    if (in->expert_parallel > 0 && sh->expert_ep != in->expert_parallel)
         return false;
     /* tep holds, computes and exchanges what tp does (it differs in how the experts are cut, not
      * in what a GPU holds or reads), so it never beats tp and is planned only when pinned. */
@@ -552,11 +553,13 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
 
     inference_rates(&r, w, gpu, eff, out->precision, scale);
     shared_init(&k, w, gpu, eff, &r, out->precision);
-    for (size_t i = 0; i < sizeof(searched) / sizeof(searched[0]); i++) {
-        for (int n = 1; n <= MAX_REPLICA_GPUS; n *= 2) {
-            if (!layout_allowed(in, &w->model, gpu, searched[i], n))
-                continue;
+    /* tp comes first: a dense model has no other layout */
+    size_t schemes = w->model.experts > 1 ? sizeof(searched) / sizeof(searched[0]) : 1;
+    for (size_t i = 0; i < schemes; i++) {
+        for (int n = 1; n <= MAX_REPLICA_GPUS && n <= gpu->gpus_per_node; n *= 2) {
             gp_layout_shape(&sh, searched[i], n);
+            if (!layout_allowed(in, &w->model, &sh))
+                continue;
             int rc = try_layout(&c, w, eff, &r, &k, &sh);
             if (rc != 1)
                 fits = true;
@@ -576,7 +579,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
         return;
     }
     out->feasible = true;
-    describe_layout(out, &best, &w->model, eff, &r, &k);
+    describe_layout(out, &best, eff, &r, &k);
 }
 
 static void generic(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
