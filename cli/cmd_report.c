@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/plan_frontier.h"
 #include "cli/plan_input.h"
 #include "cli/plan_meta.h"
 #include "cli/plan_run.h"
@@ -35,6 +36,7 @@ struct report_run {
     enum gp_report_format format;
     long horizon_days;
     struct gp_cli_plan_run runs[GP_STRLIST_MAX];
+    struct gp_frontier frontiers[GP_STRLIST_MAX]; /* inference runs' frontiers, else empty */
     size_t nruns;
     struct gp_report report;
     struct gp_report_price_point *history;
@@ -44,8 +46,10 @@ struct report_run {
 static void report_run_release(struct report_run *run)
 {
     gp_report_release(&run->report);
-    for (size_t i = 0; i < run->nruns; i++)
+    for (size_t i = 0; i < run->nruns; i++) {
         gp_cli_plan_run_release(&run->runs[i]);
+        gp_frontier_release(&run->frontiers[i]);
+    }
     free(run->history);
 }
 
@@ -105,6 +109,29 @@ static cJSON *plan_document(const struct gp_cli_plan_run *run, const struct gp_r
     return doc;
 }
 
+/* An inference workload's frontier, drawn beside its plan and listed as section
+ * "frontier-<n>" after "plan-<n>". */
+static int add_frontier(struct report_run *run, size_t i)
+{
+    struct gp_report *r = &run->report;
+    struct gp_frontier *f = &run->frontiers[i];
+    struct gp_report_section *s;
+    char key[32], title[96];
+
+    if (run->runs[i].req.base.workload.kind != GP_WORKLOAD_INFERENCE)
+        return 0;
+    if (gp_plan_frontier(f, &run->runs[i].req))
+        return GP_ENOMEM;
+    r->plans[r->nplans - 1].frontier = f;
+    snprintf(key, sizeof(key), "frontier-%zu", r->nplans);
+    snprintf(title, sizeof(title), "Frontier: %.64s", r->plans[r->nplans - 1].workload);
+    if (!(s = gp_report_add_section(r, key, title)))
+        return GP_EINVALID;
+    s->note = "Throughput per GPU against the tokens per second each user sees, over every "
+              "layout and batch: the points no other beats on both.";
+    return gp_cli_frontier_table(&s->table, f);
+}
+
 /* Plan every workload and add its section. */
 static int plan_all(struct gp_cli *cli, struct report_run *run)
 {
@@ -125,6 +152,8 @@ static int plan_all(struct gp_cli *cli, struct report_run *run)
             gp_error_set(GP_ENOMEM, "out of memory describing the plan");
             return gp_cli_fail();
         }
+        if (add_frontier(run, i))
+            return gp_cli_fail();
     }
     return GP_EXIT_OK;
 }

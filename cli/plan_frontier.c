@@ -56,20 +56,27 @@ static int add_point(struct gp_table *t, const struct gp_frontier_point *p)
     return rc;
 }
 
+int gp_cli_frontier_table(struct gp_table *t, const struct gp_frontier *f)
+{
+    int rc = 0;
+
+    gp_table_init(t, columns, sizeof(columns) / sizeof(columns[0]));
+    t->looks = looks;
+    for (size_t i = 0; !rc && i < f->count; i++)
+        rc = add_point(t, &f->points[i]);
+    return rc;
+}
+
 static int print_frontier(struct gp_cli *cli, const struct gp_frontier *f,
                           const struct gp_workload *w)
 {
     struct gp_table table;
-    int rc = 0;
+    int rc = gp_cli_frontier_table(&table, f);
 
-    gp_table_init(&table, columns, sizeof(columns) / sizeof(columns[0]));
-    table.looks = looks;
     table.rows_key = "points";
     table.meta = cJSON_CreateObject();
-    if (!gp_json_add_owned(table.meta, "workload", gp_cli_plan_workload_json(w)))
+    if (!rc && !gp_json_add_owned(table.meta, "workload", gp_cli_plan_workload_json(w)))
         rc = gp_error_set(GP_ENOMEM, "out of memory describing the frontier");
-    for (size_t i = 0; !rc && i < f->count; i++)
-        rc = add_point(&table, &f->points[i]);
     rc = rc ? gp_cli_fail() : gp_cli_output(cli, &table, SIZE_MAX);
     gp_table_release(&table);
     return rc;

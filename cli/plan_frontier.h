@@ -4,10 +4,16 @@
 
 #include "cli/cli.h"
 #include "cli/plan_run.h"
+#include "planner/frontier.h"
 
 /* Trace the frontier of the prepared run's workload and print it in the cli's format. Prints
  * errors and returns an exit code (2 for a workload that is not inference, or when no GPU type
  * can run it). */
 int gp_cli_plan_frontier(struct gp_cli *cli, struct gp_cli_plan_run *run);
+
+/* The frontier's points as a table (gpu, stack, layout, batch, tokens_per_s_per_user,
+ * tokens_per_s_per_gpu, tpot_ms, ttft_ms) into *t, for `plan --frontier` and the report.
+ * Returns 0 or GP_ENOMEM; release *t in every case. */
+int gp_cli_frontier_table(struct gp_table *t, const struct gp_frontier *f);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/html.h"
 #include "report/report.h"
 #include "util/error.h"
 #include "util/timeutil.h"
@@ -12,7 +13,6 @@
 enum {
     NUMBER_ROOM = 352,
     SCRATCH_MAX = 512,
-    CHART_WIDTH = 640,
     BAR_HEIGHT = 22,
     LABEL_WIDTH = 110
 };
@@ -39,11 +39,12 @@ static const char style[] =
     "section{break-inside:avoid-page}figure{break-inside:avoid}"
     "a{color:inherit;text-decoration:none}}";
 
-static const char *const palette[] = {"#0969da", "#cf222e", "#1a7f37", "#8250df", "#bf8700",
-                                      "#0598bc", "#bc4c00", "#57606a", "#e85aad", "#116329"};
+const char *const gp_html_palette[GP_HTML_PALETTE_SIZE] = {
+    "#0969da", "#cf222e", "#1a7f37", "#8250df", "#bf8700",
+    "#0598bc", "#bc4c00", "#57606a", "#e85aad", "#116329"};
+#define palette gp_html_palette
 
-/* Text with &, <, >, " and ' escaped, and control characters as U+FFFD. */
-static void put_escaped(FILE *out, const char *s)
+void gp_html_escaped(FILE *out, const char *s)
 {
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -106,7 +107,7 @@ static void put_row(FILE *out, const struct gp_table *t, size_t r, const struct 
     fputs(best ? "<tr class=\"best\"" : "<tr", out);
     if (gpu) {
         fputs(" data-gpu=\"", out);
-        put_escaped(out, gpu);
+        gp_html_escaped(out, gpu);
         fputc('"', out);
     }
     fputc('>', out);
@@ -120,7 +121,7 @@ static void put_row(FILE *out, const struct gp_table *t, size_t r, const struct 
             fprintf(out, "%s %%</td>", number);
             continue;
         }
-        put_escaped(out, gp_value_text(&v, &t->columns[c], loc, number, sizeof(number), &len));
+        gp_html_escaped(out, gp_value_text(&v, &t->columns[c], loc, number, sizeof(number), &len));
         fputs("</td>", out);
     }
     fputs("</tr>\n", out);
@@ -157,7 +158,7 @@ static void put_table(FILE *out, const struct gp_report_section *s, const struct
     fputs("<div class=\"scroll\"><table>\n<thead><tr>", out);
     for (size_t c = 0; c < t->ncols; c++) {
         fputs(numeric(&t->columns[c]) ? "<th class=\"n\">" : "<th>", out);
-        put_escaped(out, gp_table_header(t, c));
+        gp_html_escaped(out, gp_table_header(t, c));
         fputs("</th>", out);
     }
     fputs("</tr></thead>\n<tbody>\n", out);
@@ -177,13 +178,13 @@ struct bar {
     bool missing;            /* drawn as a note instead of a bar */
 };
 
-static void svg_open(FILE *out, int height, const char *title)
+void gp_html_svg_open(FILE *out, int height, const char *title)
 {
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" "
             "height=\"%d\" role=\"img\"><title>",
             CHART_WIDTH, height, CHART_WIDTH, height);
-    put_escaped(out, title);
+    gp_html_escaped(out, title);
     fputs("</title>\n", out);
 }
 
@@ -214,13 +215,13 @@ static void put_bars(FILE *out, const char *caption, const char *unit, const str
         if (!bars[i].missing)
             max = fmax(max, fmax(bars[i].value, bars[i].high));
     fputs("<figure><figcaption>", out);
-    put_escaped(out, caption);
+    gp_html_escaped(out, caption);
     fputs("</figcaption>\n", out);
-    svg_open(out, height, caption);
+    gp_html_svg_open(out, height, caption);
     for (size_t i = 0; i < n; i++) {
         double y = 10 + (double)i * BAR_HEIGHT, w = max > 0 ? bars[i].value / max * plot : 0;
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL_WIDTH - 6, y + 14);
-        put_escaped(out, bars[i].label);
+        gp_html_escaped(out, bars[i].label);
         fputs("</text>", out);
         if (bars[i].missing) {
             fprintf(out, "<text x=\"%d\" y=\"%.1f\" fill=\"#57606a\">no public price</text>\n",
@@ -241,7 +242,7 @@ static void put_bars(FILE *out, const char *caption, const char *unit, const str
                 LABEL_WIDTH + fmax(w, max > 0 ? bars[i].high / max * plot : 0) + 6, y + 14, value);
     }
     fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#57606a\">", LABEL_WIDTH, height - 6);
-    put_escaped(out, unit);
+    gp_html_escaped(out, unit);
     fputs("</text></svg></figure>\n", out);
 }
 
@@ -288,7 +289,7 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
     size_t n;
 
     fputs("<h3>", out);
-    put_escaped(out, p->workload);
+    gp_html_escaped(out, p->workload);
     fputs("</h3>\n<div class=\"charts\">\n", out);
     n = plan_bars(r, p, CHART_MONTH, bars);
     snprintf(caption, sizeof(caption), "Monthly cost per GPU type, with its uncertainty band");
@@ -300,6 +301,8 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
     put_bars(out, caption, unit, bars, n, decimal);
     n = plan_bars(r, p, CHART_POWER, bars);
     put_bars(out, "Facility power", "kW at the facility (IT power x PUE)", bars, n, decimal);
+    if (p->frontier && p->frontier->count)
+        gp_html_frontier(out, p->frontier, decimal);
     fputs("</div>\n", out);
 }
 
@@ -357,7 +360,7 @@ static void put_history_lines(FILE *out, const struct gp_report *r, int64_t d0, 
         fprintf(out, "<rect x=\"510\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>",
                 11 + series * 16, color);
         fprintf(out, "<text x=\"524\" y=\"%zu\">", 20 + series * 16);
-        put_escaped(out, first->gpu);
+        gp_html_escaped(out, first->gpu);
         fprintf(out, " %s</text>\n", strcmp(first->tier, "spot") == 0 ? "spot" : "");
         series++;
         i = end;
@@ -374,7 +377,7 @@ static void put_history_chart(FILE *out, const struct gp_report *r)
     fputs("<figure><figcaption>Price history: the cheapest on-demand (solid) and spot (dashed) "
           "price per GPU</figcaption>\n",
           out);
-    svg_open(out, height, "Price history per GPU");
+    gp_html_svg_open(out, height, "Price history per GPU");
     if (r->nhistory == 0) {
         fputs("<text x=\"60\" y=\"40\">No price history in the database.</text></svg></figure>\n",
               out);
@@ -395,7 +398,7 @@ static void put_history_chart(FILE *out, const struct gp_report *r)
             height - 30);
     put_history_lines(out, r, d0, d1, pmax, height);
     fputs("<text x=\"64\" y=\"14\" fill=\"#57606a\">", out);
-    put_escaped(out, r->currency);
+    gp_html_escaped(out, r->currency);
     fputs(" per GPU-hour</text></svg></figure>\n", out);
 }
 
@@ -409,23 +412,23 @@ static void put_head(FILE *out, const struct gp_report *r)
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
           out);
-    put_escaped(out, r->title);
+    gp_html_escaped(out, r->title);
     fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>", style);
-    put_escaped(out, r->title);
+    gp_html_escaped(out, r->title);
     fputs("</h1>\n<p class=\"meta\">", out);
     if (r->author[0]) {
         fputs("By ", out);
-        put_escaped(out, r->author);
+        gp_html_escaped(out, r->author);
         fputs(" · ", out);
     }
     fprintf(out, "Generated %s by gpuplan ", when);
-    put_escaped(out, r->version);
+    gp_html_escaped(out, r->version);
     fputs(" · money in ", out);
-    put_escaped(out, r->currency);
+    gp_html_escaped(out, r->currency);
     fputs("</p></header>\n<nav>", out);
     for (size_t i = 0; i < r->nsections; i++) {
         fprintf(out, "<a href=\"#%s\">", r->sections[i].key);
-        put_escaped(out, r->sections[i].title);
+        gp_html_escaped(out, r->sections[i].title);
         fputs("</a>", out);
     }
     fputs("<a href=\"#charts\">Charts</a></nav>\n", out);
@@ -434,11 +437,11 @@ static void put_head(FILE *out, const struct gp_report *r)
 static void put_section(FILE *out, const struct gp_report *r, const struct gp_report_section *s)
 {
     fprintf(out, "<section id=\"%s\">\n<h2>", s->key);
-    put_escaped(out, s->title);
+    gp_html_escaped(out, s->title);
     fputs("</h2>\n", out);
     if (s->note) {
         fputs("<p>", out);
-        put_escaped(out, s->note);
+        gp_html_escaped(out, s->note);
         fputs("</p>\n", out);
     }
     if (s->table.nrows == 0)

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "planner/fleet.h"
+#include "planner/frontier.h"
 #include "report/plan_table.h"
 #include "report/table.h"
 
@@ -51,6 +52,8 @@ struct gp_report_plan {
     cJSON *document;          /* owned: plan's JSON document for the workload (workload,
                                  assumptions, rows), without schema_version */
     struct gp_plan_view view; /* every column, in the report currency */
+    const struct gp_frontier *frontier; /* borrowed: inference workloads' throughput-
+                                           interactivity frontier; NULL for none */
 };
 
 /* One point of a GPU's price history: the cheapest price of a tier on one day. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Headless Chromium renders the HTML report: a PNG with no console message, and a DOM with each
-# GPU's row in each plan table and one SVG per chart (three per workload, one price history).
+# GPU's row in each plan table and one SVG per chart (three per workload, one frontier per
+# inference workload, one price history).
 # Usage: test_chromium.sh GPUPLAN [PNG]   (PNG: where to keep the screenshot)
 # Exit 77 (skip) when chromium is not installed.
 set -euo pipefail
@@ -37,13 +38,16 @@ for plan in report["plans"]:
         if f'data-gpu="{row["gpu"]}"' not in dom:
             sys.exit(f"FAIL: no row for {row['gpu']} ({plan['workload']['name']})")
 svgs = len(re.findall(r"<svg\b", dom))
-want = 3 * len(report["plans"]) + 1
+frontiers = [k for k in report["sections"] if k.startswith("frontier-")]
+want = 3 * len(report["plans"]) + len(frontiers) + 1
 if svgs != want:
     sys.exit(f"FAIL: {svgs} SVG charts in the DOM, want {want}")
 dots = len(re.findall(r"<circle\b", dom))
 history = len(report["sections"]["price-history"])
-if dots != history:
-    sys.exit(f"FAIL: {dots} dots in the price history, want one per observation ({history})")
+points = sum(len(report["sections"][k]) for k in frontiers)
+if dots != history + points:
+    sys.exit(f"FAIL: {dots} dots, want one per price observation ({history}) and one per "
+             f"frontier point ({points})")
 if re.search(r"<script|<link|<img|@import|url\(", dom):
     sys.exit("FAIL: the page refers to something outside itself")
 print(f"html: every GPU row of {len(report['plans'])} plans and {svgs} charts in the DOM")

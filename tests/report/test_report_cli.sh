@@ -23,7 +23,15 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema_version"] == 2, d["schema_version"]
 assert [p["workload"]["name"] for p in d["plans"]] == ["chat-llama-3.1-70b", "stream-fp32"]
-assert set(d["sections"]) == {"summary", "offers", "quotes", "price-history", "assumptions"}
+assert set(d["sections"]) == {"summary", "frontier-1", "offers", "quotes", "price-history",
+                              "assumptions"}
+# the inference workload's frontier: per GPU type, throughput falls as interactivity rises
+front = d["sections"]["frontier-1"]
+assert front and {p["gpu"] for p in front} <= {r["gpu"] for r in d["plans"][0]["rows"]}
+for a_, b_ in zip(front, front[1:]):
+    if a_["gpu"] == b_["gpu"]:
+        assert a_["tokens_per_s_per_user"] > b_["tokens_per_s_per_user"], (a_, b_)
+        assert a_["tokens_per_s_per_gpu"] < b_["tokens_per_s_per_gpu"], (a_, b_)
 assert len(d["sections"]["summary"]) == 2 and d["plans"][0]["rows"][0]["notes"].startswith("best")
 offers = d["sections"]["offers"]
 priced = {(p["workload"]["name"], r["gpu"]) for p in d["plans"] for r in p["rows"]
@@ -36,7 +44,7 @@ for o in offers:
 PY
 
 "$gpuplan" report -w chat-llama-3.1-70b --locale da_DK --out "$tmp/csv/" 2>/dev/null
-check "csv folder holds one file per section" test -s "$tmp/csv/summary.csv" -a -s "$tmp/csv/plan-1.csv" -a -s "$tmp/csv/offers.csv"
+check "csv folder holds one file per section" test -s "$tmp/csv/summary.csv" -a -s "$tmp/csv/plan-1.csv" -a -s "$tmp/csv/offers.csv" -a -s "$tmp/csv/frontier-1.csv"
 check "da_DK CSV starts with a byte order mark and uses ';'" \
   bash -c "head -c 3 '$tmp/csv/plan-1.csv' | od -An -tx1 | grep -q 'ef bb bf' && grep -q ';' '$tmp/csv/plan-1.csv'"
 "$gpuplan" report -w chat-llama-3.1-70b --locale da_DK --out "$tmp/da.html" 2>/dev/null
