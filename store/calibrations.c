@@ -18,22 +18,11 @@ void gp_calibrations_free(struct gp_calibration *runs, size_t count)
     free(runs);
 }
 
-/* 1 if a run with this fingerprint is stored, 0 if not, or a negative code. */
-static int fingerprint_known(struct gp_store *store, const char *fingerprint)
+static int known(struct gp_store *store, const void *items, size_t i)
 {
-    sqlite3_stmt *stmt = NULL;
-    int rc = gp_store__prepare(store, &stmt, "SELECT 1 FROM calibrations WHERE fingerprint = ?1");
-
-    if (rc)
-        return rc;
-    gp_store__bind_text(store, stmt, 1, fingerprint);
-    int step = gp_store__step(store, stmt);
-    if (step == SQLITE_ROW)
-        rc = 1;
-    else if (step != SQLITE_DONE)
-        rc = gp_store__fail(store, "cannot look up a calibration");
-    sqlite3_finalize(stmt);
-    return rc;
+    return gp_store__known(store, "SELECT 1 FROM calibrations WHERE fingerprint = ?1",
+                           ((const struct gp_calibration *)items)[i].fingerprint,
+                           "cannot look up a calibration");
 }
 
 static int insert_points(struct gp_store *store, int64_t id, const struct gp_calibration *run)
@@ -131,43 +120,21 @@ static int insert_run(struct gp_store *store, const struct gp_calibration *run)
     return rc;
 }
 
+/* gp_store_unique's writer: one run with its points and fits. */
+static int insert_item(struct gp_store *store, const void *items, size_t i)
+{
+    return insert_run(store, (const struct gp_calibration *)items + i);
+}
+
 int gp_store_calibrations_insert(struct gp_store *store, const struct gp_calibration *runs,
                                  size_t count, int *inserted, size_t *added, size_t *skipped)
 {
-    size_t n_added = 0, n_skipped = 0;
-    int rc;
+    const struct gp_store_unique u = {runs, known, insert_item};
 
     for (size_t i = 0; i < count; i++)
         if (!runs[i].fingerprint[0])
             return gp_error_set(GP_EINVALID, "calibration run %zu has no fingerprint", i + 1);
-    rc = gp_store_begin(store);
-    if (rc)
-        return rc;
-    for (size_t i = 0; i < count && rc == 0; i++) {
-        rc = fingerprint_known(store, runs[i].fingerprint);
-        if (inserted)
-            inserted[i] = rc == 0;
-        if (rc == 1) {
-            n_skipped++;
-            rc = 0;
-            continue;
-        }
-        if (rc == 0)
-            rc = insert_run(store, &runs[i]);
-        if (rc == 0)
-            n_added++;
-    }
-    if (rc == 0)
-        rc = gp_store_commit(store);
-    if (rc) {
-        gp_store_rollback(store);
-        return rc;
-    }
-    if (added)
-        *added = n_added;
-    if (skipped)
-        *skipped = n_skipped;
-    return 0;
+    return gp_store__insert_new(store, &u, count, inserted, added, skipped);
 }
 
 static int load_points(struct gp_store *store, int64_t id, struct gp_calibration *run)

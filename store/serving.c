@@ -5,34 +5,22 @@
 
 #include "store/store_int.h"
 #include "util/error.h"
-#include "util/text.h"
 
 #define COLUMNS                                                                                    \
     "fingerprint, gpu_id, stack, model, model_class, format, origin, line, layout, gpus, "        \
     "concurrency, precision, input_tokens, output_tokens, measured_per_gpu, predicted_per_gpu, "  \
     "factor, measured_on, imported_at"
 
-/* 1 if a record with this fingerprint is stored, 0 if not, or a negative code. */
-static int known(struct gp_store *store, const char *fingerprint)
+static int known(struct gp_store *store, const void *items, size_t i)
 {
-    sqlite3_stmt *stmt = NULL;
-    int rc = gp_store__prepare(store, &stmt,
-                               "SELECT 1 FROM serving_calibrations WHERE fingerprint = ?1");
-
-    if (rc)
-        return rc;
-    gp_store__bind_text(store, stmt, 1, fingerprint);
-    int step = gp_store__step(store, stmt);
-    if (step == SQLITE_ROW)
-        rc = 1;
-    else if (step != SQLITE_DONE)
-        rc = gp_store__fail(store, "cannot look up a serving calibration");
-    sqlite3_finalize(stmt);
-    return rc;
+    return gp_store__known(store, "SELECT 1 FROM serving_calibrations WHERE fingerprint = ?1",
+                           ((const struct gp_serving_record *)items)[i].fingerprint,
+                           "cannot look up a serving calibration");
 }
 
-static int insert(struct gp_store *store, const struct gp_serving_record *r)
+static int insert(struct gp_store *store, const void *items, size_t i)
 {
+    const struct gp_serving_record *r = (const struct gp_serving_record *)items + i;
     sqlite3_stmt *stmt = NULL;
     int rc = gp_store__prepare(store, &stmt,
                                "INSERT INTO serving_calibrations (" COLUMNS ") VALUES (?1, ?2, "
@@ -43,8 +31,8 @@ static int insert(struct gp_store *store, const struct gp_serving_record *r)
 
     if (rc)
         return rc;
-    for (int i = 0; i < 7; i++)
-        gp_store__bind_text(store, stmt, i + 1, texts[i]);
+    for (int t = 0; t < 7; t++)
+        gp_store__bind_text(store, stmt, t + 1, texts[t]);
     sqlite3_bind_int(stmt, 8, r->line);
     gp_store__bind_text(store, stmt, 9, r->layout);
     sqlite3_bind_int(stmt, 10, r->gpus);
@@ -66,68 +54,36 @@ static int insert(struct gp_store *store, const struct gp_serving_record *r)
 int gp_store_serving_insert(struct gp_store *store, const struct gp_serving_record *recs,
                             size_t count, int *inserted, size_t *added, size_t *skipped)
 {
-    size_t n_added = 0, n_skipped = 0;
-    int rc;
+    const struct gp_store_unique u = {recs, known, insert};
 
     for (size_t i = 0; i < count; i++)
         if (!recs[i].fingerprint[0])
             return gp_error_set(GP_EINVALID, "serving run %zu has no fingerprint", i + 1);
-    if ((rc = gp_store_begin(store)))
-        return rc;
-    for (size_t i = 0; i < count && rc == 0; i++) {
-        rc = known(store, recs[i].fingerprint);
-        if (inserted)
-            inserted[i] = rc == 0;
-        if (rc == 1) {
-            n_skipped++;
-            rc = 0;
-            continue;
-        }
-        if (rc == 0 && (rc = insert(store, &recs[i])) == 0)
-            n_added++;
-    }
-    if (rc == 0)
-        rc = gp_store_commit(store);
-    if (rc) {
-        gp_store_rollback(store);
-        return rc;
-    }
-    if (added)
-        *added = n_added;
-    if (skipped)
-        *skipped = n_skipped;
-    return 0;
-}
-
-static void copy_text(sqlite3_stmt *stmt, int col, char *out, size_t size)
-{
-    const unsigned char *t = sqlite3_column_text(stmt, col);
-    gp_text_copy(out, size, t ? (const char *)t : "");
+    return gp_store__insert_new(store, &u, count, inserted, added, skipped);
 }
 
 static void read_record(struct gp_store *store, sqlite3_stmt *stmt, void *row)
 {
     struct gp_serving_record *r = row;
 
-    (void)store;
-    copy_text(stmt, 0, r->fingerprint, sizeof(r->fingerprint));
-    copy_text(stmt, 1, r->gpu_id, sizeof(r->gpu_id));
-    copy_text(stmt, 2, r->stack, sizeof(r->stack));
-    copy_text(stmt, 3, r->model, sizeof(r->model));
-    copy_text(stmt, 4, r->model_class, sizeof(r->model_class));
-    copy_text(stmt, 5, r->format, sizeof(r->format));
-    copy_text(stmt, 6, r->origin, sizeof(r->origin));
+    gp_store__column_text(store, stmt, 0, r->fingerprint, sizeof(r->fingerprint));
+    gp_store__column_text(store, stmt, 1, r->gpu_id, sizeof(r->gpu_id));
+    gp_store__column_text(store, stmt, 2, r->stack, sizeof(r->stack));
+    gp_store__column_text(store, stmt, 3, r->model, sizeof(r->model));
+    gp_store__column_text(store, stmt, 4, r->model_class, sizeof(r->model_class));
+    gp_store__column_text(store, stmt, 5, r->format, sizeof(r->format));
+    gp_store__column_text(store, stmt, 6, r->origin, sizeof(r->origin));
     r->line = sqlite3_column_int(stmt, 7);
-    copy_text(stmt, 8, r->layout, sizeof(r->layout));
+    gp_store__column_text(store, stmt, 8, r->layout, sizeof(r->layout));
     r->gpus = sqlite3_column_int(stmt, 9);
     r->concurrency = sqlite3_column_int(stmt, 10);
-    copy_text(stmt, 11, r->precision, sizeof(r->precision));
+    gp_store__column_text(store, stmt, 11, r->precision, sizeof(r->precision));
     r->input_tokens = sqlite3_column_double(stmt, 12);
     r->output_tokens = sqlite3_column_double(stmt, 13);
     r->measured_per_gpu = sqlite3_column_double(stmt, 14);
     r->predicted_per_gpu = sqlite3_column_double(stmt, 15);
     r->factor = sqlite3_column_double(stmt, 16);
-    copy_text(stmt, 17, r->measured_on, sizeof(r->measured_on));
+    gp_store__column_text(store, stmt, 17, r->measured_on, sizeof(r->measured_on));
     r->imported_at = sqlite3_column_int64(stmt, 18);
 }
 

@@ -85,6 +85,27 @@ int gp_store__collect(struct gp_store *store, sqlite3_stmt *stmt, size_t size,
                       void (*read)(struct gp_store *store, sqlite3_stmt *stmt, void *row),
                       void **out, size_t *count, const char *what);
 
+/* 1 when `sql` (a query of one parameter) finds `fingerprint`, 0 when not, or GP_EDB naming
+ * `what`. */
+int gp_store__known(struct gp_store *store, const char *sql, const char *fingerprint,
+                    const char *what);
+
+/* Records kept once by fingerprint: whether item i of `items` is stored (1, 0 or an error) and
+ * how to write it (0 or an error). */
+struct gp_store_unique {
+    const void *items;
+    int (*known)(struct gp_store *store, const void *items, size_t i);
+    int (*insert)(struct gp_store *store, const void *items, size_t i);
+};
+
+/*
+ * Write `count` items in one transaction, each unless it is already stored; `inserted` (NULL,
+ * or `count` entries) says which were written, *added and *skipped (either may be NULL) how
+ * many. On any error nothing is written and the error is returned.
+ */
+int gp_store__insert_new(struct gp_store *store, const struct gp_store_unique *u, size_t count,
+                         int *inserted, size_t *added, size_t *skipped);
+
 /* The columns of the offers and price_observations views that gp_store__read_offer reads, in
  * struct gp_offer's order. */
 #define GP_STORE_OFFER_COLUMNS                                                                     \
