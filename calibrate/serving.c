@@ -101,7 +101,8 @@ static int dp_attention(const struct gp_json_reader *r, const cJSON *obj, int *o
         return 0;
     if (cJSON_IsBool(v))
         *out = cJSON_IsTrue(v);
-    else if (cJSON_IsString(v) && (!strcmp(v->valuestring, "true") || !strcmp(v->valuestring, "false")))
+    else if (cJSON_IsString(v) &&
+             (!strcmp(v->valuestring, "true") || !strcmp(v->valuestring, "false")))
         *out = strcmp(v->valuestring, "true") == 0;
     else
         return gp_json_fail(r, "dp_attention", "must be true or false");
@@ -220,7 +221,8 @@ static int read_text(struct gp_serving_file *out, size_t *cap, const char *text,
     /* Positions within a line of JSON lines are on line 1 of that line: say the file's line. */
     size_t n = strlen(origin);
     const char *msg = gp_error_last();
-    if (rc == GP_EINVALID && lines && strncmp(msg, origin, n) == 0 && strncmp(msg + n, ":1:", 3) == 0) {
+    if (rc == GP_EINVALID && lines && strncmp(msg, origin, n) == 0 &&
+        strncmp(msg + n, ":1:", 3) == 0) {
         snprintf(where, sizeof(where), "%s", msg + n + 3);
         gp_error_set(GP_EINVALID, "%s:%d:%s", origin, line, where);
     }

@@ -12,23 +12,23 @@ enum gp_serving_format { GP_SERVING_VLLM, GP_SERVING_SGLANG, GP_SERVING_INFERENC
 /* One benchmark run. Fields a format does not carry are 0 or "". */
 struct gp_serving_run {
     enum gp_serving_format format;
-    int line;                /* 1-based line of the run in its file (JSONL), else 1 */
-    char model_id[128];      /* served model as the tool names it ("deepseek-ai/DeepSeek-R1") */
-    char date[32];           /* when it ran, as the tool writes it; "" when not written */
-    int concurrency;         /* max_concurrency (conc): requests in flight, > 0 */
-    double completed;        /* requests completed; 0 for InferenceX (not kept there) */
-    double input_tokens;     /* mean prompt tokens per request (totals / completed); 0: unknown */
-    double output_tokens;    /* mean generated tokens per request; 0: unknown */
-    double output_tok_s;     /* output tokens/s of the whole deployment; 0 for InferenceX */
-    double output_per_gpu;   /* InferenceX: output tokens/s per GPU as it divides them; else 0 */
-    double mean_tpot_ms;     /* mean time per output token, ms; 0: not written */
-    double mean_ttft_ms;     /* mean time to first token, ms; 0: not written */
+    int line;              /* 1-based line of the run in its file (JSONL), else 1 */
+    char model_id[128];    /* served model as the tool names it ("deepseek-ai/DeepSeek-R1") */
+    char date[32];         /* when it ran, as the tool writes it; "" when not written */
+    int concurrency;       /* max_concurrency (conc): requests in flight, > 0 */
+    double completed;      /* requests completed; 0 for InferenceX (not kept there) */
+    double input_tokens;   /* mean prompt tokens per request (totals / completed); 0: unknown */
+    double output_tokens;  /* mean generated tokens per request; 0: unknown */
+    double output_tok_s;   /* output tokens/s of the whole deployment; 0 for InferenceX */
+    double output_per_gpu; /* InferenceX: output tokens/s per GPU as it divides them; else 0 */
+    double mean_tpot_ms;   /* mean time per output token, ms; 0: not written */
+    double mean_ttft_ms;   /* mean time to first token, ms; 0: not written */
     /* InferenceX only: the deployment as the harness records it. */
-    char hw[32];         /* runner type, "b200", "mi355x-amd", ... */
-    char framework[32];  /* "vllm", "sglang", "trt", "atom", ... */
-    char precision[16];  /* "fp8", "fp4", ... */
-    int tp, ep;          /* tensor- and expert-parallel sizes; 0: not written */
-    int dp_attention;    /* 1 attention data-parallel, 0 not, -1 not written */
+    char hw[32];        /* runner type, "b200", "mi355x-amd", ... */
+    char framework[32]; /* "vllm", "sglang", "trt", "atom", ... */
+    char precision[16]; /* "fp8", "fp4", ... */
+    int tp, ep;         /* tensor- and expert-parallel sizes; 0: not written */
+    int dp_attention;   /* 1 attention data-parallel, 0 not, -1 not written */
 };
 
 struct gp_serving_file {

@@ -74,10 +74,11 @@ static int run_model(const struct serving_args *a, const struct serving_inputs *
     *out = a->model ? gp_model_table_find(&in->models, a->model)
                     : gp_serving_model_for(&in->models, run->model_id);
     if (!*out)
-        return gp_error_set(GP_EINVALID, "%s: %s%s%s is no model preset; give --model PRESET "
-                                         "('gpuplan workloads' uses them)",
-                            a->model ? "--model" : "model_id", id[0] ? "'" : "", id[0] ? id : "none",
-                            id[0] ? "'" : "");
+        return gp_error_set(GP_EINVALID,
+                            "%s: %s%s%s is no model preset; give --model PRESET "
+                            "('gpuplan workloads' uses them)",
+                            a->model ? "--model" : "model_id", id[0] ? "'" : "",
+                            id[0] ? id : "none", id[0] ? "'" : "");
     return 0;
 }
 
@@ -95,7 +96,9 @@ static int run_layout(const struct serving_args *a, const struct gp_serving_run 
             return gp_error_wrap("--layout");
     } else if (run->tp > 0) {
         bool spread = run->ep > 1, dp = run->dp_attention == 1;
-        m->layout = spread ? (dp ? GP_LAYOUT_DEP : GP_LAYOUT_TEP) : dp ? GP_LAYOUT_DPA : GP_LAYOUT_TP;
+        m->layout = spread ? (dp ? GP_LAYOUT_DEP : GP_LAYOUT_TEP)
+                    : dp   ? GP_LAYOUT_DPA
+                           : GP_LAYOUT_TP;
         m->replica_gpus = run->tp;
     } else {
         m->layout = GP_LAYOUT_TP;
@@ -169,8 +172,8 @@ static int run_stack(const struct serving_args *a, const struct serving_inputs *
         *out = gp_stack_default(&in->stacks, gpu->vendor, true);
     if (!*out)
         return gp_error_set(GP_EINVALID, "--stack: %s%s is no profile for %s; give --stack NAME",
-                            a->stack ? a->stack : run->framework,
-                            a->stack ? "" : " (framework)", gpu->id);
+                            a->stack ? a->stack : run->framework, a->stack ? "" : " (framework)",
+                            gpu->id);
     if (!(*out)->vendors[gpu->vendor] || (*out)->claim)
         return gp_error_set(GP_EINVALID, "--stack: '%s' is %s", (*out)->name,
                             (*out)->claim ? "a vendor claim, not a measured profile"
@@ -184,10 +187,9 @@ static void fingerprint(struct gp_serving_record *r)
     char text[640];
     uint64_t h = 1469598103934665603ull;
 
-    snprintf(text, sizeof(text), "%s|%d|%s|%s|%s|%s|%s|%d|%d|%.6g|%.6g|%.6g|%s", r->origin,
-             r->line, r->format, r->gpu_id, r->stack, r->model, r->layout, r->gpus,
-             r->concurrency, r->input_tokens, r->output_tokens, r->measured_per_gpu,
-             r->precision);
+    snprintf(text, sizeof(text), "%s|%d|%s|%s|%s|%s|%s|%d|%d|%.6g|%.6g|%.6g|%s", r->origin, r->line,
+             r->format, r->gpu_id, r->stack, r->model, r->layout, r->gpus, r->concurrency,
+             r->input_tokens, r->output_tokens, r->measured_per_gpu, r->precision);
     for (const char *c = text; *c; c++)
         h = (h ^ (unsigned char)*c) * 1099511628211ull;
     snprintf(r->fingerprint, sizeof(r->fingerprint), "%016llx", (unsigned long long)h);
@@ -296,14 +298,13 @@ static void release_inputs(struct serving_inputs *in)
 }
 
 /* Fit every run of `file`; none is stored unless all fit. */
-static int fit_all(struct gp_cli *cli, const struct serving_args *a, const struct serving_inputs *in,
-                   const struct gp_serving_file *file, const char *path,
-                   struct gp_serving_record *recs)
+static int fit_all(struct gp_cli *cli, const struct serving_args *a,
+                   const struct serving_inputs *in, const struct gp_serving_file *file,
+                   const char *path, struct gp_serving_record *recs)
 {
     for (size_t i = 0; i < file->count; i++)
         if (fit_run(&recs[i], a, in, &file->runs[i], path))
-            return gp_cli_input_error(cli, "%s:%d: %s", path, file->runs[i].line,
-                                      gp_error_last());
+            return gp_cli_input_error(cli, "%s:%d: %s", path, file->runs[i].line, gp_error_last());
     return GP_EXIT_OK;
 }
 
@@ -323,7 +324,8 @@ static int import_file(struct gp_cli *cli, const struct serving_args *a, const c
     if (!rc && gp_buf_read_file(&buf, path))
         rc = gp_cli_input_error(cli, "%s", gp_error_last());
     if (!rc && gp_serving_file_parse(&file, buf.data, buf.len, path))
-        rc = gp_error_code() == GP_ENOMEM ? gp_cli_fail() : gp_cli_input_error(cli, "%s", gp_error_last());
+        rc = gp_error_code() == GP_ENOMEM ? gp_cli_fail()
+                                          : gp_cli_input_error(cli, "%s", gp_error_last());
     if (!rc && (!(recs = calloc(file.count, sizeof(*recs))) ||
                 !(inserted = calloc(file.count, sizeof(*inserted))))) {
         gp_error_set(GP_ENOMEM, "out of memory");

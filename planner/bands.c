@@ -103,7 +103,7 @@ static int read_band(struct gp_json_reader *r, const cJSON *item, void *items, s
 
 int gp_bands_parse(struct gp_bands *out, const char *text, size_t len, const char *origin)
 {
-    static const char *const top_keys[] = {"schema_version", "notes",  "coverage",
+    static const char *const top_keys[] = {"schema_version", "notes", "coverage",
                                            "drift_per_year", "bands", NULL};
     struct gp_json_reader r;
     cJSON *root = NULL;

@@ -16,9 +16,15 @@ static const char *const section_keys[] = {"id",         "gemm",     "bandwidth"
                                            "provenance", NULL};
 static const char *const curve_gemm_keys[] = {"eff_max", "s_half_gflop", NULL};
 static const char *const curve_bw_keys[] = {"eff_max", "s_half_mb", NULL};
-static const char *const serving_keys[] = {
-    "compute",   "memory", "step_overhead_us", "layer_overhead_us", "runtime_overhead_gb",
-    "max_batch", "expert_tokens_half", "memory_fraction", NULL};
+static const char *const serving_keys[] = {"compute",
+                                           "memory",
+                                           "step_overhead_us",
+                                           "layer_overhead_us",
+                                           "runtime_overhead_gb",
+                                           "max_batch",
+                                           "expert_tokens_half",
+                                           "memory_fraction",
+                                           NULL};
 static const char *const network_keys[] = {"efficiency", "latency_us", NULL};
 static const char *const training_keys[] = {"mfu", NULL};
 static const char *const power_keys[] = {"idle", "busy", "memory_bound", NULL};
@@ -138,8 +144,7 @@ static int read_entry(struct gp_json_reader *r, const cJSON *obj, bool required,
         if (!rc)
             rc = ranged(r, sec, "max_batch", 1, 1e6, 1.0, required, &max_batch);
         if (!rc)
-            rc = ranged(r, sec, "expert_tokens_half", 0, 4096, 1.0, false,
-                        &e->expert_tokens_half);
+            rc = ranged(r, sec, "expert_tokens_half", 0, 4096, 1.0, false, &e->expert_tokens_half);
         if (!rc)
             rc = ranged(r, sec, "memory_fraction", 0.01, 1.0, 1.0, false, &e->memory_fraction);
         e->max_batch = (int)max_batch;

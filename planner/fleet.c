@@ -187,7 +187,7 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
 
 int gp_plan_row_group_gpus(const struct gp_plan_row *row)
 {
-    int n = row->kind == GP_WORKLOAD_INFERENCE ? row->replica_gpus
+    int n = row->kind == GP_WORKLOAD_INFERENCE  ? row->replica_gpus
             : row->kind == GP_WORKLOAD_TRAINING ? row->tp
                                                 : 1;
     return n >= 1 ? n : 1;

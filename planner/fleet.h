@@ -66,15 +66,15 @@ struct gp_plan_row {
     enum gp_vendor vendor;
     enum gp_workload_kind kind;  /* decides which columns apply */
     enum gp_precision precision; /* precision used, after any fallback */
-    int tp;              /* tensor-parallel degree, GPUs per replica (training: per stage) */
-    int ep;              /* inference: GPUs the experts are spread over (dep, tep), 1 = none */
+    int tp;                /* tensor-parallel degree, GPUs per replica (training: per stage) */
+    int ep;                /* inference: GPUs the experts are spread over (dep, tep), 1 = none */
     enum gp_layout layout; /* inference: how a replica splits the model */
     int replica_gpus;      /* inference: GPUs per replica */
-    int replicas;        /* model replicas (training: data-parallel width) */
-    int gpus;            /* GPUs in the fleet; 0 when nothing could be sized */
-    int nodes;           /* nodes of gpus_per_node GPUs */
-    int batch;           /* sequences per decode step (training: per micro-batch) */
-    double tokens_per_s; /* fleet output tokens/s (training: training tokens/s) */
+    int replicas;          /* model replicas (training: data-parallel width) */
+    int gpus;              /* GPUs in the fleet; 0 when nothing could be sized */
+    int nodes;             /* nodes of gpus_per_node GPUs */
+    int batch;             /* sequences per decode step (training: per micro-batch) */
+    double tokens_per_s;   /* fleet output tokens/s (training: training tokens/s) */
     double tokens_per_s_per_gpu; /* the same per GPU */
     double ttft_ms;              /* modelled time to first token, ms */
     double tpot_ms;              /* modelled time per output token, ms */

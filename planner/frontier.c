@@ -11,8 +11,7 @@
 /* Most batches tried per layout: 1, 2, 4, ... 2^20 sequences. */
 #define MAX_BATCH_STEPS 21
 
-static const enum gp_layout schemes[] = {GP_LAYOUT_TP, GP_LAYOUT_TEP, GP_LAYOUT_DEP,
-                                         GP_LAYOUT_DPA};
+static const enum gp_layout schemes[] = {GP_LAYOUT_TP, GP_LAYOUT_TEP, GP_LAYOUT_DEP, GP_LAYOUT_DPA};
 
 static int push(struct gp_frontier *f, const struct gp_frontier_point *p)
 {
@@ -56,8 +55,8 @@ static size_t pareto(struct gp_frontier_point *points, size_t n)
 }
 
 /* The point of one layout at batch limit `batch`; 0 when it runs, else 1. */
-static int point_at(struct gp_frontier_point *out, struct gp_workload *w,
-                    const struct gp_gpu *gpu, const struct gp_efficiency *eff, int batch)
+static int point_at(struct gp_frontier_point *out, struct gp_workload *w, const struct gp_gpu *gpu,
+                    const struct gp_efficiency *eff, int batch)
 {
     struct gp_perf p;
 
@@ -97,8 +96,8 @@ static int trace_layout(struct gp_frontier *out, struct gp_workload *w, const st
     return 0;
 }
 
-int gp_frontier_add(struct gp_frontier *out, const struct gp_workload *w,
-                    const struct gp_gpu *gpu, const struct gp_efficiency *eff, const char *stack)
+int gp_frontier_add(struct gp_frontier *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+                    const struct gp_efficiency *eff, const char *stack)
 {
     struct gp_workload open = *w;
     size_t first = out->count;

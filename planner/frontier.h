@@ -12,11 +12,11 @@
 
 /* One point: a layout and batch no other point of its GPU type beats on both axes. */
 struct gp_frontier_point {
-    char gpu[GP_GPU_ID_MAX];    /* catalog id */
-    char stack[32];             /* profile planned with, "" none */
-    enum gp_layout layout;      /* how a replica splits the model */
-    int replica_gpus;           /* GPUs per replica */
-    int batch;                  /* sequences per attention group in a step */
+    char gpu[GP_GPU_ID_MAX];      /* catalog id */
+    char stack[32];               /* profile planned with, "" none */
+    enum gp_layout layout;        /* how a replica splits the model */
+    int replica_gpus;             /* GPUs per replica */
+    int batch;                    /* sequences per attention group in a step */
     double tokens_per_s_per_user; /* output tokens/s each user sees: 1000 / TPOT ms */
     double tokens_per_s_per_gpu;  /* output tokens/s per GPU */
     double tpot_ms, ttft_ms;      /* time per output token and to the first token, ms */
@@ -34,8 +34,8 @@ struct gp_frontier {
  * workload's latency targets, reduced to the points no other beats on throughput per GPU and
  * per user at once. `stack` names the profile. Returns 0 or GP_ENOMEM.
  */
-int gp_frontier_add(struct gp_frontier *out, const struct gp_workload *w,
-                    const struct gp_gpu *gpu, const struct gp_efficiency *eff, const char *stack);
+int gp_frontier_add(struct gp_frontier *out, const struct gp_workload *w, const struct gp_gpu *gpu,
+                    const struct gp_efficiency *eff, const char *stack);
 
 /* The frontier of req->base.workload on every GPU type of `req`, with the profile each is
  * planned with (gp_plan_stacks_for). Returns 0, GP_EINVALID (not an inference workload) or

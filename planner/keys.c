@@ -249,8 +249,9 @@ void gp_plan_key_range(const struct gp_plan_key *k, char *out, size_t size)
         return;
     }
     if (d && d->type == LAYOUT) {
-        snprintf(out, size, "tp, dep, tep or dpa, with 1, 2, 4 or 8 GPUs (tep8) or without, "
-                            "or choose");
+        snprintf(out, size,
+                 "tp, dep, tep or dpa, with 1, 2, 4 or 8 GPUs (tep8) or without, "
+                 "or choose");
         return;
     }
     if (k->power_of_two)

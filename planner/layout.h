@@ -13,7 +13,7 @@ enum gp_layout {
     GP_LAYOUT_DPA,    /* attention data-parallel, experts tensor-parallel */
 };
 
-#define GP_LAYOUT_COUNT   5
+#define GP_LAYOUT_COUNT    5
 #define GP_LAYOUT_TEXT_MAX 8 /* "dpa8" and its terminator, with room */
 
 /* The degrees of one layout of `gpus` GPUs (a power of two). attention_tp x attention_dp and

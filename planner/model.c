@@ -346,13 +346,12 @@ static double choose_batch(const struct terms *x, const struct gp_workload *w,
 
     if (tpot > 0) {
         double lim = tpot - fixed;
-        b = gp_fmin(b, gp_fmin((lim - c0) / (x->c + x->a + x->k + p),
-                               (lim - wread) / (x->a + x->k + p)));
+        b = gp_fmin(
+            b, gp_fmin((lim - c0) / (x->c + x->a + x->k + p), (lim - wread) / (x->a + x->k + p)));
     }
     if (in->ttft_ms > 0) {
         double lim = in->ttft_ms * 1e-3 - x->pre - fixed;
-        b = gp_fmin(b,
-                    gp_fmin((lim - c0) / (x->c + x->a + x->k), (lim - wread) / (x->a + x->k)));
+        b = gp_fmin(b, gp_fmin((lim - c0) / (x->c + x->a + x->k), (lim - wread) / (x->a + x->k)));
     }
     b = floor(b);
     return b >= 1 ? b : 0;
@@ -409,8 +408,8 @@ static void describe_layout(struct gp_perf *out, const struct candidate *c,
 {
     const struct terms *x = &c->x;
     double g = k->g, b = c->b;
-    double comp_all = gemm_fixed(x, c->share) + x->c * b + k->attn_flops / x->sh.attention_tp / r->attn * b +
-                      x->pre_c * b / g;
+    double comp_all = gemm_fixed(x, c->share) + x->c * b +
+                      k->attn_flops / x->sh.attention_tp / r->attn * b + x->pre_c * b / g;
     double mem_all = c->wread + x->kv_tok * k->ctx / r->bytes * b + x->pre_m * b / g;
 
     out->layout = x->sh.scheme;
@@ -566,8 +565,7 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
             if (rc != 0)
                 continue;
             double gpus = in->load == GP_LOAD_MAX ? 0 : gp_model_whole_units(demand / c.rate) * n;
-            if (!have_best || gpus < best_gpus ||
-                (gpus == best_gpus && c.per_gpu > best.per_gpu)) {
+            if (!have_best || gpus < best_gpus || (gpus == best_gpus && c.per_gpu > best.per_gpu)) {
                 best = c;
                 best_gpus = gpus;
                 have_best = true;

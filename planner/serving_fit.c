@@ -55,8 +55,8 @@ int gp_serving_fit(struct gp_serving_fit *out, const struct gp_serving_measure *
     if (!gp_layout_valid_for(m->layout, m->replica_gpus, m->model->experts))
         return gp_error_set(GP_EINVALID, "layout %s cannot run %s", layout, m->model->name);
     if (m->replica_gpus > gpu->gpus_per_node)
-        return gp_error_set(GP_EINVALID, "layout %s spans more than one %s node (%d GPUs)",
-                            layout, gpu->id, gpu->gpus_per_node);
+        return gp_error_set(GP_EINVALID, "layout %s spans more than one %s node (%d GPUs)", layout,
+                            gpu->id, gpu->gpus_per_node);
     gp_layout_shape(&sh, m->layout, m->replica_gpus);
     measured_workload(&w, m, &sh);
     gp_model_evaluate(&p, &w, gpu, eff, 1.0, 0);
@@ -128,8 +128,8 @@ static const char *product_of(const char *framework)
 {
     static const struct {
         const char *keyword, *product;
-    } products[] = {{"trt", "TensorRT-LLM"}, {"vllm", "vLLM"}, {"sglang", "SGLang"},
-                    {"atom", "ATOM"}};
+    } products[] = {
+        {"trt", "TensorRT-LLM"}, {"vllm", "vLLM"}, {"sglang", "SGLang"}, {"atom", "ATOM"}};
 
     for (size_t i = 0; i < sizeof(products) / sizeof(products[0]); i++)
         if (strncasecmp(framework, products[i].keyword, strlen(products[i].keyword)) == 0)

@@ -8,11 +8,19 @@
 #include "util/json.h"
 #include "util/text.h"
 
-static const char *const phase_names[GP_PHASE_COUNT + 1] = {
-    "prefill",     "decode",      "attention", "communication", "overlap", "training_mfu",
-    "sequence_us", "expert_gemm", "memory_fraction", "kv_free_memory_fraction", NULL};
-static const char *const stack_keys[] = {"name",   "stack", "version", "as_of",
-                                         "vendors", "claim", "base",    "source",
+static const char *const phase_names[GP_PHASE_COUNT + 1] = {"prefill",
+                                                            "decode",
+                                                            "attention",
+                                                            "communication",
+                                                            "overlap",
+                                                            "training_mfu",
+                                                            "sequence_us",
+                                                            "expert_gemm",
+                                                            "memory_fraction",
+                                                            "kv_free_memory_fraction",
+                                                            NULL};
+static const char *const stack_keys[] = {"name",    "stack",      "version", "as_of",
+                                         "vendors", "claim",      "base",    "source",
                                          "phases",  "production", NULL};
 static const char *const claim_keys[] = {"inference", "training", NULL};
 static const char *const factor_keys[] = {"factor", "fitted_on", "confidence", NULL};

@@ -13,17 +13,17 @@
 
 /* The phases a profile gives a factor for. */
 enum gp_stack_phase {
-    GP_PHASE_PREFILL,       /* share of kernel-level GEMM throughput the engine sustains */
-    GP_PHASE_DECODE,        /* share of kernel-level HBM bandwidth sustained in decode */
-    GP_PHASE_ATTENTION,     /* share of kernel-level GEMM throughput attention kernels reach */
-    GP_PHASE_COMMUNICATION, /* share of link bandwidth collectives reach (scale-up and out) */
-    GP_PHASE_OVERLAP,       /* share of data-parallel traffic hidden behind compute */
-    GP_PHASE_TRAINING_MFU,  /* multiplier on the GPU's training model-FLOPs utilisation */
-    GP_PHASE_SEQUENCE_US,   /* engine time per sequence per decode step (scheduling, sampling),
-                               microseconds, [0, 1000] */
-    GP_PHASE_EXPERT_GEMM,   /* rate the grouped expert GEMMs sustain on routed tokens, as a
-                               share of a dense GEMM's (routing, permutation, activation
-                               quantisation and load imbalance included), (0, 1] */
+    GP_PHASE_PREFILL,          /* share of kernel-level GEMM throughput the engine sustains */
+    GP_PHASE_DECODE,           /* share of kernel-level HBM bandwidth sustained in decode */
+    GP_PHASE_ATTENTION,        /* share of kernel-level GEMM throughput attention kernels reach */
+    GP_PHASE_COMMUNICATION,    /* share of link bandwidth collectives reach (scale-up and out) */
+    GP_PHASE_OVERLAP,          /* share of data-parallel traffic hidden behind compute */
+    GP_PHASE_TRAINING_MFU,     /* multiplier on the GPU's training model-FLOPs utilisation */
+    GP_PHASE_SEQUENCE_US,      /* engine time per sequence per decode step (scheduling, sampling),
+                                  microseconds, [0, 1000] */
+    GP_PHASE_EXPERT_GEMM,      /* rate the grouped expert GEMMs sustain on routed tokens, as a
+                                  share of a dense GEMM's (routing, permutation, activation
+                                  quantisation and load imbalance included), (0, 1] */
     GP_PHASE_MEMORY_FRACTION,  /* share of HBM the engine uses by default, (0, 1] */
     GP_PHASE_KV_FREE_FRACTION, /* share of the memory weights leave free that the engine gives
                                   its KV cache by default, (0, 1] */

@@ -241,8 +241,8 @@ static int check_layout(const struct gp_inference *in, const struct gp_model_arc
         return breaks(b, "tensor_parallel", "is %d, but layout %s runs attention over %d GPU%s", ta,
                       text, shape.attention_tp, shape.attention_tp == 1 ? "" : "s");
     if (ep > 0 && ep != shape.expert_ep)
-        return breaks(b, "expert_parallel", "is %d, but layout %s spreads the experts over %d",
-                      ep, text, shape.expert_ep);
+        return breaks(b, "expert_parallel", "is %d, but layout %s spreads the experts over %d", ep,
+                      text, shape.expert_ep);
     return 0;
 }
 

@@ -65,12 +65,12 @@ struct gp_inference {
                                stack's engine does by default */
     double min_tokens_per_s_per_user; /* interactivity floor: output tokens/s each user sees
                                          while decoding (1000 / TPOT ms); 0 = none */
-    int max_batch;          /* engine limit on sequences per step; 0 = efficiency default */
-    enum gp_layout layout;  /* pinned layout scheme; GP_LAYOUT_CHOOSE = search them all */
-    int layout_gpus;        /* pinned GPUs per replica, 1, 2, 4 or 8; 0 = choose */
-    int tensor_parallel;    /* pinned attention tensor-parallel degree 1, 2, 4 or 8; 0 = choose */
-    int expert_parallel;    /* MoE: pinned GPUs the experts are spread over (DEP or TEP);
-                               1 = experts not spread; 0 = choose */
+    int max_batch;         /* engine limit on sequences per step; 0 = efficiency default */
+    enum gp_layout layout; /* pinned layout scheme; GP_LAYOUT_CHOOSE = search them all */
+    int layout_gpus;       /* pinned GPUs per replica, 1, 2, 4 or 8; 0 = choose */
+    int tensor_parallel;   /* pinned attention tensor-parallel degree 1, 2, 4 or 8; 0 = choose */
+    int expert_parallel;   /* MoE: pinned GPUs the experts are spread over (DEP or TEP);
+                              1 = experts not spread; 0 = choose */
 };
 
 struct gp_training {

@@ -10,12 +10,7 @@
 #include "util/error.h"
 #include "util/timeutil.h"
 
-enum {
-    NUMBER_ROOM = 352,
-    SCRATCH_MAX = 512,
-    BAR_HEIGHT = 22,
-    LABEL_WIDTH = 110
-};
+enum { NUMBER_ROOM = 352, SCRATCH_MAX = 512, BAR_HEIGHT = 22, LABEL_WIDTH = 110 };
 
 static const char style[] =
     "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;"

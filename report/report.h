@@ -49,9 +49,9 @@ struct gp_report_plan {
     enum gp_workload_kind kind;
     const struct gp_plan_row *rows; /* borrowed, ranked as plan ranks them */
     size_t nrows;
-    cJSON *document;          /* owned: plan's JSON document for the workload (workload,
-                                 assumptions, rows), without schema_version */
-    struct gp_plan_view view; /* every column, in the report currency */
+    cJSON *document;                    /* owned: plan's JSON document for the workload (workload,
+                                           assumptions, rows), without schema_version */
+    struct gp_plan_view view;           /* every column, in the report currency */
     const struct gp_frontier *frontier; /* borrowed: inference workloads' throughput-
                                            interactivity frontier; NULL for none */
 };

@@ -7,8 +7,8 @@
 #include "util/error.h"
 
 #define COLUMNS                                                                                    \
-    "fingerprint, gpu_id, stack, model, model_class, format, origin, line, layout, gpus, "        \
-    "concurrency, precision, input_tokens, output_tokens, measured_per_gpu, predicted_per_gpu, "  \
+    "fingerprint, gpu_id, stack, model, model_class, format, origin, line, layout, gpus, "         \
+    "concurrency, precision, input_tokens, output_tokens, measured_per_gpu, predicted_per_gpu, "   \
     "factor, measured_on, imported_at"
 
 static int known(struct gp_store *store, const void *items, size_t i)
@@ -26,8 +26,8 @@ static int insert(struct gp_store *store, const void *items, size_t i)
                                "INSERT INTO serving_calibrations (" COLUMNS ") VALUES (?1, ?2, "
                                "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
                                "?17, ?18, ?19)");
-    const char *texts[] = {r->fingerprint, r->gpu_id, r->stack, r->model, r->model_class,
-                           r->format, r->origin};
+    const char *texts[] = {r->fingerprint, r->gpu_id, r->stack, r->model,
+                           r->model_class, r->format, r->origin};
 
     if (rc)
         return rc;
@@ -90,8 +90,8 @@ static void read_record(struct gp_store *store, sqlite3_stmt *stmt, void *row)
 int gp_store_serving_list(struct gp_store *store, struct gp_serving_record **out, size_t *count)
 {
     sqlite3_stmt *stmt = NULL;
-    int rc = gp_store__prepare(store, &stmt,
-                               "SELECT " COLUMNS " FROM serving_calibrations ORDER BY id");
+    int rc =
+        gp_store__prepare(store, &stmt, "SELECT " COLUMNS " FROM serving_calibrations ORDER BY id");
 
     *out = NULL;
     *count = 0;

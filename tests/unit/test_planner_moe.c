@@ -60,8 +60,9 @@ static void test_layout_text(void **state)
         const char *text;
         enum gp_layout scheme;
         int gpus;
-    } good[] = {{"tp", GP_LAYOUT_TP, 0},   {"tp1", GP_LAYOUT_TP, 1},    {"dep8", GP_LAYOUT_DEP, 8},
-                {"tep4", GP_LAYOUT_TEP, 4}, {"dpa2", GP_LAYOUT_DPA, 2}, {"choose", GP_LAYOUT_CHOOSE, 0}};
+    } good[] = {{"tp", GP_LAYOUT_TP, 0},    {"tp1", GP_LAYOUT_TP, 1},
+                {"dep8", GP_LAYOUT_DEP, 8}, {"tep4", GP_LAYOUT_TEP, 4},
+                {"dpa2", GP_LAYOUT_DPA, 2}, {"choose", GP_LAYOUT_CHOOSE, 0}};
     static const char *const bad[] = {"", "tp3", "tp16", "tep88", "xep4", "TEP8", "dep-8", "dp8"};
     enum gp_layout scheme;
     int gpus;
@@ -205,7 +206,8 @@ static void test_pinned_layouts_plan_as_pinned(void **state)
     for (size_t i = 0; i < 4; i++) {
         pin(&w, schemes[i], 8);
         struct gp_perf p = evaluate(&w, "h200-sxm", &eff);
-        assert_true(p.replica_rate / p.replica_gpus <= best.replica_rate / best.replica_gpus + 1e-9);
+        assert_true(p.replica_rate / p.replica_gpus <=
+                    best.replica_rate / best.replica_gpus + 1e-9);
     }
     /* Layouts other than tp never reach a dense model. */
     struct gp_workload dense = serve("llama-3.1-70b", GP_FP8, 1024, 1024);

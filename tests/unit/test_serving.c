@@ -23,7 +23,7 @@ static int parse(struct gp_serving_file *f, const char *text)
 }
 
 #define BENCH                                                                                      \
-    "\"max_concurrency\": 64, \"completed\": 100, \"total_input_tokens\": 102400, "               \
+    "\"max_concurrency\": 64, \"completed\": 100, \"total_input_tokens\": 102400, "                \
     "\"total_output_tokens\": 51200, \"output_throughput\": 2000"
 
 static void test_formats(void **state)
@@ -72,7 +72,8 @@ static void test_errors(void **state)
         {"{\"a\": 1}", "is no serving result"},
         {"[1, 2]", "must be a benchmark result object"},
         {"{\"max_concurrency\": null, \"output_throughput\": 1}", "no concurrency limit"},
-        {"{\"max_concurrency\": 0.5, \"output_throughput\": 1}", "max_concurrency: must be a whole"},
+        {"{\"max_concurrency\": 0.5, \"output_throughput\": 1}",
+         "max_concurrency: must be a whole"},
         {"{\"max_concurrency\": 8, \"completed\": 0, \"total_input_tokens\": 0, "
          "\"total_output_tokens\": 0, \"output_throughput\": 1}",
          "completed: no request completed"},
@@ -111,8 +112,7 @@ static void test_matching(void **state)
     (void)state;
     assert_string_equal(gp_serving_model_for(&models, "deepseek-ai/DeepSeek-R1-0528")->name,
                         "deepseek-r1");
-    assert_string_equal(gp_serving_model_for(&models, "openai/GPT-OSS-120B")->name,
-                        "gpt-oss-120b");
+    assert_string_equal(gp_serving_model_for(&models, "openai/GPT-OSS-120B")->name, "gpt-oss-120b");
     assert_string_equal(gp_serving_model_for(&models, "meta-llama/Llama-3.3-70B-Instruct")->name,
                         "llama-3.3-70b");
     assert_null(gp_serving_model_for(&models, "someone/unknown"));
@@ -168,8 +168,8 @@ static void test_fit_and_apply(void **state)
     memset(&w, 0, sizeof(w));
     w.kind = GP_WORKLOAD_INFERENCE;
     w.model = *gp_model_table_find(&models, "llama-3.1-70b");
-    w.inference = (struct gp_inference){.precision = GP_FP8, .kv_precision = GP_FP8,
-                                        .input_tokens = 1024, .output_tokens = 1024};
+    w.inference = (struct gp_inference){
+        .precision = GP_FP8, .kv_precision = GP_FP8, .input_tokens = 1024, .output_tokens = 1024};
     struct gp_perf plain, scaled;
     gp_model_evaluate(&plain, &w, gpu("h200-sxm"), &eff, 1.0, 0);
     const double factors[] = {0.9, 0.5, 0.7};

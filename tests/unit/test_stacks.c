@@ -250,7 +250,7 @@ static void test_band_widening(void **state)
 
     struct gp_band band = {.low = exp(-0.3), .high = exp(0.4), .cases = 5, .spread = 0.4};
     gp_band_widen(&band, 0.25, 2.0);
-    assert_float_equal(log(band.low), -0.5, 1e-12);        /* sqrt(0.09 + 0.16) */
+    assert_float_equal(log(band.low), -0.5, 1e-12); /* sqrt(0.09 + 0.16) */
     assert_float_equal(log(band.high), sqrt(0.32) + 0.5, 1e-12);
     struct gp_band fresh = {.low = exp(-0.3), .high = exp(0.4), .cases = 5};
     gp_band_widen(&fresh, 0.25, -1.0); /* evidence from the future ages nothing */
@@ -271,10 +271,8 @@ static void test_band_widening(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_errors),
-        cmocka_unit_test(test_shipped_profiles),
-        cmocka_unit_test(test_claim_and_calibration),
-        cmocka_unit_test(test_bands),
+        cmocka_unit_test(test_parse_errors),          cmocka_unit_test(test_shipped_profiles),
+        cmocka_unit_test(test_claim_and_calibration), cmocka_unit_test(test_bands),
         cmocka_unit_test(test_band_widening),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -69,8 +69,7 @@ double band_drift_per_year(const struct band_case *c, size_t n, size_t *pairs)
 }
 
 void band_leave_source_out(const struct band_case *c, size_t n, double coverage, double spread,
-                           size_t *held, size_t *with_band, double *median_width,
-                           size_t *sources)
+                           size_t *held, size_t *with_band, double *median_width, size_t *sources)
 {
     static double e[MAX_PAIRS], widths[MAX_PAIRS];
     size_t w = 0;

@@ -36,7 +36,6 @@ double band_drift_per_year(const struct band_case *c, size_t n, size_t *pairs);
  * cases that had a band in *with_band; the median band width (high / low) in *median_width.
  * `sources` is how many distinct publications there are. */
 void band_leave_source_out(const struct band_case *c, size_t n, double coverage, double spread,
-                           size_t *held, size_t *with_band, double *median_width,
-                           size_t *sources);
+                           size_t *held, size_t *with_band, double *median_width, size_t *sources);
 
 #endif

@@ -62,7 +62,7 @@ struct harness {
     struct band_cases band[GP_BAND_COUNT];
     struct band_cases dated[GP_BAND_COUNT]; /* cases of tolerance classes outside the bands:
                                                engine spread and evidence drift only */
-    double all[MAX_CASES]; /* |error| of every inference case */
+    double all[MAX_CASES];                  /* |error| of every inference case */
     size_t nall;
     bool markdown;
     bool quiet; /* --write-bands: print only the file */
@@ -259,8 +259,8 @@ static int inference_case(struct harness *h, char **f, const char *file, int lin
     snprintf(origin.key, sizeof(origin.key), "%s|%s|%s|%s|%s|%s|%s", f[2], f[4], f[5], f[6], f[7],
              f[8], f[12]);
     snprintf(origin.hardware, sizeof(origin.hardware), "%s|%s", f[2], f[4]);
-    add_band_case(h, gp_band_class_of(&w, gpus, gpu->gpus_per_node), measured, predicted,
-                  &origin, cls);
+    add_band_case(h, gp_band_class_of(&w, gpus, gpu->gpus_per_node), measured, predicted, &origin,
+                  cls);
     if (h->markdown)
         say(h, "| %s | %s | %s | %s | %s/%s | %s | %.0f | %.0f | %+.1f%% |\n", f[0], gpu->id, f[3],
             gp_precision_name(perf.precision), f[7], f[8], f[9], measured, predicted,
@@ -269,8 +269,8 @@ static int inference_case(struct harness *h, char **f, const char *file, int lin
         say(h,
             "%-28s %-9s %-18s %-5s batch=%-5d %-7s measured %8.1f predicted %8.1f "
             "error %+6.1f%%%s\n",
-            f[0], gpu->id, f[3], layout, perf.batch, gp_bound_name(perf.bound), measured,
-            predicted, error * 100.0, bad ? "  OUT OF TOLERANCE" : "");
+            f[0], gpu->id, f[3], layout, perf.batch, gp_bound_name(perf.bound), measured, predicted,
+            error * 100.0, bad ? "  OUT OF TOLERANCE" : "");
     return bad;
 }
 
@@ -563,12 +563,12 @@ static size_t band_errors(const struct harness *h, int c, size_t skip, double *o
 /* Coverage of one band class: the band from all its cases, and each case against the band
  * derived without it (leave-one-out). */
 struct band_result {
-    size_t cases, pooled; /* the class's own cases; the cases its band is derived from */
-    double q;             /* conformal half-width, log units; < 0: too few cases */
-    size_t in, held;      /* own cases inside the band; inside their held-out band */
-    double held_factor;   /* mean held-out band factor exp(q): prediction / f .. x f */
-    double spread;        /* engine spread, log units (band_engine_spread) */
-    size_t sources;       /* publications among the cases */
+    size_t cases, pooled;   /* the class's own cases; the cases its band is derived from */
+    double q;               /* conformal half-width, log units; < 0: too few cases */
+    size_t in, held;        /* own cases inside the band; inside their held-out band */
+    double held_factor;     /* mean held-out band factor exp(q): prediction / f .. x f */
+    double spread;          /* engine spread, log units (band_engine_spread) */
+    size_t sources;         /* publications among the cases */
     size_t loso, loso_with; /* cases inside the band of the other sources; cases with one */
     double loso_width;      /* median high / low of those bands */
 };
@@ -604,8 +604,8 @@ static void band_measure(const struct harness *h, int c, struct band_result *out
         out->held_factor += exp(q) / (double)b->count;
     }
     out->spread = class_spread(h, c);
-    band_leave_source_out(b->c, b->count, BAND_COVERAGE, out->spread, &out->loso,
-                          &out->loso_with, &out->loso_width, &out->sources);
+    band_leave_source_out(b->c, b->count, BAND_COVERAGE, out->spread, &out->loso, &out->loso_with,
+                          &out->loso_width, &out->sources);
 }
 
 /* "82% of 33" for the leave-one-source-out coverage, or "one source only". Static storage. */
@@ -616,8 +616,8 @@ static const char *loso_text(const struct band_result *r)
     if (r->loso_with == 0)
         snprintf(text, sizeof(text), "one source only");
     else
-        snprintf(text, sizeof(text), "%.0f%% of %zu", 100.0 * (double)r->loso / (double)r->loso_with,
-                 r->loso_with);
+        snprintf(text, sizeof(text), "%.0f%% of %zu",
+                 100.0 * (double)r->loso / (double)r->loso_with, r->loso_with);
     return text;
 }
 
@@ -647,9 +647,8 @@ static int band_report(const struct harness *h, int c, const struct band_result 
                          "held out %.0f%%, mean held-out factor %.3f, engine spread %.3f; %zu "
                          "sources, leave-one-source-out %s, median width %.2fx%s%s\n",
            name, r->cases, r->pooled, lo, hi, 100.0 * (double)r->in / n,
-           100.0 * (double)r->held / n, r->held_factor, r->spread, r->sources,
-           loso_text(r), r->loso_width,
-           differs ? "  data/bands.json DIFFERS (rerun with --write-bands)" : "",
+           100.0 * (double)r->held / n, r->held_factor, r->spread, r->sources, loso_text(r),
+           r->loso_width, differs ? "  data/bands.json DIFFERS (rerun with --write-bands)" : "",
            short_held ? "  HELD-OUT COVERAGE BELOW TARGET" : "");
     return differs || short_held;
 }
