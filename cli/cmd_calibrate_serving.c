@@ -34,7 +34,8 @@ struct serving_inputs {
     struct gp_stack_table stacks;
     struct gp_bands bands;
     struct gp_calibration_curve *fits; /* kernel calibrations, applied as plans apply them */
-    size_t fit_count;
+    struct gp_plan_request req;        /* what a plan's efficiencies are made from, without the
+                                          bands and the serving calibrations being fitted */
 };
 
 static const struct gp_column columns[] = {
@@ -95,10 +96,7 @@ static int run_layout(const struct serving_args *a, const struct gp_serving_run 
         if (gp_layout_parse(a->layout, &m->layout, &m->replica_gpus))
             return gp_error_wrap("--layout");
     } else if (run->tp > 0) {
-        bool spread = run->ep > 1, dp = run->dp_attention == 1;
-        m->layout = spread ? (dp ? GP_LAYOUT_DEP : GP_LAYOUT_TEP)
-                    : dp   ? GP_LAYOUT_DPA
-                           : GP_LAYOUT_TP;
+        m->layout = gp_serving_layout_for(run->ep, run->dp_attention);
         m->replica_gpus = run->tp;
     } else {
         m->layout = GP_LAYOUT_TP;
@@ -133,7 +131,7 @@ static int run_precision(const struct serving_args *a, const struct gp_serving_r
                                          "does not say)");
     if ((rc = parse_precision(a->precision ? "--precision" : "precision", text, &m->precision)))
         return rc;
-    m->kv_precision = m->precision == GP_FP4 || m->precision == GP_FP6 ? GP_FP8 : m->precision;
+    m->kv_precision = gp_inference_default_kv(m->precision);
     return a->kv_precision ? parse_precision("--kv-precision", a->kv_precision, &m->kv_precision)
                            : 0;
 }
@@ -213,9 +211,7 @@ static int fit_run(struct gp_serving_record *rec, const struct serving_args *a,
         return rc;
     m.concurrency = run->concurrency;
     m.measured_per_gpu = run->output_per_gpu > 0 ? run->output_per_gpu : run->output_tok_s / m.gpus;
-    gp_efficiency_resolve(&eff, &in->effs, gpu->id);
-    gp_stack_apply(&eff, &in->stacks, stack);
-    gp_plan_calibration_choose(&eff, in->fits, in->fit_count, gpu->id);
+    gp_plan_efficiency(&eff, &in->req, gpu, stack);
     if ((rc = gp_serving_fit(&fit, &m, gpu, &eff)))
         return rc;
     memset(rec, 0, sizeof(*rec));
@@ -284,8 +280,11 @@ static int load_inputs(struct gp_cli *cli, struct serving_inputs *in, struct gp_
         rc = gp_cli_plan_stacks(cli, &in->stacks, &in->bands);
     if (!rc)
         rc = gp_cli_store(cli, store);
-    if (!rc && gp_store_calibration_fits_for_gpu(*store, NULL, &in->fits, &in->fit_count))
+    if (!rc && gp_store_calibration_fits_for_gpu(*store, NULL, &in->fits, &in->req.fit_count))
         rc = gp_cli_fail();
+    in->req.efficiencies = &in->effs;
+    in->req.stacks = &in->stacks;
+    in->req.fits = in->fits;
     return rc;
 }
 

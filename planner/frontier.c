@@ -11,8 +11,6 @@
 /* Most batches tried per layout: 1, 2, 4, ... 2^20 sequences. */
 #define MAX_BATCH_STEPS 21
 
-static const enum gp_layout schemes[] = {GP_LAYOUT_TP, GP_LAYOUT_TEP, GP_LAYOUT_DEP, GP_LAYOUT_DPA};
-
 static int push(struct gp_frontier *f, const struct gp_frontier_point *p)
 {
     if (f->count == f->cap) {
@@ -107,14 +105,14 @@ int gp_frontier_add(struct gp_frontier *out, const struct gp_workload *w, const 
     open.inference.load = GP_LOAD_MAX;
     open.inference.tpot_ms = open.inference.ttft_ms = 0;
     open.inference.min_tokens_per_s_per_user = 0;
-    for (size_t s = 0; s < sizeof(schemes) / sizeof(schemes[0]); s++) {
-        if (in->layout != GP_LAYOUT_CHOOSE && schemes[s] != in->layout)
+    for (size_t s = 0; s < GP_LAYOUT_SEARCHED; s++) {
+        if (in->layout != GP_LAYOUT_CHOOSE && gp_layout_searched[s] != in->layout)
             continue;
         for (int gpus = 1; gpus <= gpu->gpus_per_node && gpus <= 8; gpus *= 2) {
             if ((in->layout_gpus > 0 && gpus != in->layout_gpus) ||
-                !gp_layout_valid_for(schemes[s], gpus, w->model.experts))
+                !gp_layout_valid_for(gp_layout_searched[s], gpus, w->model.experts))
                 continue;
-            open.inference.layout = schemes[s];
+            open.inference.layout = gp_layout_searched[s];
             open.inference.layout_gpus = gpus;
             if (trace_layout(out, &open, gpu, eff, stack))
                 return GP_ENOMEM;

@@ -13,6 +13,9 @@ static const char *const names[GP_LAYOUT_COUNT] = {
     [GP_LAYOUT_TEP] = "tep",       [GP_LAYOUT_DPA] = "dpa",
 };
 
+const enum gp_layout gp_layout_searched[GP_LAYOUT_SEARCHED] = {GP_LAYOUT_TP, GP_LAYOUT_TEP,
+                                                               GP_LAYOUT_DEP, GP_LAYOUT_DPA};
+
 void gp_layout_shape(struct gp_layout_shape *out, enum gp_layout scheme, int gpus)
 {
     bool attention_split = scheme != GP_LAYOUT_DEP && scheme != GP_LAYOUT_DPA;

@@ -27,6 +27,11 @@ struct gp_layout_shape {
     int expert_ep;    /* GPUs the routed experts are spread over */
 };
 
+/* The layouts a search tries, in order of preference on a tie; tp first, the only one of a
+ * dense model. */
+#define GP_LAYOUT_SEARCHED 4
+extern const enum gp_layout gp_layout_searched[GP_LAYOUT_SEARCHED];
+
 /* The shape of `scheme` over `gpus` GPUs; TP for GP_LAYOUT_CHOOSE. */
 void gp_layout_shape(struct gp_layout_shape *out, enum gp_layout scheme, int gpus);
 

@@ -502,10 +502,6 @@ static void inference_rates(struct rates *r, const struct gp_workload *w, const 
         r->erouted = r->eflops * eff->expert_gemm;
 }
 
-/* The layouts searched, in order of preference on a tie. */
-static const enum gp_layout searched[] = {GP_LAYOUT_TP, GP_LAYOUT_TEP, GP_LAYOUT_DEP,
-                                          GP_LAYOUT_DPA};
-
 /*
  * Whether layout `sh` (inside a node) is one the workload allows: one its model can run, and
  * matching whatever it pins. The degree keys (tensor_parallel, expert_parallel) pin
@@ -553,10 +549,10 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     inference_rates(&r, w, gpu, eff, out->precision, scale);
     shared_init(&k, w, gpu, eff, &r, out->precision);
     /* tp comes first: a dense model has no other layout */
-    size_t schemes = w->model.experts > 1 ? sizeof(searched) / sizeof(searched[0]) : 1;
+    size_t schemes = w->model.experts > 1 ? GP_LAYOUT_SEARCHED : 1;
     for (size_t i = 0; i < schemes; i++) {
         for (int n = 1; n <= MAX_REPLICA_GPUS && n <= gpu->gpus_per_node; n *= 2) {
-            gp_layout_shape(&sh, searched[i], n);
+            gp_layout_shape(&sh, gp_layout_searched[i], n);
             if (!layout_allowed(in, &w->model, &sh))
                 continue;
             int rc = try_layout(&c, w, eff, &r, &k, &sh);

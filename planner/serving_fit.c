@@ -154,3 +154,10 @@ const struct gp_stack *gp_serving_stack_for(const struct gp_stack_table *stacks,
     }
     return best;
 }
+
+enum gp_layout gp_serving_layout_for(int ep, int dp_attention)
+{
+    if (ep > 1)
+        return dp_attention == 1 ? GP_LAYOUT_DEP : GP_LAYOUT_TEP;
+    return dp_attention == 1 ? GP_LAYOUT_DPA : GP_LAYOUT_TP;
+}

@@ -55,6 +55,11 @@ const struct gp_model_arch *gp_serving_model_for(const struct gp_model_table *mo
  * part as an id, or with "-sxm"; NULL when none. Borrowed. */
 const struct gp_gpu *gp_serving_gpu_for(const struct gp_catalog *cat, const char *runner);
 
+/* The layout an InferenceX run records as tensor- and expert-parallel sizes and whether
+ * attention ran data-parallel (dp_attention 1): experts spread (ep > 1) is dep or tep, else dpa
+ * or tp. */
+enum gp_layout gp_serving_layout_for(int ep, int dp_attention);
+
 /* The profile an InferenceX framework ("trt", "vllm", "sglang", "atom") runs on `vendor`: the
  * production, else the newest measured profile of that product; NULL when none. Borrowed. */
 const struct gp_stack *gp_serving_stack_for(const struct gp_stack_table *stacks,

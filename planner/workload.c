@@ -89,6 +89,11 @@ static const char *const target_keys[] = {"requests_per_s", "output_tokens_per_s
 static const char *const profile_keys[] = {"baseline",   "peak",        "peak_hours_per_day",
                                            "spot_share", "spot_factor", NULL};
 
+enum gp_precision gp_inference_default_kv(enum gp_precision weights)
+{
+    return weights == GP_FP4 || weights == GP_FP6 ? GP_FP8 : weights;
+}
+
 double gp_inference_demand(const struct gp_inference *in)
 {
     return in->load == GP_LOAD_REQUESTS ? in->rate * in->output_tokens : in->rate;
@@ -616,7 +621,7 @@ static int read_inference(struct gp_json_reader *r, const cJSON *root, struct gp
     if (!rc)
         rc = read_precision(r, root, "precision", &in->precision, GP_JSON_OPTIONAL);
     /* KV defaults to the weight precision, but never narrower than fp8. */
-    in->kv_precision = in->precision == GP_FP4 || in->precision == GP_FP6 ? GP_FP8 : in->precision;
+    in->kv_precision = gp_inference_default_kv(in->precision);
     if (!rc)
         rc = read_precision(r, root, "kv_precision", &in->kv_precision, GP_JSON_OPTIONAL);
     if (!rc)

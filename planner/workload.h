@@ -124,6 +124,9 @@ struct gp_workload {
     struct gp_buying buying;       /* any kind */
 };
 
+/* The KV cache format when none is given: the weights', but never narrower than fp8. */
+enum gp_precision gp_inference_default_kv(enum gp_precision weights);
+
 /* The output tokens/s an inference target asks for: rate x output_tokens for requests/s,
  * the rate itself for output tokens/s; meaningless for "max". */
 double gp_inference_demand(const struct gp_inference *in);

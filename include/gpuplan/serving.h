@@ -10,7 +10,7 @@
 #define GP_SERVING_FINGERPRINT_MAX 17 /* 16 hex digits */
 
 struct gp_serving_record {
-    char fingerprint[GP_SERVING_FINGERPRINT_MAX]; /* of the run's text and its conditions */
+    char fingerprint[GP_SERVING_FINGERPRINT_MAX]; /* of the run and its fit conditions */
     char gpu_id[GP_GPU_ID_MAX];                   /* catalog GPU it ran on */
     char stack[32];                               /* profile it calibrates */
     char model[64];                               /* preset served */

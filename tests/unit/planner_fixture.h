@@ -5,6 +5,7 @@
 #define GP_TESTS_PLANNER_FIXTURE_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "catalog/catalog.h"
 #include "catalog/data.h"
@@ -51,6 +52,23 @@ static int teardown(void **state)
     gp_efficiency_table_release(&effs);
     gp_model_table_release(&models);
     return 0;
+}
+
+/* An inference workload on preset `model`: best throughput per GPU, no latency limits, an fp8
+ * KV cache, the engine's memory rule. Inline: not every test of the fixture plans one. */
+static inline struct gp_workload fixture_inference(const char *model, enum gp_precision p,
+                                                   double in, double out)
+{
+    struct gp_workload w;
+    memset(&w, 0, sizeof(w));
+    w.kind = GP_WORKLOAD_INFERENCE;
+    w.model = *gp_model_table_find(&models, model);
+    w.inference.precision = p;
+    w.inference.kv_precision = GP_FP8;
+    w.inference.input_tokens = in;
+    w.inference.output_tokens = out;
+    w.inference.load = GP_LOAD_MAX;
+    return w;
 }
 
 static const struct gp_gpu *gpu(const char *id)

@@ -35,18 +35,10 @@ static int parse(struct gp_workload *w, const char *json)
     return gp_workload_parse(w, json, strlen(json), "test.json", &models);
 }
 
-/* An inference workload on a preset, target max, no latency limits. */
+/* An inference workload on a preset, target max, no latency limits, 0.9 of HBM. */
 static struct gp_workload inference(const char *model, enum gp_precision p, double in, double out)
 {
-    struct gp_workload w;
-    memset(&w, 0, sizeof(w));
-    w.kind = GP_WORKLOAD_INFERENCE;
-    w.model = *gp_model_table_find(&models, model);
-    w.inference.precision = p;
-    w.inference.kv_precision = GP_FP8;
-    w.inference.input_tokens = in;
-    w.inference.output_tokens = out;
-    w.inference.load = GP_LOAD_MAX;
+    struct gp_workload w = fixture_inference(model, p, in, out);
     w.inference.memory_fraction = 0.9;
     return w;
 }

@@ -25,21 +25,6 @@ static struct gp_efficiency eff_for(const char *id)
     return e;
 }
 
-/* An inference workload on a preset, target max, no latency limits, engine memory rules. */
-static struct gp_workload serve(const char *model, enum gp_precision p, double in, double out)
-{
-    struct gp_workload w;
-    memset(&w, 0, sizeof(w));
-    w.kind = GP_WORKLOAD_INFERENCE;
-    w.model = *gp_model_table_find(&models, model);
-    w.inference.precision = p;
-    w.inference.kv_precision = GP_FP8;
-    w.inference.input_tokens = in;
-    w.inference.output_tokens = out;
-    w.inference.load = GP_LOAD_MAX;
-    return w;
-}
-
 static void pin(struct gp_workload *w, enum gp_layout scheme, int gpus)
 {
     w->inference.layout = scheme;
@@ -163,7 +148,7 @@ static void test_layout_key(void **state)
     (void)state;
 
     memset(&in, 0, sizeof(in));
-    in.workload = serve("deepseek-r1", GP_FP8, 1024, 1024);
+    in.workload = fixture_inference("deepseek-r1", GP_FP8, 1024, 1024);
     assert_int_equal(gp_plan_set(&in, "layout", "dpa8"), 0);
     assert_int_equal(in.workload.inference.layout, GP_LAYOUT_DPA);
     assert_int_equal(in.workload.inference.layout_gpus, 8);
@@ -188,7 +173,7 @@ static void test_pinned_layouts_plan_as_pinned(void **state)
     (void)state;
 
     for (size_t i = 0; i < 4; i++) {
-        struct gp_workload w = serve("deepseek-r1", GP_FP8, 1024, 1024);
+        struct gp_workload w = fixture_inference("deepseek-r1", GP_FP8, 1024, 1024);
         struct gp_layout_shape sh;
         pin(&w, schemes[i], 8);
         struct gp_perf p = evaluate(&w, "h200-sxm", &eff);
@@ -201,7 +186,7 @@ static void test_pinned_layouts_plan_as_pinned(void **state)
         assert_true(isfinite(p.tpot_ms) && p.tpot_ms > 0);
     }
     /* Chosen freely, the planner keeps the best of them. */
-    struct gp_workload w = serve("deepseek-r1", GP_FP8, 1024, 1024);
+    struct gp_workload w = fixture_inference("deepseek-r1", GP_FP8, 1024, 1024);
     struct gp_perf best = evaluate(&w, "h200-sxm", &eff);
     for (size_t i = 0; i < 4; i++) {
         pin(&w, schemes[i], 8);
@@ -210,7 +195,7 @@ static void test_pinned_layouts_plan_as_pinned(void **state)
                     best.replica_rate / best.replica_gpus + 1e-9);
     }
     /* Layouts other than tp never reach a dense model. */
-    struct gp_workload dense = serve("llama-3.1-70b", GP_FP8, 1024, 1024);
+    struct gp_workload dense = fixture_inference("llama-3.1-70b", GP_FP8, 1024, 1024);
     struct gp_perf d = evaluate(&dense, "h200-sxm", &eff);
     assert_int_equal(d.layout, GP_LAYOUT_TP);
 }
@@ -223,7 +208,7 @@ static void test_pinned_layouts_plan_as_pinned(void **state)
 static void test_grouped_experts(void **state)
 {
     struct gp_efficiency eff = eff_for("b200");
-    struct gp_workload w = serve("gpt-oss-120b", GP_FP4, 128, 1024);
+    struct gp_workload w = fixture_inference("gpt-oss-120b", GP_FP4, 128, 1024);
     (void)state;
 
     pin(&w, GP_LAYOUT_TP, 1);
@@ -243,7 +228,7 @@ static void test_grouped_experts(void **state)
 static void test_tensor_parallel_divides_experts(void **state)
 {
     struct gp_efficiency eff = eff_for("h200-sxm");
-    struct gp_workload w = serve("deepseek-r1", GP_FP8, 1024, 1024);
+    struct gp_workload w = fixture_inference("deepseek-r1", GP_FP8, 1024, 1024);
     (void)state;
 
     pin(&w, GP_LAYOUT_TP, 8);
@@ -264,7 +249,7 @@ static void test_tensor_parallel_divides_experts(void **state)
 static void test_engine_memory_rules(void **state)
 {
     struct gp_efficiency eff = eff_for("b200");
-    struct gp_workload w = serve("deepseek-r1", GP_FP8, 1024, 1024);
+    struct gp_workload w = fixture_inference("deepseek-r1", GP_FP8, 1024, 1024);
     (void)state;
 
     pin(&w, GP_LAYOUT_TP, 4);
@@ -286,7 +271,7 @@ static void test_engine_memory_rules(void **state)
 static void test_interactivity_floor(void **state)
 {
     struct gp_efficiency eff = eff_for("h200-sxm");
-    struct gp_workload w = serve("llama-3.1-70b", GP_FP8, 1024, 1024);
+    struct gp_workload w = fixture_inference("llama-3.1-70b", GP_FP8, 1024, 1024);
     (void)state;
 
     struct gp_perf free_run = evaluate(&w, "h200-sxm", &eff);

@@ -164,12 +164,7 @@ static void test_fit_and_apply(void **state)
     assert_int_equal(gp_serving_fit(&fit, &m, gpu("h200-sxm"), &eff), GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "does not fit h200-sxm"));
 
-    struct gp_workload w;
-    memset(&w, 0, sizeof(w));
-    w.kind = GP_WORKLOAD_INFERENCE;
-    w.model = *gp_model_table_find(&models, "llama-3.1-70b");
-    w.inference = (struct gp_inference){
-        .precision = GP_FP8, .kv_precision = GP_FP8, .input_tokens = 1024, .output_tokens = 1024};
+    struct gp_workload w = fixture_inference("llama-3.1-70b", GP_FP8, 1024, 1024);
     struct gp_perf plain, scaled;
     gp_model_evaluate(&plain, &w, gpu("h200-sxm"), &eff, 1.0, 0);
     const double factors[] = {0.9, 0.5, 0.7};
