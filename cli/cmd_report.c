@@ -10,8 +10,9 @@
 #include "cli/plan_input.h"
 #include "cli/plan_meta.h"
 #include "cli/plan_run.h"
-#include "cli/report_sections.h"
 #include "report/report.h"
+#include "report/sections.h"
+#include "store/store.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/msg.h"
@@ -39,7 +40,6 @@ struct report_run {
     struct gp_frontier frontiers[GP_STRLIST_MAX]; /* inference runs' frontiers, else empty */
     size_t nruns;
     struct gp_report report;
-    struct gp_report_price_point *history;
     char database[4096];
 };
 
@@ -50,7 +50,6 @@ static void report_run_release(struct report_run *run)
         gp_cli_plan_run_release(&run->runs[i]);
         gp_frontier_release(&run->frontiers[i]);
     }
-    free(run->history);
 }
 
 /* --out, --format (or the extension), --horizon. */
@@ -129,7 +128,7 @@ static int add_frontier(struct report_run *run, size_t i)
         return GP_EINVALID;
     s->note = "Throughput per GPU against the tokens per second each user sees, over every "
               "layout and batch: the points no other beats on both.";
-    return gp_cli_frontier_table(&s->table, f);
+    return gp_report_frontier_table(&s->table, f);
 }
 
 /* Plan every workload and add its section. */
@@ -143,9 +142,10 @@ static int plan_all(struct gp_cli *cli, struct report_run *run)
         const char *name = run->args.workloads.items[i];
         if ((rc = gp_cli_plan_execute(cli, p, &run->args.plan, name)))
             return rc;
+        struct gp_report_inputs inputs = {p->offers, p->req.offer_count, p->quotes,
+                                          p->req.quote_count};
         r->currency = p->res.currency;
-        if (gp_report_add_plan(r, p->res.used.workload.name, p->res.used.workload.kind, p->res.rows,
-                               p->res.count, NULL))
+        if (gp_report_add_plan(r, &p->res, &inputs, NULL))
             return gp_cli_fail();
         r->plans[r->nplans - 1].document = plan_document(p, &r->plans[r->nplans - 1]);
         if (!r->plans[r->nplans - 1].document) {
@@ -156,6 +156,40 @@ static int plan_all(struct gp_cli *cli, struct report_run *run)
             return gp_cli_fail();
     }
     return GP_EXIT_OK;
+}
+
+/* Whether GPU `id` comes before run i, GPU g among the runs (each GPU's history once). */
+static bool seen_before(const struct report_run *run, size_t i, size_t g, const char *id)
+{
+    for (size_t a = 0; a <= i; a++)
+        for (size_t b = 0; b < run->runs[a].res.per_point && (a < i || b < g); b++)
+            if (strcmp(run->runs[a].res.gpus[b].gpu->id, id) == 0)
+                return true;
+    return false;
+}
+
+/* Per GPU type of the plans, its on-demand and spot price observations from the store, for the
+ * report's price history. */
+static int load_history(struct gp_store *store, struct report_run *run)
+{
+    static const enum gp_tier tiers[] = {GP_TIER_ON_DEMAND, GP_TIER_SPOT};
+    int rc = gp_report_begin_history(&run->report);
+
+    for (size_t i = 0; rc == 0 && i < run->nruns; i++)
+        for (size_t g = 0; rc == 0 && g < run->runs[i].res.per_point; g++) {
+            const char *id = run->runs[i].res.gpus[g].gpu->id;
+            for (size_t t = 0; rc == 0 && t < 2 && !seen_before(run, i, g, id); t++) {
+                struct gp_offer_filter filter = {.gpu_id = id, .tier = (int)tiers[t]};
+                struct gp_offer *obs = NULL;
+                size_t n = 0;
+                rc = gp_store_history_query(store, &filter, &obs, &n);
+                if (rc == 0 && n > 0)
+                    rc = gp_report_add_history(&run->report, id, tiers[t], obs, n,
+                                               run->runs[i].res.fx_per_usd);
+                free(obs);
+            }
+        }
+    return rc;
 }
 
 /* The sections from the store and the run: summary, offers, quotes, history, assumptions. */
@@ -174,12 +208,10 @@ static int add_sections(struct gp_cli *cli, struct report_run *run)
         expiry[nexpiry++] = first->quotes[i].offer.valid_until;
     if ((rc = gp_cli_store_read(cli, &store)) || (rc = gp_cli_fx(cli, &fx)))
         return rc;
-    if (gp_report_add_summary(r, expiry, nexpiry, run->horizon_days) ||
-        gp_cli_report_offers(r, run->runs, run->nruns) ||
-        gp_cli_report_quotes(r, first->quotes, first->req.quote_count, first->res.fx_per_usd,
+    if (gp_report_add_summary(r, expiry, nexpiry, run->horizon_days) || gp_report_add_offers(r) ||
+        gp_report_add_quotes(r, first->quotes, first->req.quote_count, first->res.fx_per_usd,
                              run->horizon_days) ||
-        gp_cli_report_history(r, store, run->runs, run->nruns, &run->history) ||
-        gp_cli_report_assumptions(r, run->runs, run->nruns, fx))
+        load_history(store, run) || gp_report_add_assumptions(r, fx))
         return gp_cli_fail();
     return GP_EXIT_OK;
 }

@@ -11,9 +11,4 @@
  * can run it). */
 int gp_cli_plan_frontier(struct gp_cli *cli, struct gp_cli_plan_run *run);
 
-/* The frontier's points as a table (gpu, stack, layout, batch, tokens_per_s_per_user,
- * tokens_per_s_per_gpu, tpot_ms, ttft_ms) into *t, for `plan --frontier` and the report.
- * Returns 0 or GP_ENOMEM; release *t in every case. */
-int gp_cli_frontier_table(struct gp_table *t, const struct gp_frontier *f);
-
 #endif

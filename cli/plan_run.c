@@ -274,7 +274,8 @@ static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
     if ((rc = select_gpus(cli, run->args, run->catalog, run->gpus, &req->gpu_count)) ||
         (rc = gp_cli_store_read(cli, &store)))
         return rc;
-    if (load_offers(store, run) || gp_store_quotes_list(store, &run->quotes, &req->quote_count) ||
+    if (gp_clusters_load(&run->clusters) || load_offers(store, run) ||
+        gp_store_quotes_list(store, &run->quotes, &req->quote_count) ||
         gp_store_calibration_fits_for_gpu(store, NULL, &run->fits, &req->fit_count) ||
         gp_store_serving_list(store, &run->serving, &req->serving_count))
         return gp_cli_fail();
@@ -282,6 +283,7 @@ static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
     req->gpus = run->gpus;
     req->offers = run->offers;
     req->quotes = run->quotes;
+    req->clusters = &run->clusters;
     req->fits = run->fits;
     req->efficiencies = &run->effs;
     req->stacks = &run->stacks;
@@ -311,6 +313,7 @@ void gp_cli_plan_run_release(struct gp_cli_plan_run *run)
     free(run->serving);
     free(run->gpus);
     gp_capex_release(&run->capex);
+    gp_clusters_release(&run->clusters);
 }
 
 int gp_cli_plan_prepare(struct gp_cli *cli, struct gp_cli_plan_run *run,

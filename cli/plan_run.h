@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "catalog/capex.h"
+#include "catalog/clusters.h"
 #include "cli/cli.h"
 #include "planner/plan.h"
 
@@ -39,6 +40,7 @@ struct gp_cli_plan_run {
     struct gp_quote *quotes;
     struct gp_calibration_curve *fits;
     struct gp_serving_record *serving;   /* the user's serving calibrations */
+    struct gp_cluster_table clusters;    /* data/clusters.json */
     struct gp_capex_table capex;         /* data/capex.json, for owned pricing */
     struct gp_capex_choice capex_prices; /* --capex GPU=PRICE,... */
     struct gp_plan_result res;

@@ -21,8 +21,15 @@ static const struct gp_plan_row *best_and_next(const struct gp_plan_result *res,
 /* "3 x B200 (secure cloud) at runpod" (or the combination) into out[size]. */
 static void fleet_text(char *out, size_t size, const struct gp_plan_row *r)
 {
+    char speed[32] = "";
+
+    if (r->cluster.fabric_gbps > 0)
+        snprintf(speed, sizeof(speed), "%.0f Gb/s ", r->cluster.fabric_gbps);
     if (r->price_mix[0])
         snprintf(out, size, "%s at %s", r->price_mix, r->provider);
+    else if (r->cluster.nodes > 0)
+        snprintf(out, size, "%d x %s at %s, one cluster on %s%s", r->instances, r->instance_type,
+                 r->provider, speed, r->cluster.fabric);
     else
         snprintf(out, size, "%d x %s at %s", r->instances, r->instance_type, r->provider);
 }

@@ -55,32 +55,45 @@ static void convert(struct gp_purchase_offer *out, const struct gp_offer *o, con
 }
 
 int gp_buy_offers_collect(struct gp_buy_offers *out, const char *gpu_id,
-                          const struct gp_offer *offers, size_t n, size_t quotes)
+                          const struct gp_offer *offers, size_t n, size_t quotes,
+                          const struct gp_cluster_table *clusters)
 {
     out->count = 0;
     out->room = n + quotes;
     out->items = calloc(out->room + 1, sizeof(*out->items));
-    if (!out->items)
+    out->origins = calloc(out->room + 1, sizeof(*out->origins));
+    if (!out->items || !out->origins) {
+        gp_buy_offers_release(out);
         return gp_error_set(GP_ENOMEM, "out of memory collecting the offers of %s", gpu_id);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(offers[i].gpu_id, gpu_id) == 0 && offers[i].tier != GP_TIER_QUOTE)
-            convert(&out->items[out->count++], &offers[i], offers[i].provider);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(offers[i].gpu_id, gpu_id) != 0 || offers[i].tier == GP_TIER_QUOTE)
+            continue;
+        const struct gp_cluster_rule *rule =
+            gp_clusters_find(clusters, offers[i].provider, offers[i].instance_type);
+        convert(&out->items[out->count], &offers[i], offers[i].provider);
+        out->items[out->count].cluster = rule && rule->cluster;
+        out->origins[out->count++] =
+            (struct gp_buy_origin){GP_PLAN_FROM_OFFER, i, rule && rule->cluster ? rule : NULL};
+    }
     return 0;
 }
 
-bool gp_buy_offers_add_quote(struct gp_buy_offers *out, const struct gp_offer *quote, int64_t id)
+bool gp_buy_offers_add_quote(struct gp_buy_offers *out, const struct gp_quote *quote, size_t input)
 {
+    struct gp_purchase_offer *o;
     char source[32];
 
     if (out->count >= out->room)
         return false;
-    snprintf(source, sizeof(source), "quote:%lld", (long long)id);
-    convert(&out->items[out->count], quote, source);
+    o = &out->items[out->count];
+    snprintf(source, sizeof(source), "quote:%lld", (long long)quote->id);
+    convert(o, &quote->offer, source);
     /* A quote names no instance type: rows call it what `quote list` and `prices` call it. */
-    if (!out->items[out->count].instance_type[0])
-        snprintf(out->items[out->count].instance_type, sizeof(out->items[out->count].instance_type),
-                 "quote #%lld", (long long)id);
-    out->items[out->count++].tier = GP_TIER_QUOTE;
+    if (!o->instance_type[0])
+        snprintf(o->instance_type, sizeof(o->instance_type), "quote #%lld", (long long)quote->id);
+    o->tier = GP_TIER_QUOTE;
+    out->origins[out->count++] = (struct gp_buy_origin){GP_PLAN_FROM_QUOTE, input, NULL};
     return true;
 }
 
@@ -89,7 +102,9 @@ void gp_buy_offers_release(struct gp_buy_offers *o)
     if (!o)
         return;
     free(o->items);
+    free(o->origins);
     o->items = NULL;
+    o->origins = NULL;
     o->count = o->room = 0;
 }
 
@@ -113,6 +128,7 @@ static void row_need(struct gp_purchase_need *need, struct gp_purchase_options *
 
     need->gpus_per_node = gpu->gpus_per_node > 0 ? gpu->gpus_per_node : 8;
     need->groups = (double)row->gpus / need->group_gpus;
+    need->one_cluster = row->kind == GP_WORKLOAD_TRAINING; /* one job: its gradients cross nodes */
     if (row->kind != GP_WORKLOAD_INFERENCE || !(group_rate > 0))
         return;
     if (in->load != GP_LOAD_MAX)
@@ -141,6 +157,7 @@ static unsigned label_note(enum gp_purchase_label label)
         GP_NOTE_NO_OFFER_IN_REGION,
         GP_NOTE_NO_TERM_IN_HORIZON,
         GP_NOTE_NO_FITTING_INSTANCE,
+        GP_NOTE_NO_CLUSTER_OFFER,
     };
     return (unsigned)label < sizeof(notes) / sizeof(notes[0]) ? notes[label] : 0;
 }
@@ -195,6 +212,60 @@ static void describe_fleet(struct gp_plan_row *row, const struct gp_purchase_fle
     gp_time_format_date(f->oldest, row->price_date, sizeof(row->price_date));
     row->price_observed_at = f->oldest;
     row->price_newest_at = f->newest;
+}
+
+/* The row's purchase lines: each offer or quote bought, as typed figures. */
+static void keep_lines(struct gp_plan_row *row, const struct gp_purchase_fleet *f,
+                       const struct gp_buy_offers *offers)
+{
+    row->nlines = 0;
+    row->lines_total = f->nlines;
+    for (size_t i = 0; i < f->nlines && row->nlines < GP_PLAN_MAX_LINES; i++) {
+        const struct gp_purchase_line *l = &f->lines[i];
+        const struct gp_purchase_offer *o = &offers->items[l->offer];
+        const struct gp_buy_origin *from = &offers->origins[l->offer];
+        int per_instance = l->instances > 0 ? l->gpus / l->instances : 0;
+        row->lines[row->nlines++] = (struct gp_plan_line){
+            .origin = from->origin,
+            .input = from->input,
+            .role = l->role,
+            .tier = o->tier,
+            .term_months = o->min_term_months,
+            .term_unknown = o->term_unknown,
+            .instances = l->instances,
+            .gpus = l->gpus,
+            .gpus_per_instance = per_instance,
+            .price_per_instance_hour = o->usd_per_instance_hour * (o->per_gpu ? per_instance : 1),
+            .cost_per_hour = l->usd_per_hour,
+            .upfront = l->upfront_usd,
+        };
+    }
+}
+
+/* A fleet of one job over several instances, or of replicas wider than one, is one cluster of
+ * the offer's nodes: the row names it, "13 x 8-GPU nodes, 3200 Gb/s InfiniBand". */
+static void describe_cluster(struct gp_plan_row *row, const struct gp_purchase_fleet *f,
+                             const struct gp_buy_offers *offers,
+                             const struct gp_purchase_need *need)
+{
+    const struct gp_cluster_rule *rule =
+        f->nlines == 1 ? offers->origins[f->lines[0].offer].cluster : NULL;
+    const struct gp_purchase_line *l = &f->lines[0];
+    int per_node = l->instances > 0 ? l->gpus / l->instances : 0;
+    char speed[32] = "";
+
+    memset(&row->cluster, 0, sizeof(row->cluster));
+    row->cluster_text[0] = '\0';
+    if (!rule || l->instances < 2 || !(need->one_cluster || need->group_gpus > per_node))
+        return;
+    row->cluster.nodes = l->instances;
+    row->cluster.gpus_per_node = per_node;
+    row->cluster.fabric_gbps = rule->fabric_gbps;
+    gp_text_copy(row->cluster.fabric, sizeof(row->cluster.fabric), rule->fabric);
+    if (rule->fabric_gbps > 0)
+        snprintf(speed, sizeof(speed), "%.0f Gb/s ", rule->fabric_gbps);
+    snprintf(row->cluster_text, sizeof(row->cluster_text), "%d x %d-GPU nodes, %s%s", l->instances,
+             per_node, speed, rule->fabric);
 }
 
 /* Whether any non-quote price of the fleet is older than the allowed age. */
@@ -307,19 +378,27 @@ static void copy_description(struct gp_plan_row *to, const struct gp_plan_row *f
     memcpy(to->alternatives, from->alternatives,
            from->nalternatives * sizeof(from->alternatives[0]));
     to->nalternatives = from->nalternatives;
+    memcpy(to->lines, from->lines, from->nlines * sizeof(from->lines[0]));
+    to->nlines = from->nlines;
+    to->lines_total = from->lines_total;
+    to->cluster = from->cluster;
+    memcpy(to->cluster_text, from->cluster_text, sizeof(to->cluster_text));
 }
 
 /* What the row says it bought, and the runner-up fleets: worked out once per purchase the memo
  * (NULL: none) holds, and copied for the rows after. */
 static void describe(struct gp_plan_row *row, const struct gp_purchase_result *res,
-                     const struct gp_purchase_offer *offers, struct gp_buy_memo *memo)
+                     const struct gp_buy_offers *offers, const struct gp_purchase_need *need,
+                     struct gp_buy_memo *memo)
 {
     if (memo && memo->described) {
         copy_description(row, &memo->described_row);
         return;
     }
-    describe_fleet(row, &res->best, offers);
-    keep_alternatives(row, res, offers);
+    describe_fleet(row, &res->best, offers->items);
+    keep_alternatives(row, res, offers->items);
+    keep_lines(row, &res->best, offers);
+    describe_cluster(row, &res->best, offers, need);
     if (memo) {
         copy_description(&memo->described_row, row);
         memo->described = true;
@@ -352,6 +431,9 @@ static void unpriced(struct gp_plan_row *row, enum gp_purchase_label label)
     row->price_known = false;
     row->notes |= label_note(label);
     row->gpus_needed = row->gpus;
+    row->nlines = row->lines_total = 0;
+    memset(&row->cluster, 0, sizeof(row->cluster));
+    row->cluster_text[0] = '\0';
     row->price_per_gpu_hour = row->cost_per_hour = row->cost_per_month = 0;
     row->cost_per_mtok = row->total_cost = row->cost_low = row->cost_high = 0;
 }
@@ -362,8 +444,8 @@ static bool remembered(const struct gp_buy_memo *m, const struct gp_buy_offers *
 {
     return m->valid && m->offers == offers && m->count == offers->count && m->groups == groups &&
            m->need.group_gpus == need->group_gpus && m->need.gpus_per_node == need->gpus_per_node &&
-           m->opt.mode == opt->mode && m->opt.blended == opt->blended &&
-           m->opt.horizon_months == opt->horizon_months &&
+           m->need.one_cluster == need->one_cluster && m->opt.mode == opt->mode &&
+           m->opt.blended == opt->blended && m->opt.horizon_months == opt->horizon_months &&
            m->opt.allow_mixed_providers == opt->allow_mixed_providers &&
            m->opt.region == opt->region && m->opt.jurisdiction == opt->jurisdiction &&
            m->opt.now == opt->now;
@@ -435,7 +517,7 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
         add_power(row, a, gpu, eff, res->best.gpus);
         apply_fleet(row, w, &res->best, need.group_gpus);
         row->nodes = res->best.nodes;
-        describe(row, res, offers->items,
+        describe(row, res, offers, &need,
                  ctx->memo && res == &ctx->memo->result ? ctx->memo : NULL);
         if (stale(&res->best, offers->items, ctx))
             row->notes |= GP_NOTE_STALE_PRICE;

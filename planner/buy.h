@@ -8,26 +8,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog/clusters.h"
 #include "gpuplan/offer.h"
 #include "planner/fleet.h"
 #include "planner/purchase.h"
 
+/* Where a purchase offer came from, and the cluster rule it falls under. */
+struct gp_buy_origin {
+    enum gp_plan_origin origin;
+    size_t input;                          /* index into the request's offers or quotes */
+    const struct gp_cluster_rule *cluster; /* borrowed from the cluster table; NULL: none */
+};
+
 /* One GPU type's offers and quotes, converted for the purchase. */
 struct gp_buy_offers {
     struct gp_purchase_offer *items; /* owned, `count` of `room` */
+    struct gp_buy_origin *origins;   /* owned, one per item */
     size_t count, room;
 };
 
 /*
- * Collect the offers of `gpu_id` among `offers[n]`, each in its real rentable unit, with room
- * for `quotes` more. Returns 0 or GP_ENOMEM. Release with gp_buy_offers_release (accepts NULL
- * and a zeroed struct).
+ * Collect the offers of `gpu_id` among `offers[n]`, each in its real rentable unit and marked
+ * as a cluster where `clusters` (NULL: none) says its nodes form one, with room for `quotes`
+ * more. Returns 0 or GP_ENOMEM. Release with gp_buy_offers_release (accepts NULL and a zeroed
+ * struct).
  */
 int gp_buy_offers_collect(struct gp_buy_offers *out, const char *gpu_id,
-                          const struct gp_offer *offers, size_t n, size_t quotes);
-/* Add the quote `id` renting `quote` (its source becomes "quote:<id>", its instance type, when
- * it names none, "quote #<id>"); false without room. */
-bool gp_buy_offers_add_quote(struct gp_buy_offers *out, const struct gp_offer *quote, int64_t id);
+                          const struct gp_offer *offers, size_t n, size_t quotes,
+                          const struct gp_cluster_table *clusters);
+/* Add the request's quote number `input`, `quote` (its source becomes "quote:<id>", its
+ * instance type, when it names none, "quote #<id>"); false without room. */
+bool gp_buy_offers_add_quote(struct gp_buy_offers *out, const struct gp_quote *quote, size_t input);
 void gp_buy_offers_release(struct gp_buy_offers *o);
 
 /*

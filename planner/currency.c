@@ -61,4 +61,9 @@ void gp_plan_row_convert(struct gp_plan_row *row, double price_per_usd, double e
         row->alternatives[i].cost_per_hour *= price_per_usd;
         row->alternatives[i].cost_per_month *= price_per_usd;
     }
+    for (size_t i = 0; i < row->nlines; i++) {
+        row->lines[i].price_per_instance_hour *= price_per_usd;
+        row->lines[i].cost_per_hour *= price_per_usd;
+        row->lines[i].upfront *= price_per_usd;
+    }
 }

@@ -511,6 +511,7 @@ void gp_notes_format(char *out, size_t size, unsigned notes)
         NOTE("within-uncertainty"),
         NOTE("vendor-claim"),
         NOTE("term-unknown"),
+        NOTE("no-cluster-offer"),
     };
     size_t used = 0;
 

@@ -10,6 +10,7 @@
 #include "gpuplan/gpu.h"
 #include "planner/efficiency.h"
 #include "planner/model.h"
+#include "planner/purchase.h" /* enum gp_purchase_role */
 #include "planner/workload.h"
 #include "util/timeutil.h" /* GP_HOURS_PER_MONTH */
 
@@ -56,6 +57,40 @@ struct gp_plan_alternative {
     int gpus;              /* GPUs bought */
     double cost_per_hour;  /* USD/h (the report currency after conversion) */
     double cost_per_month; /* USD per GP_HOURS_PER_MONTH (likewise) */
+};
+
+#define GP_PLAN_MAX_LINES 6
+
+/* Which of the request's inputs a purchase line was bought from. */
+enum gp_plan_origin {
+    GP_PLAN_FROM_OFFER, /* req->offers[input] */
+    GP_PLAN_FROM_QUOTE  /* req->quotes[input] */
+};
+
+/* One line of a row's purchase: whole instances of one offer or quote, as typed figures. The
+ * offer's names (provider, instance type, region) are read from the input it indexes; nothing
+ * downstream works a purchase out again. Money in USD, then the report currency. */
+struct gp_plan_line {
+    enum gp_plan_origin origin;
+    size_t input;               /* index into the request's offers or quotes */
+    enum gp_purchase_role role; /* the whole fleet, or a blended part */
+    enum gp_tier tier;
+    int term_months;                /* commitment the line is bought for, months; 0 = none */
+    bool term_unknown;              /* a contract whose term is not published */
+    int instances;                  /* whole instances bought */
+    int gpus;                       /* GPUs they hold */
+    int gpus_per_instance;          /* GPUs of one instance as bought */
+    double price_per_instance_hour; /* the offer's price of one instance */
+    double cost_per_hour;           /* the line's share of the fleet's cost, horizon and duty in */
+    double upfront;                 /* paid at the start of its term */
+};
+
+/* A multi-node fleet bought as one cluster: nodes of one offer on a scale-out fabric. */
+struct gp_plan_cluster {
+    int nodes;          /* nodes in the cluster; 0 = the fleet is not a cluster */
+    int gpus_per_node;  /* GPUs of one node */
+    double fabric_gbps; /* scale-out bandwidth of one node, Gb/s; 0 = not published */
+    char fabric[32];    /* what the fabric is: "InfiniBand", "EFA", "RDMA cluster network" */
 };
 
 /* One row of `gpuplan plan`. Money in USD as gp_plan_evaluate leaves it; gp_plan_run converts
@@ -121,8 +156,13 @@ struct gp_plan_row {
     double running_per_month;  /* owned: energy and hosting, without the capital, USD/month */
     struct gp_plan_alternative alternatives[GP_PLAN_MAX_ALTERNATIVES]; /* next cheapest */
     size_t nalternatives;
-    int excluded_offers; /* offers --region/--jurisdiction ruled out */
-    char excluded[192];  /* the first of them, "provider instance_type (region)", "; "-joined */
+    struct gp_plan_line lines[GP_PLAN_MAX_LINES]; /* what was bought, line by line */
+    size_t nlines;                                /* lines kept (the first GP_PLAN_MAX_LINES) */
+    size_t lines_total;                           /* lines the purchase had in all */
+    struct gp_plan_cluster cluster;               /* training and multi-node replicas */
+    char cluster_text[64]; /* "13 x 8-GPU nodes, 3200 Gb/s InfiniBand"; "" when none */
+    int excluded_offers;   /* offers --region/--jurisdiction ruled out */
+    char excluded[192];    /* the first of them, "provider instance_type (region)", "; "-joined */
 };
 
 /* Cost per unit of work of a priced row: USD per Mtok (inference), per run (training), per job

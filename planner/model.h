@@ -33,6 +33,7 @@ enum gp_note {
     GP_NOTE_WITHIN_UNCERTAINTY = 1u << 16,   /* cost band overlaps the best/next row's */
     GP_NOTE_VENDOR_CLAIM = 1u << 17,         /* planned with a vendor's claim, not a measurement */
     GP_NOTE_TERM_UNKNOWN = 1u << 18,         /* bought on a contract whose term is not published */
+    GP_NOTE_NO_CLUSTER_OFFER = 1u << 19,     /* a multi-node fleet, and no offer forms a cluster */
 };
 
 /* What the model predicts for one workload on one GPU type. */

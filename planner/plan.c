@@ -167,10 +167,10 @@ static int prepare_gpu(struct gp_plan_gpu *out, const struct gp_plan_request *re
     out->capex_usd = owned_capex(req, &req->base.assumptions, gpu, &out->capex_estimate);
     out->no_capex = req->pricing == GP_PRICING_OWNED && !(out->capex_usd > 0);
     int rc = gp_buy_offers_collect(&out->offers, gpu->id, req->offers, req->offer_count,
-                                   req->quote_count);
+                                   req->quote_count, req->clusters);
     for (size_t i = 0; !rc && i < req->quote_count; i++)
         if (strcmp(req->quotes[i].offer.gpu_id, gpu->id) == 0)
-            gp_buy_offers_add_quote(&out->offers, &req->quotes[i].offer, req->quotes[i].id);
+            gp_buy_offers_add_quote(&out->offers, &req->quotes[i], i);
     return rc;
 }
 

@@ -52,8 +52,9 @@ struct gp_plan_request {
     size_t offer_count;
     const struct gp_quote *quotes; /* `quote_count` */
     size_t quote_count;
-    const struct gp_fx_table *fx; /* exchange rates; NULL: USD only */
-    char currency[4];             /* report currency, ISO 4217 */
+    const struct gp_cluster_table *clusters; /* which offers form clusters; NULL: none do */
+    const struct gp_fx_table *fx;            /* exchange rates; NULL: USD only */
+    char currency[4];                        /* report currency, ISO 4217 */
     enum gp_pricing pricing;
     long max_age_days;        /* offers older than this are stale, days */
     int64_t now;              /* Unix seconds UTC */

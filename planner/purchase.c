@@ -18,7 +18,7 @@
 #define DEFAULT_SPOT_FACTOR 1.5
 
 /* How far an offer got through the eligibility checks (the last stage is "usable"). */
-enum stage { STAGE_TIER, STAGE_REGION, STAGE_TERM, STAGE_SHAPE, STAGE_USABLE };
+enum stage { STAGE_TIER, STAGE_REGION, STAGE_TERM, STAGE_SHAPE, STAGE_CLUSTER, STAGE_USABLE };
 
 /* One offer as a component can buy it. */
 struct item {
@@ -126,6 +126,19 @@ static bool region_admits(const struct gp_purchase_offer *o, const struct gp_pur
     return true;
 }
 
+/* GPUs the whole need takes, in whole groups. */
+static long long need_gpus(const struct gp_purchase_need *need)
+{
+    double groups = need->groups > 1 ? ceil(need->groups - 1e-9) : 1.0;
+    return (long long)groups * need->group_gpus;
+}
+
+/* Whether one instance of `o` holds the whole need (a per-GPU rental: up to a node). */
+static bool holds_all(const struct gp_purchase_offer *o, const struct gp_purchase_need *need)
+{
+    return need_gpus(need) <= (o->per_gpu ? need->gpus_per_node : o->gpus_per_instance);
+}
+
 /* How far offer `o` gets for a component of `role`. Expired quotes and unpriced offers do not
  * count as published at all (STAGE_TIER). */
 static enum stage offer_stage(const struct gp_purchase_offer *o, enum gp_purchase_role role,
@@ -139,10 +152,12 @@ static enum stage offer_stage(const struct gp_purchase_offer *o, enum gp_purchas
         return STAGE_REGION;
     if (o->min_term_months > opt->horizon_months)
         return STAGE_TERM;
-    if (!o->multi_node && !o->per_gpu && o->gpus_per_instance < need->group_gpus)
+    if (!o->cluster && !o->per_gpu && o->gpus_per_instance < need->group_gpus)
         return STAGE_SHAPE;
     if (o->per_gpu && need->group_gpus > need->gpus_per_node)
         return STAGE_SHAPE;
+    if (need->one_cluster && !o->cluster && !holds_all(o, need))
+        return STAGE_CLUSTER;
     return STAGE_USABLE;
 }
 
@@ -162,16 +177,18 @@ static struct item make_item(const struct gp_purchase_offer *offers, size_t i,
     const struct gp_purchase_offer *o = &offers[i];
     double factor = horizon_factor(o, opt->horizon_months);
     struct item it = {i, 0, 0, 0, 0, 1};
-    /* Rented by the GPU: one instance per TP group, of just its GPUs. */
-    double price = o->usd_per_instance_hour * (o->per_gpu ? need->group_gpus : 1);
+    /* Rented by the GPU: one instance per TP group, of just its GPUs; one job in one instance
+     * of all of them. */
+    int per_gpu_unit = need->one_cluster ? (int)need_gpus(need) : need->group_gpus;
+    double price = o->usd_per_instance_hour * (o->per_gpu ? per_gpu_unit : 1);
 
-    it.gpus = o->per_gpu ? need->group_gpus : o->gpus_per_instance;
+    it.gpus = o->per_gpu ? per_gpu_unit : o->gpus_per_instance;
     /* A commitment is paid around the clock, whatever share of hours it is used. */
     if (committed(o->tier) || o->min_term_months > 0)
         duty = 1.0;
     it.cost = price * factor * duty;
     it.upfront = o->upfront_share * price * GP_HOURS_PER_MONTH * factor * opt->horizon_months;
-    bool pooled = o->multi_node && it.gpus % need->group_gpus != 0;
+    bool pooled = o->cluster && it.gpus % need->group_gpus != 0;
     it.groups = pooled ? 0 : it.gpus / need->group_gpus;
     if (o->min_gpus > it.gpus)
         it.min_instances = (o->min_gpus + it.gpus - 1) / it.gpus;
@@ -439,7 +456,9 @@ static void single_tier(struct purchase *p, const char *provider)
 
     if (all.groups < 1)
         all.groups = 1;
-    if ((provider || p->opt->allow_mixed_providers) && pool_component(p, &f, provider, &all)) {
+    /* One cluster is one node shape: no combination of sizes. */
+    if (!p->need->one_cluster && (provider || p->opt->allow_mixed_providers) &&
+        pool_component(p, &f, provider, &all)) {
         finish(&f, p->offers, p->need->groups, 1.0);
         consider(&p->ranking, &f);
     }
@@ -538,6 +557,8 @@ static enum gp_purchase_label diagnose(struct gp_purchase_result *out, const str
         return GP_PURCHASE_NO_TERM_IN_HORIZON;
     case STAGE_SHAPE:
         return GP_PURCHASE_NO_FITTING_INSTANCE;
+    case STAGE_CLUSTER:
+        return GP_PURCHASE_NO_CLUSTER_OFFER;
     case STAGE_USABLE: /* blended: the baseline could be bought but not the peak */
         return GP_PURCHASE_NO_ON_DEMAND_OFFER;
     case STAGE_TIER:

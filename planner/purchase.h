@@ -21,7 +21,8 @@ struct gp_purchase_offer {
     char instance_type[96]; /* provider's SKU verbatim */
     char source[64];        /* what rows name as the price source: provider or "quote:<id>" */
     int gpus_per_instance;  /* GPUs one instance holds (the real rentable unit), >= 1 */
-    bool multi_node;        /* instances form one cluster: a TP group may span them */
+    bool cluster;           /* instances can be bought as one cluster on a scale-out fabric: a
+                               TP group may span them, and a multi-node job may run on them */
     bool per_gpu;      /* rented by the GPU: an instance holds the GPUs asked for, up to a node, at
                           gpus x usd_per_instance_hour (which is then the price of one GPU) */
     enum gp_tier tier; /* how it is bought */
@@ -40,6 +41,8 @@ struct gp_purchase_need {
     double groups;     /* TP groups (replicas) the target needs, fractional; > 0 */
     int group_gpus;    /* GPUs per TP group, >= 1 */
     int gpus_per_node; /* GPUs per node of this GPU type (counts nodes), >= 1 */
+    bool one_cluster;  /* the groups work as one job (training): more than one instance must be
+                          one cluster, of one offer (one provider, region and node shape) */
 };
 
 /* Which tiers a plan may buy from: the single-tier `--pricing` modes, and blended fleets. */
@@ -79,14 +82,15 @@ struct gp_purchase_options {
 /* Why a GPU type has no purchasable fleet (the plan row notes of the same names). */
 enum gp_purchase_label {
     GP_PURCHASE_OK,
-    GP_PURCHASE_NO_PUBLIC_PRICE,    /* no offer or quote at all */
-    GP_PURCHASE_NO_SPOT_OFFER,      /* spot asked for, none published */
-    GP_PURCHASE_NO_QUOTE,           /* quote asked for, none entered */
-    GP_PURCHASE_NO_ON_DEMAND_OFFER, /* on-demand asked for (or needed at peak), none published */
-    GP_PURCHASE_NO_RESERVED_OFFER,  /* reserved asked for, none published */
-    GP_PURCHASE_NO_OFFER_IN_REGION, /* offers exist, none in the region or jurisdiction */
-    GP_PURCHASE_NO_TERM_IN_HORIZON, /* every usable offer commits longer than the horizon */
-    GP_PURCHASE_NO_FITTING_INSTANCE /* every instance is smaller than one TP group */
+    GP_PURCHASE_NO_PUBLIC_PRICE,     /* no offer or quote at all */
+    GP_PURCHASE_NO_SPOT_OFFER,       /* spot asked for, none published */
+    GP_PURCHASE_NO_QUOTE,            /* quote asked for, none entered */
+    GP_PURCHASE_NO_ON_DEMAND_OFFER,  /* on-demand asked for (or needed at peak), none published */
+    GP_PURCHASE_NO_RESERVED_OFFER,   /* reserved asked for, none published */
+    GP_PURCHASE_NO_OFFER_IN_REGION,  /* offers exist, none in the region or jurisdiction */
+    GP_PURCHASE_NO_TERM_IN_HORIZON,  /* every usable offer commits longer than the horizon */
+    GP_PURCHASE_NO_FITTING_INSTANCE, /* every instance is smaller than one TP group */
+    GP_PURCHASE_NO_CLUSTER_OFFER     /* one job over several instances, none forms a cluster */
 };
 
 /* What a line of a fleet is for. */
@@ -143,8 +147,9 @@ void gp_purchase_options_init(struct gp_purchase_options *o);
 /*
  * Buy `need` from `offers[count]` (one GPU type's offers and quotes; borrowed) under
  * `options`: whole instances only, TP groups within one instance unless the offer is a
- * multi-node cluster, combinations of several instance sizes where cheaper, one provider per
- * fleet unless allowed, committed terms only within the horizon. Never fails; out->label says
+ * cluster, combinations of several instance sizes where cheaper, one provider per fleet unless
+ * allowed, committed terms only within the horizon; a need of one cluster is bought as one
+ * instance, or as instances of one cluster offer alone. Never fails; out->label says
  * why there is no fleet. The cheapest fleet is out->best, the next distinct ones
  * out->alternatives.
  */

@@ -55,6 +55,8 @@ const struct gp_plan_column gp_plan_columns[] = {
         TEXT, AT(provider), ALL, ALL, TEXT),
     COL("region", TEXT, 0, "region", NULL, TEXT, -1,
         TEXT, AT(region), ALL, ALL, TEXT),
+    COL("cluster", TEXT, 0, "cluster", NULL, TEXT, -1,
+        TEXT, AT(cluster_text), ALL, ALL, TEXT),
     COL("headroom", NUMBER, 3, "headroom", "capacity / target - 1", PERCENT, -1,
         NUMBER, AT(headroom), ALL, ALL, BOUGHT),
     COL("batch", INT, 0, "batch", "sequences", COUNT, -1,

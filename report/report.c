@@ -60,7 +60,9 @@ void gp_report_release(struct gp_report *r)
             gp_table_release(&r->sections[i].table);
     for (size_t i = 0; i < r->nplans; i++)
         cJSON_Delete(r->plans[i].document);
-    r->nsections = r->nplans = 0;
+    free(r->history);
+    r->history = NULL;
+    r->nsections = r->nplans = r->nhistory = 0;
 }
 
 struct gp_report_section *gp_report_add_section(struct gp_report *r, const char *key,
@@ -80,9 +82,10 @@ struct gp_report_section *gp_report_add_section(struct gp_report *r, const char 
     return s;
 }
 
-int gp_report_add_plan(struct gp_report *r, const char *workload, enum gp_workload_kind kind,
-                       const struct gp_plan_row *rows, size_t nrows, cJSON *document)
+int gp_report_add_plan(struct gp_report *r, const struct gp_plan_result *res,
+                       const struct gp_report_inputs *inputs, cJSON *document)
 {
+    const char *workload = res->used.workload.name;
     struct gp_report_plan *p;
     struct gp_report_section *s;
     char key[32], title[96];
@@ -100,11 +103,13 @@ int gp_report_add_plan(struct gp_report *r, const char *workload, enum gp_worklo
     }
     p = &r->plans[r->nplans++];
     p->workload = workload;
-    p->kind = kind;
-    p->rows = rows;
-    p->nrows = nrows;
+    p->kind = res->used.workload.kind;
+    p->rows = res->rows;
+    p->nrows = res->count;
+    p->result = res;
+    p->inputs = *inputs;
     p->document = document;
-    gp_plan_view_init(&p->view, rows, nrows, kind, r->currency, r->fx);
+    gp_plan_view_init(&p->view, p->rows, p->nrows, p->kind, r->currency, r->fx);
     gp_plan_view_table(&p->view, &s->table);
     s->borrowed = true;
     return 0;
@@ -179,17 +184,14 @@ static const char *unit_name(enum gp_workload_kind kind)
 }
 
 /* The recommended row (marked best) and the next feasible priced row, or NULL. */
+/* The plan's best row and its runner-up, as the planner chose them (NULL for none). */
 static void best_two(const struct gp_report_plan *p, const struct gp_plan_row **best,
                      const struct gp_plan_row **runner)
 {
-    *best = *runner = NULL;
-    for (size_t i = 0; i < p->nrows; i++) {
-        const struct gp_plan_row *row = &p->rows[i];
-        if (row->notes & GP_NOTE_BEST)
-            *best = row;
-        else if (*best && !*runner && gp_plan_row_runner_up_to(row, *best))
-            *runner = row;
-    }
+    const struct gp_plan_result *res = p->result;
+
+    *best = res->best < p->nrows ? &p->rows[res->best] : NULL;
+    *runner = *best && res->runner_up < p->nrows ? &p->rows[res->runner_up] : NULL;
 }
 
 /* Append "; "-separated risks of one plan to `out`. */

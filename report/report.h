@@ -11,8 +11,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "gpuplan/offer.h"
 #include "planner/fleet.h"
 #include "planner/frontier.h"
+#include "planner/plan.h"
 #include "report/plan_table.h"
 #include "report/table.h"
 
@@ -43,17 +45,28 @@ struct gp_report_section {
                                   (a SUM formula in xlsx); NULL = none */
 };
 
+/* The inputs a plan was made from, so that each purchase line's offer or quote can be read. */
+struct gp_report_inputs {
+    const struct gp_offer *offers; /* borrowed: the request's offers, `noffers` */
+    size_t noffers;
+    const struct gp_quote *quotes; /* borrowed: the request's quotes, `nquotes` */
+    size_t nquotes;
+};
+
 /* One workload's plan, as `plan` would print it. */
 struct gp_report_plan {
     const char *workload; /* borrowed preset or file name */
     enum gp_workload_kind kind;
     const struct gp_plan_row *rows; /* borrowed, ranked as plan ranks them */
     size_t nrows;
-    cJSON *document;                    /* owned: plan's JSON document for the workload (workload,
-                                           assumptions, rows), without schema_version */
-    struct gp_plan_view view;           /* every column, in the report currency */
-    const struct gp_frontier *frontier; /* borrowed: inference workloads' throughput-
-                                           interactivity frontier; NULL for none */
+    const struct gp_plan_result *result; /* borrowed: the rows, the best row and runner-up, what
+                                            each GPU type used */
+    struct gp_report_inputs inputs;      /* what its purchase lines index */
+    cJSON *document;                     /* owned: plan's JSON document for the workload (workload,
+                                            assumptions, rows), without schema_version */
+    struct gp_plan_view view;            /* every column, in the report currency */
+    const struct gp_frontier *frontier;  /* borrowed: inference workloads' throughput-
+                                            interactivity frontier; NULL for none */
 };
 
 /* One point of a GPU's price history: the cheapest price of a tier on one day. */
@@ -76,7 +89,7 @@ struct gp_report {
     size_t nplans;
     struct gp_report_section sections[GP_REPORT_SECTIONS_MAX];
     size_t nsections;
-    const struct gp_report_price_point *history; /* borrowed, by GPU then tier then day */
+    struct gp_report_price_point *history; /* owned, by GPU then tier then day */
     size_t nhistory;
     const struct gp_locale *locale; /* decimal mark (CSV, HTML) and CSV separators */
 };
@@ -85,10 +98,10 @@ void gp_report_init(struct gp_report *r);
 /* Free the owned section tables and plan documents. Accepts NULL. */
 void gp_report_release(struct gp_report *r);
 
-/* Add a plan (its rows borrowed; `document` taken over) and its section "plan-<n>". Returns 0,
- * or GP_EINVALID when the report holds GP_REPORT_PLANS_MAX plans. */
-int gp_report_add_plan(struct gp_report *r, const char *workload, enum gp_workload_kind kind,
-                       const struct gp_plan_row *rows, size_t nrows, cJSON *document);
+/* Add the plan `res` made from `inputs` (both borrowed; `document` taken over) and its section
+ * "plan-<n>". Returns 0, or GP_EINVALID when the report holds GP_REPORT_PLANS_MAX plans. */
+int gp_report_add_plan(struct gp_report *r, const struct gp_plan_result *res,
+                       const struct gp_report_inputs *inputs, cJSON *document);
 
 /* Add an empty section and return it for its table to be filled (gp_table_init on it), or NULL
  * with GP_EINVALID set when the report is full. */

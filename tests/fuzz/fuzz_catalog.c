@@ -1,12 +1,13 @@
 /* Fuzz target: the data-file parsers a --data folder feeds (gpus.json, fx.json, capex.json,
- * regions.json with a region lookup), the --capex choice and the JSON path locator behind every
- * located error. */
+ * regions.json with a region lookup, clusters.json with a rule lookup), the --capex choice and the
+ * JSON path locator behind every located error. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog/capex.h"
 #include "catalog/catalog.h"
+#include "catalog/clusters.h"
 #include "catalog/fx.h"
 #include "catalog/regions.h"
 #include "util/json.h"
@@ -18,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gp_capex_table capex;
     struct gp_capex_choice choice;
     struct gp_region_table regions;
+    struct gp_cluster_table clusters;
     char flag[128];
     int line, col;
 
@@ -34,6 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(o.region, "US", 3);
         gp_regions_resolve(&regions, &o);
         gp_regions_release(&regions);
+    }
+    if (gp_clusters_parse(&clusters, (const char *)data, size, "fuzz.json") == 0) {
+        gp_clusters_find(&clusters, "oci", "BM.GPU.MI300X.8");
+        gp_clusters_release(&clusters);
     }
     if (size < sizeof(flag)) {
         memcpy(flag, data, size);

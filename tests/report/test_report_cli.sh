@@ -16,15 +16,18 @@ check() { # check DESCRIPTION COMMAND...
 }
 no_temporaries() { ! ls -a "$1" | grep -q '\.tmp-'; }
 
-"$gpuplan" report -w chat-llama-3.1-70b -w stream-fp32 --out "$tmp/r.json" 2>/dev/null
+fixtures=$(cd "$(dirname "$0")/../fixtures" && pwd)
+"$gpuplan" report -w chat-llama-3.1-70b -w stream-fp32 -w "$fixtures/workloads/chat-blended.json" \
+  --out "$tmp/r.json" 2>/dev/null
 check "json report written" test -s "$tmp/r.json"
 check "json: schema 2, two plans, the sections" python3 - "$tmp/r.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema_version"] == 2, d["schema_version"]
-assert [p["workload"]["name"] for p in d["plans"]] == ["chat-llama-3.1-70b", "stream-fp32"]
-assert set(d["sections"]) == {"summary", "frontier-1", "offers", "quotes", "price-history",
-                              "assumptions"}
+assert [p["workload"]["name"] for p in d["plans"]] == ["chat-llama-3.1-70b", "stream-fp32",
+                                                     "chat-blended"]
+assert set(d["sections"]) == {"summary", "frontier-1", "frontier-3", "offers", "quotes",
+                              "price-history", "assumptions"}
 # the inference workload's frontier: per GPU type, throughput falls as interactivity rises
 front = d["sections"]["frontier-1"]
 assert front and {p["gpu"] for p in front} <= {r["gpu"] for r in d["plans"][0]["rows"]}
@@ -32,15 +35,23 @@ for a_, b_ in zip(front, front[1:]):
     if a_["gpu"] == b_["gpu"]:
         assert a_["tokens_per_s_per_user"] > b_["tokens_per_s_per_user"], (a_, b_)
         assert a_["tokens_per_s_per_gpu"] < b_["tokens_per_s_per_gpu"], (a_, b_)
-assert len(d["sections"]["summary"]) == 2 and d["plans"][0]["rows"][0]["notes"].startswith("best")
+assert len(d["sections"]["summary"]) == 3 and d["plans"][0]["rows"][0]["notes"].startswith("best")
 offers = d["sections"]["offers"]
-priced = {(p["workload"]["name"], r["gpu"]) for p in d["plans"] for r in p["rows"]
-          if r["price_per_gpu_hour"] is not None}
-assert {(o["workload"], o["gpu"]) for o in offers} == priced, "an offer row per priced row"
+rows = {(p["workload"]["name"], r["gpu"]): r for p in d["plans"] for r in p["rows"]
+        if r["price_per_gpu_hour"] is not None}
+assert {(o["workload"], o["gpu"]) for o in offers} == set(rows), "offer lines for each priced row"
+# the lines are the purchase: they add up to the row's GPUs and monthly cost
+for key, row in rows.items():
+    lines = [o for o in offers if (o["workload"], o["gpu"]) == key]
+    assert sum(o["gpus_bought"] for o in lines) == row["gpus"], (key, lines)
+    assert abs(sum(o["cost_per_month"] for o in lines) - row["cost_per_month"]) <= len(lines), key
+    assert lines[0]["gpus_needed"] == row["gpus_needed"] and row["gpus"] >= row["gpus_needed"]
+    assert all(o["instance_type"] and o["tier"] for o in lines), lines
+assert any(len([o for o in offers if (o["workload"], o["gpu"]) == k]) > 1 for k in rows), \
+    "a blended fleet lists each of its lines"
+assert {o["bought_for"] for o in offers} >= {"all", "baseline", "peak"}, offers
 for o in offers:
     assert o["source"].startswith("https://") and o["observed"], o
-    if o["instances"] is not None:
-        assert o["gpus_bought"] >= o["gpus_needed"] > 0, o
 PY
 
 "$gpuplan" report -w chat-llama-3.1-70b --locale da_DK --out "$tmp/csv/" 2>/dev/null

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "catalog/capex.h"
+#include "catalog/clusters.h"
 #include "catalog/catalog.h"
 #include "catalog/data.h"
 #include "catalog/fx.h"
@@ -282,6 +283,64 @@ static void regions_reject_bad_entries(void **state)
     }
 }
 
+/* The bundled cluster table: bare-metal and InfiniBand shapes form clusters with their fabric;
+ * pods and single machines do not; the first matching entry decides. */
+static void clusters_say_which_offers_form_one(void **state)
+{
+    struct gp_cluster_table t;
+    const struct gp_cluster_rule *r;
+    (void)state;
+
+    assert_int_equal(gp_clusters_load(&t), 0);
+    r = gp_clusters_find(&t, "azure", "Standard_ND96isr_MI300X_v5");
+    assert_non_null(r);
+    assert_true(r->cluster && r->fabric_gbps == 3200);
+    assert_string_equal(r->fabric, "InfiniBand");
+    r = gp_clusters_find(&t, "oci", "BM.GPU.MI355X.8");
+    assert_true(r && r->cluster && r->fabric_gbps == 0);
+    r = gp_clusters_find(&t, "digitalocean", "gpu-mi325x8-2048gb-fabric-contracted");
+    assert_true(r && r->cluster);
+    r = gp_clusters_find(&t, "digitalocean", "gpu-mi300x8-1536gb");
+    assert_true(r && !r->cluster);
+    assert_false(gp_clusters_find(&t, "runpod", "B200 (secure cloud)")->cluster);
+    assert_null(gp_clusters_find(&t, "nowhere", "x"));
+    assert_null(gp_clusters_find(NULL, "oci", "BM.GPU.MI355X.8"));
+    gp_clusters_release(&t);
+}
+
+/* A cluster without its fabric, a speed out of range, a fabric on a non-cluster, an unknown key
+ * and an empty provider are refused with the field named. */
+static void clusters_reject_bad_entries(void **state)
+{
+#define ENTRY(body) "{\"schema_version\": 1, \"offers\": [{\"source\": \"s\", " body "}]}"
+    static const struct {
+        const char *text, *field;
+    } bad[] = {
+        {ENTRY("\"provider\": \"a\", \"instance_type\": \"*\", \"cluster\": true"),
+         "offers[0].fabric"},
+        {ENTRY("\"provider\": \"a\", \"instance_type\": \"*\", \"cluster\": true, "
+               "\"fabric\": \"IB\", \"fabric_gbps\": -4"),
+         "offers[0].fabric_gbps"},
+        {ENTRY("\"provider\": \"a\", \"instance_type\": \"*\", \"cluster\": false, "
+               "\"fabric\": \"IB\""),
+         "offers[0].fabric"},
+        {ENTRY("\"provider\": \"a\", \"instance_type\": \"*\", \"clustr\": true"), "clustr"},
+        {ENTRY("\"provider\": \"\", \"instance_type\": \"*\", \"cluster\": false"),
+         "offers[0].provider"},
+    };
+#undef ENTRY
+    struct gp_cluster_table t;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(gp_clusters_parse(&t, bad[i].text, strlen(bad[i].text), "c.json"),
+                         GP_EINVALID);
+        if (!strstr(gp_error_last(), bad[i].field))
+            fail_msg("case %zu: '%s' does not name %s", i, gp_error_last(), bad[i].field);
+        assert_null(t.rules);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +353,8 @@ int main(void)
         cmocka_unit_test(capex_choice_parses),
         cmocka_unit_test(regions_resolve_places),
         cmocka_unit_test(regions_reject_bad_entries),
+        cmocka_unit_test(clusters_say_which_offers_form_one),
+        cmocka_unit_test(clusters_reject_bad_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,7 +211,7 @@ static void test_memo_buys_as_fresh(void **state)
 
         gp_efficiency_resolve(&eff, &effs, gpu->id);
         assert_int_equal(
-            gp_buy_offers_collect(&offers, gpu->id, snapshot.offers, snapshot.count, 0), 0);
+            gp_buy_offers_collect(&offers, gpu->id, snapshot.offers, snapshot.count, 0, NULL), 0);
         memset(&memo, 0, sizeof(memo));
         for (int step = 0; step < 120; step++) {
             int rate = step < 60 ? 1 + step : 120 - step;

@@ -1055,10 +1055,11 @@ static void test_buy_row(void **state)
     f.w.inference.rate = 20;
     f.w.inference.ttft_ms = 2000;
     f.w.inference.tpot_ms = 50;
-    assert_int_equal(gp_buy_offers_collect(&bought, "b200", offers, 3, 1), 0);
+    struct gp_quote quotes[2] = {{.id = 7, .offer = offers[3]}, {.id = 8, .offer = offers[3]}};
+    assert_int_equal(gp_buy_offers_collect(&bought, "b200", offers, 3, 1, NULL), 0);
     assert_int_equal(bought.count, 3);
-    assert_true(gp_buy_offers_add_quote(&bought, &offers[3], 7));
-    assert_false(gp_buy_offers_add_quote(&bought, &offers[3], 8)); /* no room left */
+    assert_true(gp_buy_offers_add_quote(&bought, &quotes[0], 0));
+    assert_false(gp_buy_offers_add_quote(&bought, &quotes[1], 1)); /* no room left */
     assert_string_equal(bought.items[3].source, "quote:7");
     gp_plan_evaluate(&sized, &f.w, &f.a, gpu("b200"), &f.e, &f.unit);
     assert_true(sized.price_known && sized.cost_per_hour == sized.gpus);
@@ -1077,12 +1078,24 @@ static void test_buy_row(void **state)
     assert_true(row.it_kw >= sized.it_kw);
     assert_int_equal(row.nalternatives, 3);
     assert_true(fabs(row.alternatives[0].cost_per_hour - sized.gpus * 6.79) < 1e-9);
+    /* The purchase line names the quote by its place among the inputs, with typed figures. */
+    assert_int_equal(row.nlines, 1);
+    assert_int_equal(row.lines[0].origin, GP_PLAN_FROM_QUOTE);
+    assert_int_equal(row.lines[0].input, 0);
+    assert_int_equal(row.lines[0].tier, GP_TIER_QUOTE);
+    assert_int_equal(row.lines[0].instances, row.instances);
+    assert_int_equal(row.lines[0].gpus_per_instance, 2);
+    assert_true(fabs(row.lines[0].price_per_instance_hour - 8.0) < 1e-9);
+    assert_true(fabs(row.lines[0].cost_per_hour - row.cost_per_hour) < 1e-9);
+    assert_string_equal(row.cluster_text, ""); /* inference replicas are not a cluster */
 
     /* Without the quote: RunPod, the issue's $20.37 for 3 B200. */
     bought.count = 3;
     row = sized;
     gp_plan_buy(&row, &f.w, &f.a, gpu("b200"), &f.e, &bought, &ctx);
     assert_string_equal(row.provider, "runpod");
+    assert_int_equal(row.lines[0].origin, GP_PLAN_FROM_OFFER);
+    assert_string_equal(offers[row.lines[0].input].provider, "runpod");
     assert_true(fabs(row.cost_per_hour - sized.gpus * 6.79) < 1e-9);
     assert_string_equal(row.price_date, "2026-09-21");
 
@@ -1122,7 +1135,7 @@ static void test_buy_memo(void **state)
     kept.memo = &memo;
     b200_offers(offers, GP_TIER_SPOT);
     f.w.inference.load = GP_LOAD_REQUESTS;
-    assert_int_equal(gp_buy_offers_collect(&bought, "b200", offers, 3, 0), 0);
+    assert_int_equal(gp_buy_offers_collect(&bought, "b200", offers, 3, 0, NULL), 0);
     for (int i = 0; i < 120; i++) {
         f.w.inference.rate = 1.0 + i * 0.25;
         plain.mode = kept.mode = i % 40 < 30 ? GP_PRICING_CHEAPEST : GP_PRICING_SPOT;

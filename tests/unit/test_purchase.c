@@ -288,7 +288,7 @@ static void test_buy_cases(void **state)
     (void)state;
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         const struct buy_case *k = &cases[c];
-        struct gp_purchase_need need = {k->groups, k->group_gpus, 8};
+        struct gp_purchase_need need = {k->groups, k->group_gpus, 8, false};
         struct gp_purchase_options opt;
         struct gp_purchase_result r;
 
@@ -329,7 +329,7 @@ static void test_buy_cases(void **state)
 static void test_alternatives_ranked(void **state)
 {
     const struct gp_purchase_offer offers[] = {B200_OFFERS};
-    struct gp_purchase_need need = {2.6, 1, 8};
+    struct gp_purchase_need need = {2.6, 1, 8, false};
     struct gp_purchase_options opt;
     struct gp_purchase_result r;
 
@@ -351,7 +351,7 @@ static void test_region_rules(void **state)
         IN("c", "no-oslo", "eea", "x1", 1, 6),
         IN("d", "", "", "x1", 1, 1),
     };
-    struct gp_purchase_need need = {2, 1, 8};
+    struct gp_purchase_need need = {2, 1, 8, false};
     struct gp_purchase_options opt;
     struct gp_purchase_result r;
 
@@ -390,7 +390,7 @@ static void test_quotes_and_clusters(void **state)
          NOW - 30 * DAY, 16, false},
         OD("runpod", "B200 (secure cloud)", 1, 6.79),
     };
-    struct gp_purchase_need need = {3, 1, 8};
+    struct gp_purchase_need need = {3, 1, 8, false};
     struct gp_purchase_options opt;
     struct gp_purchase_result r;
 
@@ -427,18 +427,65 @@ static void test_quotes_and_clusters(void **state)
     need.group_gpus = 4;
     gp_purchase_buy(&r, offers + 1, 1, &need, &opt);
     assert_int_equal(r.label, GP_PURCHASE_NO_FITTING_INSTANCE);
-    offers[1].multi_node = true;
+    offers[1].cluster = true;
     gp_purchase_buy(&r, offers + 1, 1, &need, &opt);
     assert_int_equal(r.label, GP_PURCHASE_OK);
     assert_int_equal(r.best.instances, 12);
     assert_int_equal(r.best.groups, 3);
 }
 
+/* One job over several instances (training) is one cluster: one offer whose nodes share a
+ * fabric, never separate machines, never a mix of sizes; one instance that holds it all needs
+ * none. */
+static void test_one_cluster(void **state)
+{
+    struct gp_purchase_offer offers[] = {
+        OD("lambda", "gpu_8x_b200_sxm6", 8, 53.52),
+        OD("lambda", "gpu_1x_b200_sxm6", 1, 6.99),
+        OD("runpod", "B200 (secure cloud)", 1, 6.79),
+        OD("oci", "BM.GPU.B200.8", 8, 80.0),
+    };
+    struct gp_purchase_need need = {23, 1, 8, true};
+    struct gp_purchase_options opt;
+    struct gp_purchase_result r;
+
+    (void)state;
+    gp_purchase_options_init(&opt);
+    offers[2].per_gpu = true;
+    gp_purchase_buy(&r, offers, 3, &need, &opt);
+    assert_int_equal(r.label, GP_PURCHASE_NO_CLUSTER_OFFER);
+
+    offers[3].cluster = true; /* dearer, but the only fabric */
+    gp_purchase_buy(&r, offers, 4, &need, &opt);
+    assert_int_equal(r.label, GP_PURCHASE_OK);
+    assert_int_equal(r.best.nlines, 1);
+    assert_int_equal(r.best.lines[0].offer, 3);
+    assert_int_equal(r.best.instances, 3);
+    for (size_t i = 0; i < r.nalternatives; i++)
+        assert_int_equal(r.alternatives[i].lines[0].offer, 3); /* no cluster-less runner-up */
+
+    /* Six GPUs fit one 8-GPU machine, or one per-GPU pod of six: no fabric needed. */
+    need.groups = 6;
+    gp_purchase_buy(&r, offers, 3, &need, &opt);
+    assert_int_equal(r.label, GP_PURCHASE_OK);
+    assert_int_equal(r.best.instances, 1);
+    assert_int_equal(r.best.lines[0].offer, 2);
+    assert_int_equal(r.best.gpus, 6);
+    assert_true(fabs(r.best.usd_per_hour - 6 * 6.79) < 1e-9);
+
+    /* Without one_cluster the same need combines sizes across machines, as replicas may. */
+    need.groups = 23;
+    need.one_cluster = false;
+    gp_purchase_buy(&r, offers, 3, &need, &opt);
+    assert_int_equal(r.label, GP_PURCHASE_OK);
+    assert_true(r.best.instances > 1);
+}
+
 /* Upfront payment of a reservation over the horizon. */
 static void test_upfront(void **state)
 {
     const struct gp_purchase_offer offers[] = {RES("a", "r12", 1, 10, 12, 0.5)};
-    struct gp_purchase_need need = {1, 1, 8};
+    struct gp_purchase_need need = {1, 1, 8, false};
     struct gp_purchase_options opt;
     struct gp_purchase_result r;
 
@@ -461,7 +508,7 @@ static void test_blended(void **state)
         SPOT("a", "sp1", 1, 1),
         OD("b", "od1", 1, 3),
     };
-    struct gp_purchase_need need = {10, 1, 8};
+    struct gp_purchase_need need = {10, 1, 8, false};
     struct gp_purchase_options opt;
     struct gp_purchase_result r;
 
@@ -506,7 +553,7 @@ static void test_blended(void **state)
 static void test_many_providers(void **state)
 {
     struct gp_purchase_offer offers[160];
-    struct gp_purchase_need need = {3, 1, 8};
+    struct gp_purchase_need need = {3, 1, 8, false};
     struct gp_purchase_options opt;
     struct gp_purchase_result r;
     char names[80][8];
@@ -552,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_region_rules),   cmocka_unit_test(test_quotes_and_clusters),
         cmocka_unit_test(test_upfront),        cmocka_unit_test(test_blended),
         cmocka_unit_test(test_many_providers), cmocka_unit_test(test_spot_factor),
+        cmocka_unit_test(test_one_cluster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

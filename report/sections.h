@@ -1,0 +1,44 @@
+/* The report's sections beside the plans: the offers each purchase line was bought from, the
+ * quotes held, the price history, the assumptions, and a frontier's table. cli/ loads what they
+ * list from the store and the run; they are built here from the plans and plain data. */
+#ifndef GP_REPORT_SECTIONS_H
+#define GP_REPORT_SECTIONS_H
+
+#include <stddef.h>
+
+#include "catalog/fx.h"
+#include "gpuplan/offer.h"
+#include "planner/frontier.h"
+#include "report/report.h"
+
+/* Section "offers": one row per purchase line of each plan's rows (the best row's sweep
+ * point), read from the line's own offer or quote: provider, instance, region, tier, term,
+ * original amount and currency, observed date, age and source, and what was bought of it.
+ * Returns 0 or GP_ENOMEM / GP_EINVALID (the report is full). */
+int gp_report_add_offers(struct gp_report *r);
+
+/* Section "quotes": the quotes held and their validity at r->generated_at, with those that
+ * expire inside `horizon_days` marked; prices at `fx_per_usd`. Returns 0 or an error code. */
+int gp_report_add_quotes(struct gp_report *r, const struct gp_quote *quotes, size_t n,
+                         double fx_per_usd, long horizon_days);
+
+/* Start section "price-history" (before any gp_report_add_history). Returns 0 or GP_EINVALID. */
+int gp_report_begin_history(struct gp_report *r);
+
+/* Add one GPU type and tier's history from `obs[n]` (price observations grouped by offer key,
+ * oldest first, as gp_store_history_query returns them): the cheapest price on each day a price
+ * was seen, at `fx_per_usd`, as section rows and as r->history points. Returns 0 or GP_ENOMEM. */
+int gp_report_add_history(struct gp_report *r, const char *gpu, enum gp_tier tier,
+                          const struct gp_offer *obs, size_t n, double fx_per_usd);
+
+/* Section "assumptions": what each plan assumed (its workload as run, PUE, energy price,
+ * pricing, the age limit, each GPU type's efficiency source), the FX rates and their dates
+ * (`fx`, NULL for none), the version, database and generation time. Returns 0 or GP_ENOMEM. */
+int gp_report_add_assumptions(struct gp_report *r, const struct gp_fx_table *fx);
+
+/* The frontier's points as a table (gpu, stack, layout, batch, tokens_per_s_per_user,
+ * tokens_per_s_per_gpu, tpot_ms, ttft_ms) into *t, initialised here, for `plan --frontier` and
+ * the report. Returns 0 or GP_ENOMEM; release *t in every case. */
+int gp_report_frontier_table(struct gp_table *t, const struct gp_frontier *f);
+
+#endif
