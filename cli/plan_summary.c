@@ -168,8 +168,9 @@ void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res, char
                 best->gpu, next->gpu);
     for (size_t i = 0; i < res->count && i < res->per_point; i++)
         if (res->rows[i].excluded_offers)
-            fprintf(out, "%s: %d offers outside the region or jurisdiction (%s)\n",
-                    res->rows[i].gpu, res->rows[i].excluded_offers, res->rows[i].excluded);
+            fprintf(out, "%s: %d offer%s outside the region or jurisdiction (%s)\n",
+                    res->rows[i].gpu, res->rows[i].excluded_offers,
+                    res->rows[i].excluded_offers == 1 ? "" : "s", res->rows[i].excluded);
     if (gp_cli_plan_conclusion(line, sizeof(line), res, decimal))
         fprintf(out, "%s\n", line);
 }

@@ -1,5 +1,7 @@
-/* RunPod REST v2 GPU catalog: {gpus: [{id, price{secure, community}}]}; yields on-demand per
- * GPU-hour, one offer per cloud (secure, community) the card is sold in. */
+/* RunPod REST v2 GPU catalog: {gpus: [{id, price{secure, community}, dataCenters[{id}]}]};
+ * yields on-demand per GPU-hour, one offer per cloud (secure, community) the card is sold in,
+ * and in the secure cloud one per data centre that lists it (its region is the data centre's
+ * id, "EU-RO-1"; community hosts have no data centre). */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +34,9 @@ static int add_cloud(struct gp_feed_ctx *ctx, const cJSON *gpu, const char *id, 
     row.currency = "USD";
     row.unit = GP_UNIT_GPU_HOUR;
     row.gpus = 1;
+    if (strcmp(cloud, "secure") == 0)
+        return gp_feed_add_regions(ctx, &row, cJSON_GetObjectItemCaseSensitive(gpu, "dataCenters"),
+                                   "id");
     return gp_feed_add(ctx, &row);
 }
 

@@ -120,7 +120,7 @@ class RefreshTest(unittest.TestCase):
 
     def test_every_adapter_fills_offers_and_history(self):
         first = self.refresh(scenarios=self.all_ok(), expect=0)
-        expected = {"azure": 6, "aws": 6, "lambda": 3, "runpod": 7, "oci": 5, "vultr": 8,
+        expected = {"azure": 6, "aws": 6, "lambda": 3, "runpod": 8, "oci": 5, "vultr": 8,
                     "digitalocean": 8, "vast": 10}
         self.assertEqual(self.last_run("fx")[:3], ("ok", 4, 4))
         for feed, count in expected.items():
@@ -135,6 +135,7 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(places[("azure", "westeurope")], ("NL", "eu"))
         self.assertEqual(places[("vultr", "fra")], ("DE", "eu"))
         self.assertEqual(places[("vast", "US")], ("US", "us"))
+        self.assertEqual(places[("runpod", "EU-SE-1")], ("SE", "eu"))
         status = subprocess.run([GPUPLAN, "refresh", "--status", "--format", "csv"], env=self.env,
                                 capture_output=True, text=True, timeout=60)
         self.assertEqual(status.returncode, 0, status.stderr)

@@ -183,15 +183,17 @@ static const struct adapter_case cases[] = {
     {"runpod",
      "runpod",
      {"runpod/v2_catalog_gpus.json"},
-     7,
+     8,
      2,
      1,
      3,
      "NVIDIA Z100 Hyper",
-     {{"secure", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.99, "USD", GP_UNIT_GPU_HOUR, 2.99},
+     /* a secure card once per data centre that lists it; community hosts have none */
+     {{"secure", "EU-SE-1", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.99, "USD", GP_UNIT_GPU_HOUR, 2.99},
+      {"secure", "US-TX-3", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.99, "USD", GP_UNIT_GPU_HOUR, 2.99},
       {"community", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.69, "USD", GP_UNIT_GPU_HOUR, 2.69},
       /* the community figure of a secure-only card is ignored */
-      {"secure", "", "mi300x", GP_TIER_ON_DEMAND, 1, 2.39, "USD", GP_UNIT_GPU_HOUR, 2.39}}},
+      {"secure", "EU-RO-1", "mi300x", GP_TIER_ON_DEMAND, 1, 2.39, "USD", GP_UNIT_GPU_HOUR, 2.39}}},
     /* names map exactly (H100T and "H200 Local" stay unmapped); a part prices one GPU-hour of
      * an 8-GPU bare-metal shape, rented whole */
     {"oci",
