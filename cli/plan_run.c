@@ -174,58 +174,13 @@ static int build_base(struct gp_cli *cli, struct gp_cli_plan_run *run)
     return GP_EXIT_OK;
 }
 
-/* Whether `o` is among offers[n] already (the same unit at the same price). */
-static bool held(const struct gp_offer *offers, size_t n, const struct gp_offer *o)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(offers[i].provider, o->provider) && !strcmp(offers[i].region, o->region) &&
-            !strcmp(offers[i].instance_type, o->instance_type) && offers[i].tier == o->tier &&
-            offers[i].term_months == o->term_months &&
-            offers[i].usd_per_instance_hour == o->usd_per_instance_hour)
-            return true;
-    return false;
-}
-
-/* Append the offers `filter` selects (the cheapest of every provider, rentable unit, tier and
- * term) to run->offers, leaving out those held already among the GPU's, run->offers[first..]. */
-static int append_offers(struct gp_store *store, const struct gp_offer_filter *filter,
-                         struct gp_cli_plan_run *run, size_t first)
-{
-    struct gp_offer *offers = NULL, *grown;
-    size_t n = 0, have = run->req.offer_count;
-    int rc = gp_store_purchase_offers(store, filter, 1, &offers, &n);
-
-    if (rc)
-        return rc;
-    grown = n ? realloc(run->offers, (have + n) * sizeof(*grown)) : run->offers;
-    if (n && !grown) {
-        free(offers);
-        return gp_error_set(GP_ENOMEM, "out of memory reading offers");
-    }
-    run->offers = grown;
-    /* Only this GPU's offers of an earlier read (first..have) can hold the same unit: one read
-     * returns each group once. */
-    for (size_t i = 0; i < n; i++)
-        if (!held(run->offers + first, have - first, &offers[i]))
-            run->offers[run->req.offer_count++] = offers[i];
-    free(offers);
-    return 0;
-}
-
-/* For each GPU type its offers; with --region or --jurisdiction also the cheapest inside them,
- * so that the purchase can use those and name the ones it could not. */
+/* For each GPU type the store's purchase candidates (gp_store_purchase_candidates). */
 static int load_offers(struct gp_store *store, struct gp_cli_plan_run *run)
 {
     for (size_t g = 0; g < run->req.gpu_count; g++) {
-        struct gp_offer_filter filter = {
-            .gpu_id = run->gpus[g]->id, .tier = -1, .valid_at = run->req.now};
-        size_t first = run->req.offer_count;
-        int rc = append_offers(store, &filter, run, first);
-        if (!rc && (run->req.region || run->req.jurisdiction)) {
-            filter.region = run->req.region;
-            filter.jurisdiction = run->req.jurisdiction;
-            rc = append_offers(store, &filter, run, first);
-        }
+        int rc = gp_store_purchase_candidates(store, run->gpus[g]->id, run->req.region,
+                                              run->req.jurisdiction, run->req.now, &run->offers,
+                                              &run->req.offer_count);
         if (rc)
             return rc;
     }

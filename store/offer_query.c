@@ -233,6 +233,57 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
     return 0;
 }
 
+/* Whether `o` is among offers[n] already (the same unit at the same price). */
+static bool held(const struct gp_offer *offers, size_t n, const struct gp_offer *o)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(offers[i].provider, o->provider) && !strcmp(offers[i].region, o->region) &&
+            !strcmp(offers[i].instance_type, o->instance_type) && offers[i].tier == o->tier &&
+            offers[i].term_months == o->term_months && offers[i].term_days == o->term_days &&
+            offers[i].usd_per_instance_hour == o->usd_per_instance_hour)
+            return true;
+    return false;
+}
+
+/* Append what `filter` reads to (*offers)[*count], leaving out those held since `first`. */
+static int append_candidates(struct gp_store *store, const struct gp_offer_filter *filter,
+                             struct gp_offer **offers, size_t *count, size_t first)
+{
+    struct gp_offer *read = NULL, *grown;
+    size_t n = 0, have = *count;
+    int rc = gp_store_purchase_offers(store, filter, 1, &read, &n);
+
+    if (rc)
+        return rc;
+    grown = n ? realloc(*offers, (have + n) * sizeof(*grown)) : *offers;
+    if (n && !grown) {
+        free(read);
+        return gp_error_set(GP_ENOMEM, "out of memory reading offers");
+    }
+    *offers = grown;
+    /* one read returns each group once: only an earlier read (first..have) can hold it */
+    for (size_t i = 0; i < n; i++)
+        if (!held(*offers + first, have - first, &read[i]))
+            (*offers)[(*count)++] = read[i];
+    free(read);
+    return 0;
+}
+
+int gp_store_purchase_candidates(struct gp_store *store, const char *gpu_id, const char *region,
+                                 const char *jurisdiction, int64_t valid_at,
+                                 struct gp_offer **offers, size_t *count)
+{
+    struct gp_offer_filter filter = {.gpu_id = gpu_id, .tier = -1, .valid_at = valid_at};
+    size_t first = *count;
+    int rc = append_candidates(store, &filter, offers, count, first);
+
+    if (rc || (!region && !jurisdiction))
+        return rc;
+    filter.region = region;
+    filter.jurisdiction = jurisdiction;
+    return append_candidates(store, &filter, offers, count, first);
+}
+
 /* ---- the price list, row by row ------------------------------------------------------------- */
 
 /* ?7: include the quotes. Quotes have no jurisdiction: a jurisdiction filter leaves them out. */

@@ -117,6 +117,19 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
                              size_t per_group, struct gp_offer **out, size_t *count);
 
 /*
+ * The candidates a purchase of `gpu_id` chooses among, the store's whole pre-filter: of every
+ * group (tier, provider, GPUs per instance, term) the cheapest offer whose price holds at
+ * `valid_at`, wherever it is; and with a `region` glob or `jurisdiction` also the group's
+ * cheapest inside them, so the purchase can buy there and name what it could not use. An offer
+ * that both reads return is listed once. Which of them to buy is the planner's decision
+ * (planner/purchase.c). Appends to *offers (malloc'd, `*count` held; realloc'd here, the
+ * caller's to free, also on error). Returns 0, GP_EDB or GP_ENOMEM.
+ */
+int gp_store_purchase_candidates(struct gp_store *store, const char *gpu_id, const char *region,
+                                 const char *jurisdiction, int64_t valid_at,
+                                 struct gp_offer **offers, size_t *count);
+
+/*
  * A walk over the price list row by row, holding one row at a time: the current offers matching
  * `filter` and, with `quotes`, the quotes (as offers of feed "quote", tier quote, source
  * "quote #ID"; a jurisdiction filter leaves quotes out, their place is not resolved), cheapest

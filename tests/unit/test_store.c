@@ -590,6 +590,18 @@ static void purchase_offers_are_the_cheapest_per_group(void **state)
     assert_string_equal(rows[0].region, "eu-frankfurt-1");
     free(rows);
     assert_int_equal(gp_store_purchase_offers(f->store, &none, 1, &rows, &n), GP_EINVALID);
+
+    /* The candidates: each group's cheapest anywhere, and inside the jurisdiction; the
+     * reserved group's cheapest is in the EU already and is listed once. */
+    rows = NULL;
+    n = 0;
+    assert_int_equal(gp_store_purchase_candidates(f->store, "b200", NULL, "eu", 0, &rows, &n), 0);
+    assert_int_equal(n, 2);
+    assert_true(rows[0].usd_per_gpu_hour == 6.0 && rows[1].usd_per_gpu_hour == 4.0);
+    assert_int_equal(gp_store_purchase_candidates(f->store, "b200", "r2", NULL, 0, &rows, &n), 0);
+    assert_int_equal(n, 2 + 3); /* appended: both groups' cheapest again, then r2's */
+    assert_string_equal(rows[4].region, "r2");
+    free(rows);
 }
 
 /* A group whose cheapest price has run out (valid_until passed) still offers its next one to a
