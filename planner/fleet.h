@@ -160,7 +160,7 @@ struct gp_plan_row {
     size_t nlines;                                /* lines kept (the first GP_PLAN_MAX_LINES) */
     size_t lines_total;                           /* lines the purchase had in all */
     struct gp_plan_cluster cluster;               /* training and multi-node replicas */
-    char cluster_text[64]; /* "13 x 8-GPU nodes, 3200 Gb/s InfiniBand"; "" when none */
+    char cluster_text[112]; /* "13 x 8-GPU nodes, 3200 Gb/s InfiniBand"; "" when none */
     int excluded_offers;   /* offers --region/--jurisdiction ruled out */
     char excluded[192];    /* the first of them, "provider instance_type (region)", "; "-joined */
 };

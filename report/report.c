@@ -183,7 +183,6 @@ static const char *unit_name(enum gp_workload_kind kind)
     }
 }
 
-/* The recommended row (marked best) and the next feasible priced row, or NULL. */
 /* The plan's best row and its runner-up, as the planner chose them (NULL for none). */
 static void best_two(const struct gp_report_plan *p, const struct gp_plan_row **best,
                      const struct gp_plan_row **runner)
