@@ -226,10 +226,10 @@ static void keep_lines(struct gp_plan_row *row, const struct gp_purchase_fleet *
         const struct gp_buy_origin *from = &offers->origins[l->offer];
         int per_instance = l->instances > 0 ? l->gpus / l->instances : 0;
         row->lines[row->nlines++] = (struct gp_plan_line){
-            .origin = from->origin,
-            .input = from->input,
-            .role = l->role,
-            .tier = o->tier,
+            .origin = (uint8_t)from->origin,
+            .input = (uint32_t)from->input,
+            .role = (uint8_t)l->role,
+            .tier = (uint8_t)o->tier,
             .term_months = o->min_term_months,
             .term_unknown = o->term_unknown,
             .instances = l->instances,
@@ -252,20 +252,14 @@ static void describe_cluster(struct gp_plan_row *row, const struct gp_purchase_f
         f->nlines == 1 ? offers->origins[f->lines[0].offer].cluster : NULL;
     const struct gp_purchase_line *l = &f->lines[0];
     int per_node = l->instances > 0 ? l->gpus / l->instances : 0;
-    char speed[32] = "";
 
     memset(&row->cluster, 0, sizeof(row->cluster));
-    row->cluster_text[0] = '\0';
     if (!rule || l->instances < 2 || !(need->one_cluster || need->group_gpus > per_node))
         return;
     row->cluster.nodes = l->instances;
     row->cluster.gpus_per_node = per_node;
     row->cluster.fabric_gbps = rule->fabric_gbps;
     gp_text_copy(row->cluster.fabric, sizeof(row->cluster.fabric), rule->fabric);
-    if (rule->fabric_gbps > 0)
-        snprintf(speed, sizeof(speed), "%.0f Gb/s ", rule->fabric_gbps);
-    snprintf(row->cluster_text, sizeof(row->cluster_text), "%d x %d-GPU nodes, %s%s", l->instances,
-             per_node, speed, rule->fabric);
 }
 
 /* Whether any non-quote price of the fleet is older than the allowed age. */
@@ -382,7 +376,6 @@ static void copy_description(struct gp_plan_row *to, const struct gp_plan_row *f
     to->nlines = from->nlines;
     to->lines_total = from->lines_total;
     to->cluster = from->cluster;
-    memcpy(to->cluster_text, from->cluster_text, sizeof(to->cluster_text));
 }
 
 /* What the row says it bought, and the runner-up fleets: worked out once per purchase the memo
@@ -433,7 +426,6 @@ static void unpriced(struct gp_plan_row *row, enum gp_purchase_label label)
     row->gpus_needed = row->gpus;
     row->nlines = row->lines_total = 0;
     memset(&row->cluster, 0, sizeof(row->cluster));
-    row->cluster_text[0] = '\0';
     row->price_per_gpu_hour = row->cost_per_hour = row->cost_per_month = 0;
     row->cost_per_mtok = row->total_cost = row->cost_low = row->cost_high = 0;
 }

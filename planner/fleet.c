@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -276,6 +277,15 @@ static void bounds(struct gp_perf *lo, struct gp_perf *hi, const struct gp_perf 
     gp_model_evaluate(hi, bounded, gpu, eff, eff->uncertainty_high, a->max_gpus);
 }
 
+/* Copy a name between two char arrays of one size, whole: a few vector moves, where a copy up
+ * to the NUL is a loop per byte (every evaluated row gets six names). */
+#define COPY_NAME(dst, src)                                                                        \
+    do {                                                                                           \
+        _Static_assert(sizeof(dst) == sizeof(src), "names of one size");                           \
+        memcpy(dst, src, sizeof(dst));                                                             \
+        (dst)[sizeof(dst) - 1] = '\0';                                                             \
+    } while (0)
+
 void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
                       const struct gp_assumptions *a, const struct gp_gpu *gpu,
                       const struct gp_efficiency *eff, const struct gp_price *price)
@@ -284,14 +294,14 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     struct sized s, lo, hi;
 
     memset(out, 0, sizeof(*out));
-    gp_text_copy(out->gpu, sizeof(out->gpu), gpu->id);
+    COPY_NAME(out->gpu, gpu->id);
     out->vendor = gpu->vendor;
     out->kind = w->kind;
-    gp_text_copy(out->efficiency_source, sizeof(out->efficiency_source), eff->source);
-    gp_text_copy(out->stack, sizeof(out->stack), eff->stack);
-    gp_text_copy(out->price_tier, sizeof(out->price_tier), price->tier);
-    gp_text_copy(out->price_source, sizeof(out->price_source), price->source);
-    gp_text_copy(out->price_date, sizeof(out->price_date), price->date);
+    COPY_NAME(out->efficiency_source, eff->source);
+    COPY_NAME(out->stack, eff->stack);
+    COPY_NAME(out->price_tier, price->tier);
+    COPY_NAME(out->price_source, price->source);
+    COPY_NAME(out->price_date, price->date);
 
     gp_model_evaluate(&perf, w, gpu, eff, 1.0, a->max_gpus);
     /* A row without a fleet shows no bounds: they are not modelled for it. */
@@ -480,6 +490,21 @@ int gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group)
     if (keys != stack_keys)
         free(keys);
     return 0;
+}
+
+char *gp_plan_cluster_format(char *out, size_t size, const struct gp_plan_cluster *c)
+{
+    char speed[32] = "";
+
+    if (size == 0)
+        return out;
+    out[0] = '\0';
+    if (c->nodes <= 0)
+        return out;
+    if (c->fabric_gbps > 0)
+        snprintf(speed, sizeof(speed), "%.0f Gb/s ", c->fabric_gbps);
+    snprintf(out, size, "%d x %d-GPU nodes, %s%s", c->nodes, c->gpus_per_node, speed, c->fabric);
+    return out;
 }
 
 /* clang-format off */

@@ -59,7 +59,7 @@ struct gp_plan_alternative {
     double cost_per_month; /* USD per GP_HOURS_PER_MONTH (likewise) */
 };
 
-#define GP_PLAN_MAX_LINES 6
+#define GP_PLAN_MAX_LINES 4
 
 /* Which of the request's inputs a purchase line was bought from. */
 enum gp_plan_origin {
@@ -71,18 +71,20 @@ enum gp_plan_origin {
  * offer's names (provider, instance type, region) are read from the input it indexes; nothing
  * downstream works a purchase out again. Money in USD, then the report currency. */
 struct gp_plan_line {
-    enum gp_plan_origin origin;
-    size_t input;               /* index into the request's offers or quotes */
-    enum gp_purchase_role role; /* the whole fleet, or a blended part */
-    enum gp_tier tier;
-    int term_months;                /* commitment the line is bought for, months; 0 = none */
-    bool term_unknown;              /* a contract whose term is not published */
-    int instances;                  /* whole instances bought */
-    int gpus;                       /* GPUs they hold */
-    int gpus_per_instance;          /* GPUs of one instance as bought */
     double price_per_instance_hour; /* the offer's price of one instance */
     double cost_per_hour;           /* the line's share of the fleet's cost, horizon and duty in */
     double upfront;                 /* paid at the start of its term */
+    uint32_t input;                 /* index into the request's offers or quotes */
+    int term_months;                /* commitment the line is bought for, months; 0 = none */
+    int instances;                  /* whole instances bought */
+    int gpus;                       /* GPUs they hold */
+    int gpus_per_instance;          /* GPUs of one instance as bought */
+    /* The small enums in a byte each: a row holds GP_PLAN_MAX_LINES of these, and rows are
+     * copied by the million. */
+    uint8_t origin;    /* enum gp_plan_origin */
+    uint8_t role;      /* enum gp_purchase_role: the whole fleet, or a blended part */
+    uint8_t tier;      /* enum gp_tier */
+    bool term_unknown; /* a contract whose term is not published */
 };
 
 /* A multi-node fleet bought as one cluster: nodes of one offer on a scale-out fabric. */
@@ -160,10 +162,14 @@ struct gp_plan_row {
     size_t nlines;                                /* lines kept (the first GP_PLAN_MAX_LINES) */
     size_t lines_total;                           /* lines the purchase had in all */
     struct gp_plan_cluster cluster;               /* training and multi-node replicas */
-    char cluster_text[112]; /* "13 x 8-GPU nodes, 3200 Gb/s InfiniBand"; "" when none */
-    int excluded_offers;   /* offers --region/--jurisdiction ruled out */
-    char excluded[192];    /* the first of them, "provider instance_type (region)", "; "-joined */
+    int excluded_offers;                          /* offers --region/--jurisdiction ruled out */
+    char excluded[192]; /* the first of them, "provider instance_type (region)", "; "-joined */
 };
+
+/* The cluster as rows name it, "13 x 8-GPU nodes, 3200 Gb/s InfiniBand", into out[size]; ""
+ * when the fleet is not one (nodes 0). Returns `out`. */
+#define GP_PLAN_CLUSTER_TEXT_MAX 112
+char *gp_plan_cluster_format(char *out, size_t size, const struct gp_plan_cluster *c);
 
 /* Cost per unit of work of a priced row: USD per Mtok (inference), per run (training), per job
  * (generic). */

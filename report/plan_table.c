@@ -56,7 +56,7 @@ const struct gp_plan_column gp_plan_columns[] = {
     COL("region", TEXT, 0, "region", NULL, TEXT, -1,
         TEXT, AT(region), ALL, ALL, TEXT),
     COL("cluster", TEXT, 0, "cluster", NULL, TEXT, -1,
-        TEXT, AT(cluster_text), ALL, ALL, TEXT),
+        CLUSTER, AT(cluster.nodes), ALL, ALL, NONZERO),
     COL("headroom", NUMBER, 3, "headroom", "capacity / target - 1", PERCENT, -1,
         NUMBER, AT(headroom), ALL, ALL, BOUGHT),
     COL("batch", INT, 0, "batch", "sequences", COUNT, -1,
@@ -140,7 +140,7 @@ static bool nonzero(const struct gp_plan_column *d, const struct gp_plan_row *r)
     double number;
     int whole;
 
-    if (d->read == GP_PLAN_READ_INT) {
+    if (d->read == GP_PLAN_READ_INT || d->read == GP_PLAN_READ_CLUSTER) {
         memcpy(&whole, field, sizeof(whole));
         return whole != 0;
     }
@@ -226,6 +226,9 @@ static inline void read_cell(const struct gp_plan_view *v, const struct gp_plan_
     case GP_PLAN_READ_LAYOUT:
         gp_layout_format(scratch, size, r->layout, r->replica_gpus);
         set_text(out, scratch);
+        break;
+    case GP_PLAN_READ_CLUSTER:
+        set_text(out, gp_plan_cluster_format(scratch, size, &r->cluster));
         break;
     case GP_PLAN_READ_NOTES:
         gp_notes_format(scratch, size, r->notes);

@@ -22,6 +22,7 @@ enum gp_plan_read {
     GP_PLAN_READ_PRECISION, /* the precision's name */
     GP_PLAN_READ_BOUND,     /* what limits the configuration */
     GP_PLAN_READ_LAYOUT,    /* the inference layout, "tep8" */
+    GP_PLAN_READ_CLUSTER,   /* the cluster bought, "13 x 8-GPU nodes, 3200 Gb/s InfiniBand" */
     GP_PLAN_READ_NOTES,     /* the note bits as "a,b" */
     GP_PLAN_READ_CURRENCY,  /* the view's currency code */
 };

@@ -31,6 +31,7 @@ static const struct gp_column offer_columns[] = {
     {"gpus_needed", GP_CELL_INT, 0},
     {"headroom", GP_CELL_NUMBER, 3},
     {"cluster", GP_CELL_TEXT, 0},
+    {"lines_not_listed", GP_CELL_INT, 0},
     {"alternatives", GP_CELL_TEXT, 0},
 };
 static const struct gp_column_look offer_looks[] = {
@@ -57,6 +58,7 @@ static const struct gp_column_look offer_looks[] = {
     {"GPUs needed", NULL, GP_STYLE_COUNT, 0},
     {"Headroom", "fraction", GP_STYLE_PERCENT, 0},
     {"Cluster", NULL, GP_STYLE_TEXT, 0},
+    {"Lines not listed", NULL, GP_STYLE_COUNT, 0},
     {"Alternatives", NULL, GP_STYLE_TEXT, 0},
 };
 
@@ -109,11 +111,12 @@ static int line_cells(struct gp_table *t, const struct gp_report_inputs *in,
               : gp_table_set_number(t, "cost_per_month", l->cost_per_hour * GP_HOURS_PER_MONTH);
 }
 
-/* The row's own figures, on its first line: the need, the headroom, the cluster and the next
- * cheapest fleets. */
+/* The row's own figures, on its first line: the need, the headroom, the cluster, how many of
+ * its lines the row could not keep (a fleet of more than GP_PLAN_MAX_LINES offers), and the
+ * next cheapest fleets. */
 static int row_cells(struct gp_table *t, const struct gp_plan_row *row, const char *currency)
 {
-    char alternatives[512] = "";
+    char alternatives[512] = "", cluster[GP_PLAN_CLUSTER_TEXT_MAX];
     size_t used = 0;
     int rc = 0;
 
@@ -126,7 +129,13 @@ static int row_cells(struct gp_table *t, const struct gp_plan_row *row, const ch
     }
     rc = rc ? rc : gp_table_set_int(t, "gpus_needed", row->gpus_needed);
     rc = rc ? rc : gp_table_set_number(t, "headroom", row->headroom);
-    rc = rc ? rc : gp_table_set_text(t, "cluster", "%s", row->cluster_text);
+    if (row->lines_total > row->nlines)
+        rc = rc ? rc
+                : gp_table_set_int(t, "lines_not_listed",
+                                   (long long)(row->lines_total - row->nlines));
+    rc = rc ? rc
+            : gp_table_set_text(t, "cluster", "%s",
+                                gp_plan_cluster_format(cluster, sizeof(cluster), &row->cluster));
     return rc ? rc : gp_table_set_text(t, "alternatives", "%s", alternatives);
 }
 
