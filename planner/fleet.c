@@ -492,6 +492,26 @@ int gp_plan_rank(struct gp_plan_row *rows, size_t count, size_t group)
     return 0;
 }
 
+char *gp_plan_unpriced_reason(char *out, size_t size, const struct gp_plan_row *row)
+{
+    /* the notes that say why a row could not be sized or bought */
+    const unsigned why =
+        GP_NOTE_NO_PUBLIC_PRICE | GP_NOTE_DOES_NOT_FIT | GP_NOTE_OVER_POWER_BUDGET |
+        GP_NOTE_LATENCY_UNMET | GP_NOTE_OVER_MAX_GPUS | GP_NOTE_NO_SPOT_OFFER | GP_NOTE_NO_QUOTE |
+        GP_NOTE_NO_ON_DEMAND_OFFER | GP_NOTE_NO_RESERVED_OFFER | GP_NOTE_NO_OFFER_IN_REGION |
+        GP_NOTE_NO_TERM_IN_HORIZON | GP_NOTE_NO_FITTING_INSTANCE | GP_NOTE_NO_CLUSTER_OFFER;
+
+    if (size == 0)
+        return out;
+    out[0] = '\0';
+    if (row->price_known)
+        return out;
+    gp_notes_format(out, size, row->notes & why);
+    if (!out[0])
+        snprintf(out, size, "not priced");
+    return out;
+}
+
 char *gp_plan_cluster_format(char *out, size_t size, const struct gp_plan_cluster *c)
 {
     char speed[32] = "";

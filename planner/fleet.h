@@ -166,6 +166,10 @@ struct gp_plan_row {
     char excluded[192]; /* the first of them, "provider instance_type (region)", "; "-joined */
 };
 
+/* Why a row has no price, as its notes name it ("no-cluster-offer", "does-not-fit", ...), into
+ * out[size]; "" for a priced row. Returns `out`. */
+char *gp_plan_unpriced_reason(char *out, size_t size, const struct gp_plan_row *row);
+
 /* The cluster as rows name it, "13 x 8-GPU nodes, 3200 Gb/s InfiniBand", into out[size]; ""
  * when the fleet is not one (nodes 0). Returns `out`. */
 #define GP_PLAN_CLUSTER_TEXT_MAX 112

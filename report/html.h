@@ -6,13 +6,24 @@
 #include <stdio.h>
 
 #include "planner/frontier.h"
+#include "report/report.h"
 
 #define GP_HTML_CHART_WIDTH  640
 #define GP_HTML_PALETTE_SIZE 10
 #define CHART_WIDTH          GP_HTML_CHART_WIDTH
 
-/* Series colours, distinguishable and legible on white. */
+/* Series colours: Paul Tol's "muted" scheme, told apart under the common colour blindnesses,
+ * legible on white, and of distinct lightness in greyscale where the charts also label them. */
 extern const char *const gp_html_palette[GP_HTML_PALETTE_SIZE];
+
+/* The one colour of GPU type `gpu` in every chart of the report: the palette in the order the
+ * GPU types first appear in its plans (then its price history). */
+const char *gp_html_gpu_color(const struct gp_report *r, const char *gpu);
+
+/* The first screen: per workload what to buy, its cost and band, the runner-up, what would
+ * change the answer and the risks, then the totals by kind, from the summary section; numbers
+ * grouped in thousands with `decimal`. Nothing without a summary. */
+void gp_html_recommendation(FILE *out, const struct gp_report *r, char decimal);
 
 /* Text with &, <, >, " and ' escaped, and control characters as U+FFFD. */
 void gp_html_escaped(FILE *out, const char *s);
@@ -22,6 +33,7 @@ void gp_html_svg_open(FILE *out, int height, const char *title);
 
 /* The throughput-interactivity frontier of one workload: a line per GPU type and profile,
  * tokens/s per GPU against tokens/s per user, both axes logarithmic; numbers with `decimal`. */
-void gp_html_frontier(FILE *out, const struct gp_frontier *f, char decimal);
+void gp_html_frontier(FILE *out, const struct gp_report *r, const struct gp_frontier *f,
+                      char decimal);
 
 #endif

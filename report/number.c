@@ -134,3 +134,23 @@ size_t gp_number_format(char *out, size_t size, double value, int decimals, char
     size_t len = put_words(out, units, decimals, decimal, negative);
     return len ? len : put_reversed(out, units, decimals, decimal, negative);
 }
+
+size_t gp_number_grouped(char *out, size_t size, double value, int decimals, char decimal)
+{
+    char plain[352];
+    size_t len = gp_number_format(plain, sizeof(plain), value, decimals, decimal), used = 0;
+    size_t sign = plain[0] == '-', whole = sign;
+    char group = decimal == ',' ? '.' : ',';
+
+    while (whole < len && plain[whole] >= '0' && plain[whole] <= '9')
+        whole++;
+    for (size_t i = 0; i < len && used + 1 < size; i++) {
+        /* a mark before each run of three digits that ends the whole part */
+        if (i > sign && i < whole && (whole - i) % 3 == 0 && used + 2 < size)
+            out[used++] = group;
+        out[used++] = plain[i];
+    }
+    if (size)
+        out[used < size ? used : size - 1] = '\0';
+    return used;
+}

@@ -28,16 +28,32 @@ static const char style[] =
     "svg{max-width:100%;height:auto}svg text{font:12px system-ui,sans-serif;fill:#1b1f24}"
     ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(30rem,100%),1fr));gap:"
     "1rem}"
+    ".cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(22rem,100%),1fr));"
+    "gap:.6rem}.card{border:1px solid #d0d7de;border-radius:6px;padding:.5rem .8rem}"
+    ".card h3{margin:.1rem 0 .3rem}.card p{margin:.2rem 0}.card .buy,.card .cost{font-size:1.05rem}"
+    ".total{font-weight:600;margin:.5rem 0 0}"
+    ".legend span{display:inline-block;margin-right:.9rem}.legend i{display:inline-block;"
+    "width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:-.1rem}"
     "@media (max-width:40rem){body{font-size:14px;padding:.5rem}th,td{padding:.2rem .3rem}}"
-    "@media print{nav{display:none}body{max-width:none;font-size:10pt}"
-    ".scroll{overflow:visible}table{font-size:7.5pt}th{position:static}"
-    "section{break-inside:avoid-page}figure{break-inside:avoid}"
-    "a{color:inherit;text-decoration:none}}";
+    "@page{size:A4 landscape;margin:10mm}"
+    "@media print{nav{display:none}body{max-width:none;font-size:9pt;padding:0}"
+    ".scroll{overflow:visible}table{font-size:6pt;width:100%}th{position:static}"
+    "th,td{white-space:normal;overflow-wrap:anywhere;padding:1px 2px}tr{break-inside:avoid}"
+    ".card{break-inside:avoid}figure{break-inside:avoid}h2,h3{break-after:avoid}"
+    "#recommendation{break-after:page}a{color:inherit;text-decoration:none}}";
 
 const char *const gp_html_palette[GP_HTML_PALETTE_SIZE] = {
-    "#0969da", "#cf222e", "#1a7f37", "#8250df", "#bf8700",
-    "#0598bc", "#bc4c00", "#57606a", "#e85aad", "#116329"};
-#define palette gp_html_palette
+    "#332288", "#88ccee", "#117733", "#cc6677", "#ddcc77",
+    "#882255", "#44aa99", "#999933", "#aa4499", "#6f6f6f"};
+
+const char *gp_html_gpu_color(const struct gp_report *r, const char *gpu)
+{
+    size_t rank = 0;
+
+    while (rank < r->ngpus && strcmp(r->gpus[rank], gpu) != 0)
+        rank++;
+    return gp_html_palette[rank % GP_HTML_PALETTE_SIZE];
+}
 
 void gp_html_escaped(FILE *out, const char *s)
 {
@@ -168,9 +184,10 @@ static void put_table(FILE *out, const struct gp_report_section *s, const struct
 
 /* One horizontal bar per row with a value; a band [low, high] drawn as a whisker when given. */
 struct bar {
-    const char *label;
+    const char *label;       /* the GPU type: its name and its colour */
     double value, low, high; /* low > high: no band */
-    bool missing;            /* drawn as a note instead of a bar */
+    bool missing;            /* drawn as a note instead of a bar: `reason` */
+    char reason[96];         /* why the row has no value, in the planner's words */
 };
 
 void gp_html_svg_open(FILE *out, int height, const char *title)
@@ -199,8 +216,8 @@ static const struct gp_locale *locale_of(const struct gp_report *r)
     return r->locale ? r->locale : gp_locale_default();
 }
 
-static void put_bars(FILE *out, const char *caption, const char *unit, const struct bar *bars,
-                     size_t n, char decimal)
+static void put_bars(FILE *out, const struct gp_report *r, const char *caption, const char *unit,
+                     const struct bar *bars, size_t n, char decimal)
 {
     double max = 0;
     char value[32];
@@ -219,19 +236,24 @@ static void put_bars(FILE *out, const char *caption, const char *unit, const str
         gp_html_escaped(out, bars[i].label);
         fputs("</text>", out);
         if (bars[i].missing) {
-            fprintf(out, "<text x=\"%d\" y=\"%.1f\" fill=\"#57606a\">no public price</text>\n",
-                    LABEL_WIDTH, y + 14);
+            fprintf(out, "<text x=\"%d\" y=\"%.1f\" fill=\"#57606a\">not priced: ", LABEL_WIDTH,
+                    y + 14);
+            gp_html_escaped(out, bars[i].reason);
+            fputs("</text>\n", out);
             continue;
         }
-        fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>",
-                LABEL_WIDTH, y + 2, w, BAR_HEIGHT - 6, palette[i % 10]);
+        fprintf(out,
+                "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\" data-gpu=\"",
+                LABEL_WIDTH, y + 2, w, BAR_HEIGHT - 6, gp_html_gpu_color(r, bars[i].label));
+        gp_html_escaped(out, bars[i].label);
+        fputs("\"/>", out);
         if (bars[i].low <= bars[i].high && max > 0)
             fprintf(out,
                     "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#1b1f24\" "
                     "stroke-width=\"1.5\"/>",
                     LABEL_WIDTH + bars[i].low / max * plot, LABEL_WIDTH + bars[i].high / max * plot,
                     y + 10, y + 10);
-        gp_number_format(value, sizeof(value), bars[i].value, label_decimals(bars[i].value),
+        gp_number_grouped(value, sizeof(value), bars[i].value, label_decimals(bars[i].value),
                          decimal);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
                 LABEL_WIDTH + fmax(w, max > 0 ? bars[i].high / max * plot : 0) + 6, y + 14, value);
@@ -258,6 +280,7 @@ static size_t plan_bars(const struct gp_report *r, const struct gp_report_plan *
         b->label = row->gpu;
         b->low = 1; /* no band unless set below */
         b->missing = chart != CHART_POWER && !row->price_known;
+        gp_plan_unpriced_reason(b->reason, sizeof(b->reason), row);
         if (chart == CHART_MONTH) {
             b->value = row->cost_per_month * r->fx;
             gp_report_month_band(row, r->fx, &b->low, &b->high);
@@ -289,15 +312,15 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
     n = plan_bars(r, p, CHART_MONTH, bars);
     snprintf(caption, sizeof(caption), "Monthly cost per GPU type, with its uncertainty band");
     snprintf(unit, sizeof(unit), "%s " GP_MONTH_TEXT "; the line spans the band", r->currency);
-    put_bars(out, caption, unit, bars, n, decimal);
+    put_bars(out, r, caption, unit, bars, n, decimal);
     n = plan_bars(r, p, CHART_UNIT, bars);
     snprintf(caption, sizeof(caption), "Cost per %s", per);
     snprintf(unit, sizeof(unit), "%s per %s", r->currency, per);
-    put_bars(out, caption, unit, bars, n, decimal);
+    put_bars(out, r, caption, unit, bars, n, decimal);
     n = plan_bars(r, p, CHART_POWER, bars);
-    put_bars(out, "Facility power", "kW at the facility (IT power x PUE)", bars, n, decimal);
+    put_bars(out, r, "Facility power", "kW at the facility (IT power x PUE)", bars, n, decimal);
     if (p->frontier && p->frontier->count)
-        gp_html_frontier(out, p->frontier, decimal);
+        gp_html_frontier(out, r, p->frontier, decimal);
     fputs("</div>\n", out);
 }
 
@@ -317,82 +340,137 @@ static void history_range(const struct gp_report *r, int64_t *d0, int64_t *d1, d
         *d1 = *d0 + 86400;
 }
 
-/* Where one observation of the history sits in the chart. */
-static void history_xy(const struct gp_report_price_point *pt, int64_t d0, int64_t d1, double pmax,
-                       int height, double *x, double *y)
+/* The history chart's frame: its ranges and where they are drawn. */
+struct frame {
+    int64_t d0, d1; /* first and last day, Unix seconds */
+    double top;     /* the price axis's top, a whole number of steps */
+    double step;    /* between the price axis's ticks: 1, 2 or 5 times a power of ten */
+    int height;
+};
+
+enum { PLOT_LEFT = 64, PLOT_RIGHT = 500, PLOT_TOP = 20, PLOT_BOTTOM_GAP = 30 };
+
+static double frame_x(const struct frame *f, int64_t day)
 {
-    *x = 60 + (double)(pt->day - d0) / (double)(d1 - d0) * 440;
-    *y = height - 30 - pt->price / pmax * (height - 50);
+    return PLOT_LEFT + (double)(day - f->d0) / (double)(f->d1 - f->d0) * (PLOT_RIGHT - PLOT_LEFT);
 }
 
-/* One polyline per GPU and tier (points are grouped by GPU then tier), spot dashed, and a dot on
- * every observation, so a price seen on one day only is still drawn. */
-static void put_history_lines(FILE *out, const struct gp_report *r, int64_t d0, int64_t d1,
-                              double pmax, int height)
+static double frame_y(const struct frame *f, double price)
 {
-    size_t series = 0;
-    double x, y;
+    double bottom = f->height - PLOT_BOTTOM_GAP;
+    return bottom - price / f->top * (bottom - PLOT_TOP);
+}
 
+/* A price step that gives four to six ticks up to `max`. */
+static double nice_step(double max)
+{
+    double raw = max / 5, power = pow(10, floor(log10(raw)));
+    double m = raw / power;
+
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * power;
+}
+
+/* The axes with their ticks: prices at the steps, five dates spread over the range. */
+static void put_history_axes(FILE *out, const struct frame *f, char decimal)
+{
+    double bottom = f->height - PLOT_BOTTOM_GAP;
+    char text[32];
+
+    for (double p = 0; p <= f->top + f->step / 2; p += f->step) {
+        gp_number_grouped(text, sizeof(text), p, f->step < 1 ? 2 : 0, decimal);
+        fprintf(out,
+                "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eaeef2\"/>"
+                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+                PLOT_LEFT, PLOT_RIGHT, frame_y(f, p), frame_y(f, p), PLOT_LEFT - 4,
+                frame_y(f, p) + 4, text);
+    }
+    for (int k = 0; k <= 4; k++) {
+        int64_t day = f->d0 + (f->d1 - f->d0) * k / 4;
+        gp_time_format_date(day - day % 86400, text, sizeof(text));
+        fprintf(out,
+                "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#57606a\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
+                frame_x(f, day), frame_x(f, day), bottom, bottom + 4, frame_x(f, day), bottom + 18,
+                k == 0   ? "start"
+                : k == 4 ? "end"
+                         : "middle",
+                text);
+    }
+    fprintf(out,
+            "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#57606a\"/>"
+            "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%.1f\" stroke=\"#57606a\"/>\n",
+            PLOT_LEFT, PLOT_RIGHT, bottom, bottom, PLOT_LEFT, PLOT_LEFT, PLOT_TOP, bottom);
+}
+
+/* One step line per GPU and tier (points are grouped by GPU then tier; a price holds until the
+ * next one is seen, the last until the end of the range), spot dashed, and a dot on every
+ * observation, so a price seen on one day only is still drawn. */
+static void put_history_lines(FILE *out, const struct gp_report *r, const struct frame *f)
+{
     for (size_t i = 0; i < r->nhistory;) {
         const struct gp_report_price_point *first = &r->history[i];
-        const char *color = palette[series % 10];
+        const char *color = gp_html_gpu_color(r, first->gpu);
         size_t end = i;
         while (end < r->nhistory && strcmp(r->history[end].gpu, first->gpu) == 0 &&
                strcmp(r->history[end].tier, first->tier) == 0)
             end++;
-        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", color,
-                strcmp(first->tier, "spot") == 0 ? " stroke-dasharray=\"4 3\"" : "");
-        for (size_t j = i; j < end; j++) {
-            history_xy(&r->history[j], d0, d1, pmax, height, &x, &y);
-            fprintf(out, "%.1f,%.1f ", x, y);
-        }
-        fputs("\"/>", out);
-        for (size_t j = i; j < end; j++) {
-            history_xy(&r->history[j], d0, d1, pmax, height, &x, &y);
-            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>", x, y, color);
-        }
-        /* the legend's colour is a swatch: the style sheet sets the colour of all chart text */
-        fprintf(out, "<rect x=\"510\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>",
-                11 + series * 16, color);
-        fprintf(out, "<text x=\"524\" y=\"%zu\">", 20 + series * 16);
+        fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s data-gpu=\"", color,
+                strcmp(first->tier, "spot") == 0 ? " stroke-dasharray=\"5 3\"" : "");
         gp_html_escaped(out, first->gpu);
-        fprintf(out, " %s</text>\n", strcmp(first->tier, "spot") == 0 ? "spot" : "");
-        series++;
+        fprintf(out, "\" d=\"M%.1f,%.1f", frame_x(f, first->day), frame_y(f, first->price));
+        for (size_t j = i + 1; j < end; j++)
+            fprintf(out, " H%.1f V%.1f", frame_x(f, r->history[j].day),
+                    frame_y(f, r->history[j].price));
+        fprintf(out, " H%.1f\"/>", frame_x(f, f->d1));
+        for (size_t j = i; j < end; j++) {
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\" data-gpu=\"",
+                    frame_x(f, r->history[j].day), frame_y(f, r->history[j].price), color);
+            gp_html_escaped(out, first->gpu);
+            fputs("\"/>", out);
+        }
+        fputc('\n', out);
         i = end;
+    }
+}
+
+/* The legend: one swatch per GPU type of the history, in the report's colour for it. */
+static void put_history_legend(FILE *out, const struct gp_report *r)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < r->nhistory; i++) {
+        if (i > 0 && strcmp(r->history[i].gpu, r->history[i - 1].gpu) == 0)
+            continue;
+        fprintf(out, "<rect x=\"510\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>",
+                11 + n * 16, gp_html_gpu_color(r, r->history[i].gpu));
+        fprintf(out, "<text x=\"524\" y=\"%zu\">", 20 + n * 16);
+        gp_html_escaped(out, r->history[i].gpu);
+        fputs("</text>\n", out);
+        n++;
     }
 }
 
 static void put_history_chart(FILE *out, const struct gp_report *r)
 {
-    int64_t d0, d1;
+    struct frame f = {0, 0, 1, 1, 260};
     double pmax;
-    char from[16], to[16], top[32];
-    int height = 260;
 
     fputs("<figure><figcaption>Price history: the cheapest on-demand (solid) and spot (dashed) "
-          "price per GPU</figcaption>\n",
+          "price per GPU-hour, each held until the next one seen</figcaption>\n",
           out);
-    gp_html_svg_open(out, height, "Price history per GPU");
+    gp_html_svg_open(out, f.height, "Price history per GPU");
     if (r->nhistory == 0) {
         fputs("<text x=\"60\" y=\"40\">No price history in the database.</text></svg></figure>\n",
               out);
         return;
     }
-    history_range(r, &d0, &d1, &pmax);
-    pmax = pmax > 0 ? pmax * 1.1 : 1;
-    gp_time_format_date(d0, from, sizeof(from));
-    gp_time_format_date(d1, to, sizeof(to));
-    gp_number_format(top, sizeof(top), pmax, 2, locale_of(r)->decimal);
-    fprintf(out,
-            "<line x1=\"60\" x2=\"500\" y1=\"%d\" y2=\"%d\" stroke=\"#57606a\"/>"
-            "<line x1=\"60\" x2=\"60\" y1=\"20\" y2=\"%d\" stroke=\"#57606a\"/>"
-            "<text x=\"60\" y=\"%d\">%s</text><text x=\"500\" y=\"%d\" text-anchor=\"end\">%s"
-            "</text><text x=\"56\" y=\"24\" text-anchor=\"end\">%s</text>"
-            "<text x=\"56\" y=\"%d\" text-anchor=\"end\">0</text>\n",
-            height - 30, height - 30, height - 30, height - 12, from, height - 12, to, top,
-            height - 30);
-    put_history_lines(out, r, d0, d1, pmax, height);
-    fputs("<text x=\"64\" y=\"14\" fill=\"#57606a\">", out);
+    history_range(r, &f.d0, &f.d1, &pmax);
+    f.step = nice_step(pmax > 0 ? pmax : 1);
+    f.top = ceil((pmax > 0 ? pmax : 1) / f.step) * f.step;
+    put_history_axes(out, &f, locale_of(r)->decimal);
+    put_history_lines(out, r, &f);
+    put_history_legend(out, r);
+    fputs("<text x=\"68\" y=\"14\" fill=\"#57606a\">", out);
     gp_html_escaped(out, r->currency);
     fputs(" per GPU-hour</text></svg></figure>\n", out);
 }
@@ -420,7 +498,12 @@ static void put_head(FILE *out, const struct gp_report *r)
     gp_html_escaped(out, r->version);
     fputs(" · money in ", out);
     gp_html_escaped(out, r->currency);
-    fputs("</p></header>\n<nav>", out);
+    fputs("</p></header>\n", out);
+}
+
+static void put_nav(FILE *out, const struct gp_report *r)
+{
+    fputs("<nav>", out);
     for (size_t i = 0; i < r->nsections; i++) {
         fprintf(out, "<a href=\"#%s\">", r->sections[i].key);
         gp_html_escaped(out, r->sections[i].title);
@@ -446,13 +529,28 @@ static void put_section(FILE *out, const struct gp_report *r, const struct gp_re
     fputs("</section>\n", out);
 }
 
+/* One swatch per GPU type in the colour every chart draws it in. */
+static void put_legend(FILE *out, const struct gp_report *r)
+{
+    fputs("<p class=\"legend\">", out);
+    for (size_t i = 0; i < r->ngpus; i++) {
+        fprintf(out, "<span><i style=\"background:%s\"></i>", gp_html_gpu_color(r, r->gpus[i]));
+        gp_html_escaped(out, r->gpus[i]);
+        fputs("</span>", out);
+    }
+    fputs("</p>\n", out);
+}
+
 int gp_report_render_html(const struct gp_report *r, FILE *out)
 {
     put_head(out, r);
+    gp_html_recommendation(out, r, locale_of(r)->decimal);
+    put_nav(out, r);
     for (size_t i = 0; i < r->nsections; i++) {
         put_section(out, r, &r->sections[i]);
         if (i == 0) { /* the charts follow the summary */
             fputs("<section id=\"charts\">\n<h2>Charts</h2>\n", out);
+            put_legend(out, r);
             for (size_t p = 0; p < r->nplans; p++)
                 put_plan_charts(out, r, &r->plans[p]);
             put_history_chart(out, r);

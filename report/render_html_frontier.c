@@ -58,39 +58,68 @@ static void axes(FILE *out, double x0, double x1, double y0, double y1, char dec
             (LEFT + RIGHT) / 2, BOTTOM + 34, LEFT + 4, TOP - 4);
 }
 
-/* One polyline per GPU type and profile (their points are consecutive), dots on the points,
- * and a legend swatch. */
-static void series(FILE *out, const struct gp_frontier *f, double x0, double x1, double y0,
-                   double y1)
+/* Whether a series of `gpu` comes before point i (an earlier profile of the same GPU type). */
+static bool seen(const struct gp_frontier *f, size_t i, const char *gpu)
+{
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(f->points[j].gpu, gpu) == 0)
+            return true;
+    return false;
+}
+
+/* A shape's colour and GPU type: `fill` or `stroke` of the GPU's one colour, and data-gpu. */
+static void paint(FILE *out, const struct gp_report *r, const char *attr, const char *gpu)
+{
+    fprintf(out, " %s=\"%s\" data-gpu=\"", attr, gp_html_gpu_color(r, gpu));
+    gp_html_escaped(out, gpu);
+    fputc('"', out);
+}
+
+/* One polyline per GPU type and profile (their points are consecutive; a GPU's later profiles
+ * dashed), dots on the points, and a legend swatch. */
+static void series(FILE *out, const struct gp_report *r, const struct gp_frontier *f, double x0,
+                   double x1, double y0, double y1)
 {
     size_t n = 0;
 
     for (size_t i = 0; i < f->count; n++) {
         const struct gp_frontier_point *first = &f->points[i];
-        const char *color = gp_html_palette[n % GP_HTML_PALETTE_SIZE];
         size_t end = i;
         while (end < f->count && strcmp(f->points[end].gpu, first->gpu) == 0 &&
                strcmp(f->points[end].stack, first->stack) == 0)
             end++;
-        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", color);
+        fputs("<polyline fill=\"none\" stroke-width=\"2\"", out);
+        if (seen(f, i, first->gpu))
+            fputs(" stroke-dasharray=\"6 3\"", out);
+        paint(out, r, "stroke", first->gpu);
+        fputs(" points=\"", out);
         for (size_t j = i; j < end; j++)
             fprintf(out, "%.1f,%.1f ", at(f->points[j].tokens_per_s_per_user, x0, x1, LEFT, RIGHT),
                     at(f->points[j].tokens_per_s_per_gpu, y0, y1, BOTTOM, TOP));
         fputs("\"/>", out);
-        for (size_t j = i; j < end; j++)
-            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>",
+        for (size_t j = i; j < end; j++) {
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"",
                     at(f->points[j].tokens_per_s_per_user, x0, x1, LEFT, RIGHT),
-                    at(f->points[j].tokens_per_s_per_gpu, y0, y1, BOTTOM, TOP), color);
-        fprintf(out, "<rect x=\"%d\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>", LEGEND,
-                TOP + n * 16, color);
-        fprintf(out, "<text x=\"%d\" y=\"%zu\">", LEGEND + 14, TOP + 9 + n * 16);
+                    at(f->points[j].tokens_per_s_per_gpu, y0, y1, BOTTOM, TOP));
+            paint(out, r, "fill", first->gpu);
+            fputs("/>", out);
+        }
+        fprintf(out, "<rect x=\"%d\" y=\"%zu\" width=\"10\" height=\"10\"", LEGEND, TOP + n * 16);
+        paint(out, r, "fill", first->gpu);
+        fprintf(out, "/><text x=\"%d\" y=\"%zu\">", LEGEND + 14, TOP + 9 + n * 16);
         gp_html_escaped(out, first->gpu);
+        fputs(seen(f, i, first->gpu) ? " (dashed: " : "", out);
+        if (seen(f, i, first->gpu)) {
+            gp_html_escaped(out, first->stack);
+            fputc(')', out);
+        }
         fputs("</text>\n", out);
         i = end;
     }
 }
 
-void gp_html_frontier(FILE *out, const struct gp_frontier *f, char decimal)
+void gp_html_frontier(FILE *out, const struct gp_report *r, const struct gp_frontier *f,
+                      char decimal)
 {
     double x0, x1, y0, y1;
 
@@ -100,6 +129,6 @@ void gp_html_frontier(FILE *out, const struct gp_frontier *f, char decimal)
           out);
     gp_html_svg_open(out, HEIGHT, "Throughput per GPU against tokens per second per user");
     axes(out, x0, x1, y0, y1, decimal);
-    series(out, f, x0, x1, y0, y1);
+    series(out, r, f, x0, x1, y0, y1);
     fputs("</svg></figure>\n", out);
 }

@@ -20,7 +20,8 @@ enum { MAX_DECIMALS = 9, SCRATCH_MAX = 512, NUMBER_ROOM = 352, MAX_WIDTH = 48 };
 struct book {
     lxw_workbook *wb;
     const char *currency;
-    lxw_format *header, *title, *text, *date;
+    char footer[256]; /* every sheet's printed footer */
+    lxw_format *header, *title, *text, *date, *date_left, *wrap;
     lxw_format *number[GP_STYLE_DATE + 1][MAX_DECIMALS + 1];
 };
 
@@ -181,6 +182,41 @@ static void sheet_name(char *out, size_t size, const char *title)
     out[n] = '\0';
 }
 
+/* Every sheet prints on A4 landscape, one page wide, its header row on each page, without
+ * gridlines, with the report's footer. */
+static void page_setup(struct book *b, lxw_worksheet *ws)
+{
+    worksheet_set_landscape(ws);
+    worksheet_set_paper(ws, 9); /* A4 */
+    worksheet_fit_to_pages(ws, 1, 0);
+    worksheet_gridlines(ws, LXW_SHOW_SCREEN_GRIDLINES);
+    worksheet_set_footer(ws, b->footer);
+    worksheet_set_margins(ws, 0.4, 0.4, 0.5, 0.6);
+}
+
+/* "&L<title>, <date>&CPage &P of &N&RPrices observed to <date>", the title's own '&' doubled. */
+static void make_footer(struct book *b, const struct gp_report *r)
+{
+    char when[16], newest[16] = "", title[96];
+    int64_t latest = 0;
+    size_t n = 0;
+
+    for (const char *p = r->title; *p && n + 2 < sizeof(title); p++) {
+        if (*p == '&')
+            title[n++] = '&';
+        title[n++] = *p;
+    }
+    title[n] = '\0';
+    for (size_t i = 0; i < r->nplans; i++)
+        if (r->plans[i].result->newest_price > latest)
+            latest = r->plans[i].result->newest_price;
+    gp_time_format_date(r->generated_at, when, sizeof(when));
+    if (latest)
+        gp_time_format_date(latest, newest, sizeof(newest));
+    snprintf(b->footer, sizeof(b->footer), "&L%s, %s&CPage &P of &N&R%s%s", title, when,
+             latest ? "Prices observed to " : "No prices", newest);
+}
+
 static int write_sheet(struct book *b, const struct gp_report_section *s)
 {
     const struct gp_table *t = &s->table;
@@ -193,6 +229,8 @@ static int write_sheet(struct book *b, const struct gp_report_section *s)
     sheet_name(name, sizeof(name), s->title);
     if (!(ws = workbook_add_worksheet(b->wb, name)))
         return gp_error_set(GP_ERROR, "cannot add the sheet '%s'", name);
+    page_setup(b, ws);
+    err = worksheet_repeat_rows(ws, 0, 0);
     for (size_t c = 0; !err && c < t->ncols; c++) {
         const char *header = gp_table_header(t, c);
         size_t width = strlen(header) + 3; /* room for the filter button */
@@ -201,6 +239,9 @@ static int write_sheet(struct book *b, const struct gp_report_section *s)
             size_t w = write_cell(b, ws, t, &f, r, c, &err);
             width = w > width ? w : width;
         }
+        /* a right-aligned number stays clear of the text that starts the next column */
+        if (t->columns[c].kind != GP_CELL_TEXT)
+            width += 2;
         if (!err)
             err = worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c,
                                        (double)(width < MAX_WIDTH ? width : MAX_WIDTH), NULL);
@@ -214,29 +255,98 @@ static int write_sheet(struct book *b, const struct gp_report_section *s)
     return err ? gp_error_set(GP_ERROR, "sheet '%s': %s", name, lxw_strerror(err)) : 0;
 }
 
-/* The cover: title, author, date and what the workbook holds. */
+/* The summary section, or NULL. */
+static const struct gp_report_section *summary_of(const struct gp_report *r)
+{
+    for (size_t i = 0; i < r->nsections; i++)
+        if (strcmp(r->sections[i].key, "summary") == 0)
+            return &r->sections[i];
+    return NULL;
+}
+
+/* Characters a line of each cover column holds, as its width is set in write_cover. */
+static const size_t cover_widths[] = {24, 60, 16, 7, 16, 16, 60};
+
+/* One cell of the cover's recommendation from summary row `row`, column `name`, at (at, col):
+ * text as text, wrapped, money in the currency format. Returns the lines it takes. */
+static size_t cover_cell(struct book *b, lxw_worksheet *ws, const struct gp_table *t, size_t row,
+                         const char *name, lxw_row_t at, lxw_col_t col, lxw_error *err)
+{
+    char scratch[SCRATCH_MAX];
+    struct gp_value v;
+    size_t c = find_column(t, name);
+
+    if (c == SIZE_MAX)
+        return 1;
+    gp_table_value(t, row, c, &v, scratch, sizeof(scratch));
+    if (v.kind == GP_CELL_TEXT) {
+        *err = worksheet_write_string(ws, at, col, v.text, b->wrap);
+        return strlen(v.text) / (cover_widths[col] - 4) + 1;
+    }
+    if (v.kind == GP_CELL_NUMBER)
+        *err =
+            worksheet_write_number(ws, at, col, v.number, number_format(b, GP_STYLE_CURRENCY, 0));
+    return 1;
+}
+
+/* Under the cover's facts: per workload what to buy and what it costs, with its band, then the
+ * totals by kind, as the summary sheet gives them. */
+static lxw_error write_cover_recommendation(struct book *b, lxw_worksheet *ws,
+                                            const struct gp_report *r, lxw_row_t at)
+{
+    static const char *const heads[] = {
+        "Workload", "Buy", "Cost", "per", "Low", "High", "Would change the answer"};
+    static const char *const names[] = {"workload", "buy",       "cost",        "cost_per",
+                                        "cost_low", "cost_high", "would_change"};
+    const struct gp_report_section *s = summary_of(r);
+    lxw_error err = worksheet_write_string(ws, at, 0, "Recommendation", b->title);
+
+    for (lxw_col_t c = 0; !err && s && c < 7; c++)
+        err = worksheet_write_string(ws, at + 1, c, heads[c], b->header);
+    for (size_t i = 0; !err && s && i < s->table.nrows; i++) {
+        size_t lines = 1;
+        for (lxw_col_t c = 0; !err && c < 7; c++) {
+            size_t need = cover_cell(b, ws, &s->table, i, names[c], at + 2 + (lxw_row_t)i, c, &err);
+            lines = need > lines ? need : lines;
+        }
+        /* a wrapped cell does not grow its row by itself: as many lines as the longest needs */
+        if (!err)
+            err = worksheet_set_row(ws, at + 2 + (lxw_row_t)i, 15.0 * (double)lines, NULL);
+    }
+    return err;
+}
+
+/* The cover: title, author, date, the recommendation, and what the workbook holds. */
 static int write_cover(struct book *b, const struct gp_report *r)
 {
     lxw_worksheet *ws = workbook_add_worksheet(b->wb, "Cover");
     const char *labels[] = {"Author", "Generated", "gpuplan", "Currency", "Database"};
-    const char *values[] = {r->author, NULL, r->version, r->currency, r->database};
+    const char *slash = strrchr(r->database, '/');
+    const char *values[] = {r->author[0] ? r->author : "(not given)", NULL, r->version, r->currency,
+                            slash ? slash + 1 : r->database};
+    const struct gp_report_section *s = summary_of(r);
+    lxw_row_t sheets = (lxw_row_t)(10 + (s ? s->table.nrows : 0));
     lxw_error err;
 
     if (!ws)
         return gp_error_set(GP_ERROR, "cannot add the cover sheet");
-    worksheet_set_column(ws, 0, 0, 14, NULL);
-    worksheet_set_column(ws, 1, 1, 60, NULL);
+    page_setup(b, ws);
+    for (lxw_col_t c = 0; c < 7; c++)
+        worksheet_set_column(ws, c, c, (double)cover_widths[c], NULL);
     err = worksheet_write_string(ws, 0, 0, r->title, b->title);
     for (lxw_row_t i = 0; !err && i < 5; i++) {
         err = worksheet_write_string(ws, i + 2, 0, labels[i], b->header);
         if (!err)
             err = values[i] ? worksheet_write_string(ws, i + 2, 1, values[i], b->text)
-                            : worksheet_write_unixtime(ws, i + 2, 1, r->generated_at, b->date);
+                            : worksheet_write_unixtime(ws, i + 2, 1, r->generated_at, b->date_left);
     }
-    for (size_t i = 0; !err && i < r->nsections; i++)
-        err = worksheet_write_string(ws, (lxw_row_t)(i + 8), 1, r->sections[i].title, b->text);
     if (!err)
-        err = worksheet_write_string(ws, 8, 0, "Sheets", b->header);
+        err = write_cover_recommendation(b, ws, r, 8);
+    for (size_t i = 0; !err && i < r->nsections; i++)
+        err =
+            worksheet_write_string(ws, sheets + 1 + (lxw_row_t)i, 1, r->sections[i].title, b->text);
+    if (!err)
+        err = worksheet_write_string(ws, sheets + 1, 0, "Sheets", b->header);
     return err ? gp_error_set(GP_ERROR, "cover sheet: %s", lxw_strerror(err)) : 0;
 }
 
@@ -252,6 +362,12 @@ static void add_formats(struct book *b)
     b->text = workbook_add_format(b->wb);
     b->date = workbook_add_format(b->wb);
     format_set_num_format(b->date, "yyyy-mm-dd");
+    b->date_left = workbook_add_format(b->wb);
+    format_set_num_format(b->date_left, "yyyy-mm-dd");
+    format_set_align(b->date_left, LXW_ALIGN_LEFT);
+    b->wrap = workbook_add_format(b->wb);
+    format_set_text_wrap(b->wrap);
+    format_set_align(b->wrap, LXW_ALIGN_VERTICAL_TOP);
 }
 
 int gp_report_render_xlsx(const struct gp_report *r, const char *path)
@@ -271,6 +387,7 @@ int gp_report_render_xlsx(const struct gp_report *r, const char *path)
     props.author = (char *)r->author;
     props.comments = "Written by gpuplan";
     workbook_set_properties(b.wb, &props);
+    make_footer(&b, r);
     rc = write_cover(&b, r);
     for (size_t i = 0; rc == 0 && i < r->nsections; i++)
         rc = write_sheet(&b, &r->sections[i]);

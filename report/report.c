@@ -82,6 +82,37 @@ struct gp_report_section *gp_report_add_section(struct gp_report *r, const char 
     return s;
 }
 
+const struct gp_offer *gp_report_line_offer(const struct gp_report_inputs *in,
+                                            const struct gp_plan_line *l)
+{
+    if (l->origin == GP_PLAN_FROM_QUOTE)
+        return l->input < in->nquotes ? &in->quotes[l->input].offer : NULL;
+    return l->input < in->noffers ? &in->offers[l->input] : NULL;
+}
+
+char *gp_report_line_instance(char *out, size_t size, const struct gp_report_inputs *in,
+                              const struct gp_plan_line *l)
+{
+    const struct gp_offer *o = gp_report_line_offer(in, l);
+
+    if (!o)
+        snprintf(out, size, "%s", "");
+    else if (l->origin == GP_PLAN_FROM_QUOTE && !o->instance_type[0])
+        snprintf(out, size, "quote #%lld", (long long)in->quotes[l->input].id);
+    else
+        snprintf(out, size, "%s", o->instance_type);
+    return out;
+}
+
+void gp_report_note_gpu(struct gp_report *r, const char *gpu)
+{
+    for (size_t i = 0; i < r->ngpus; i++)
+        if (strcmp(r->gpus[i], gpu) == 0)
+            return;
+    if (r->ngpus < GP_REPORT_GPUS_MAX)
+        r->gpus[r->ngpus++] = gpu;
+}
+
 int gp_report_add_plan(struct gp_report *r, const struct gp_plan_result *res,
                        const struct gp_report_inputs *inputs, cJSON *document)
 {
@@ -109,6 +140,8 @@ int gp_report_add_plan(struct gp_report *r, const struct gp_plan_result *res,
     p->result = res;
     p->inputs = *inputs;
     p->document = document;
+    for (size_t g = 0; g < res->per_point; g++)
+        gp_report_note_gpu(r, res->gpus[g].gpu->id);
     gp_plan_view_init(&p->view, p->rows, p->nrows, p->kind, r->currency, r->fx);
     gp_plan_view_table(&p->view, &s->table);
     s->borrowed = true;
@@ -132,159 +165,6 @@ void gp_report_month_band(const struct gp_plan_row *row, double fx, double *low,
         *low = row->cost_per_month * row->cost_low / unit * fx;
         *high = row->cost_per_month * row->cost_high / unit * fx;
     }
-}
-
-/* ---- the summary ------------------------------------------------------------------------- */
-
-static const struct gp_column summary_columns[] = {
-    {"workload", GP_CELL_TEXT, 0},
-    {"recommended", GP_CELL_TEXT, 0},
-    {"gpus", GP_CELL_INT, 0},
-    {"runner_up", GP_CELL_TEXT, 0},
-    {"saving", GP_CELL_NUMBER, 3},
-    {"cost_per_month", GP_CELL_NUMBER, 0},
-    {"cost_month_low", GP_CELL_NUMBER, 0},
-    {"cost_month_high", GP_CELL_NUMBER, 0},
-    {"unit_cost", GP_CELL_NUMBER, 4},
-    {"unit", GP_CELL_TEXT, 0},
-    {"facility_kw", GP_CELL_NUMBER, 2},
-    {"energy_kwh_per_month", GP_CELL_NUMBER, 0},
-    {"risks", GP_CELL_TEXT, 0},
-};
-static const struct gp_column_look summary_looks[] = {
-    {"Workload", NULL, GP_STYLE_TEXT, 0},
-    {"Recommended GPU", NULL, GP_STYLE_TEXT, 0},
-    {"GPUs", "GPUs", GP_STYLE_COUNT, 0},
-    {"Runner-up", NULL, GP_STYLE_TEXT, 0},
-    {"Saving vs runner-up", "fraction", GP_STYLE_PERCENT, 0},
-    {"Cost per month", GP_MONTH_TEXT, GP_STYLE_CURRENCY, 0},
-    {"Month, low", GP_MONTH_TEXT, GP_STYLE_CURRENCY, 0},
-    {"Month, high", GP_MONTH_TEXT, GP_STYLE_CURRENCY, 0},
-    {"Cost per unit", "per unit of work", GP_STYLE_CURRENCY, 0},
-    {"Unit", NULL, GP_STYLE_TEXT, 0},
-    {"Facility kW", "kW", GP_STYLE_PLAIN, 0},
-    {"Energy kWh/month", "kWh per month", GP_STYLE_PLAIN, 0},
-    {"Risks", NULL, GP_STYLE_TEXT, 0},
-};
-
-static const char *const summary_totals[] = {"cost_per_month",       "cost_month_low",
-                                             "cost_month_high",      "facility_kw",
-                                             "energy_kwh_per_month", NULL};
-
-static const char *unit_name(enum gp_workload_kind kind)
-{
-    switch (kind) {
-    case GP_WORKLOAD_INFERENCE:
-        return "million output tokens";
-    case GP_WORKLOAD_TRAINING:
-        return "training run";
-    default:
-        return "job";
-    }
-}
-
-/* The plan's best row and its runner-up, as the planner chose them (NULL for none). */
-static void best_two(const struct gp_report_plan *p, const struct gp_plan_row **best,
-                     const struct gp_plan_row **runner)
-{
-    const struct gp_plan_result *res = p->result;
-
-    *best = res->best < p->nrows ? &p->rows[res->best] : NULL;
-    *runner = *best && res->runner_up < p->nrows ? &p->rows[res->runner_up] : NULL;
-}
-
-/* Append "; "-separated risks of one plan to `out`. */
-static int plan_risks(struct gp_buf *out, const struct gp_report_plan *p,
-                      const struct gp_plan_row *best, const struct gp_plan_row *runner,
-                      size_t expiring)
-{
-    const char *sep = "";
-    int rc = 0;
-
-    if (best && (best->notes & GP_NOTE_STALE_PRICE)) {
-        rc |= gp_buf_printf(out, "%sthe recommended price is stale (%s)", sep, best->price_date);
-        sep = "; ";
-    }
-    for (size_t i = 0; i < p->nrows; i++)
-        if (p->rows[i].notes & GP_NOTE_NO_PUBLIC_PRICE) {
-            rc |= gp_buf_printf(out, "%sno public price for %s", sep, p->rows[i].gpu);
-            sep = "; ";
-        }
-    for (size_t i = 0; i < p->nrows; i++)
-        if (p->rows[i].notes & GP_NOTE_OVER_POWER_BUDGET) {
-            rc |= gp_buf_printf(out, "%s%s is over the power budget", sep, p->rows[i].gpu);
-            sep = "; ";
-        }
-    if (best && runner && best->cost_high >= runner->cost_low) {
-        rc |= gp_buf_printf(out, "%s%s and %s are within each other's uncertainty", sep, best->gpu,
-                            runner->gpu);
-        sep = "; ";
-    }
-    if (expiring)
-        rc |= gp_buf_printf(out, "%s%zu quote%s expire%s inside the horizon", sep, expiring,
-                            expiring == 1 ? "" : "s", expiring == 1 ? "s" : "");
-    return rc;
-}
-
-static int summary_row(struct gp_table *t, const struct gp_report *r,
-                       const struct gp_report_plan *p, size_t expiring)
-{
-    const struct gp_plan_row *best, *runner;
-    struct gp_buf risks = GP_BUF_INIT;
-    double low, high;
-    int rc = gp_table_add_row(t);
-
-    best_two(p, &best, &runner);
-    rc = rc ? rc : gp_table_set_text(t, "workload", "%s", p->workload);
-    rc = rc ? rc : gp_table_set_text(t, "unit", "%s", unit_name(p->kind));
-    if (!rc && best) {
-        gp_report_month_band(best, r->fx, &low, &high);
-        rc |= gp_table_set_text(t, "recommended", "%s", best->gpu);
-        rc |= gp_table_set_int(t, "gpus", best->gpus);
-        rc |= gp_table_set_number(t, "cost_per_month", best->cost_per_month * r->fx);
-        rc |= gp_table_set_number(t, "cost_month_low", low);
-        rc |= gp_table_set_number(t, "cost_month_high", high);
-        rc |= gp_table_set_number(t, "unit_cost", gp_plan_unit_cost(best) * r->fx);
-        rc |= gp_table_set_number(t, "facility_kw", best->facility_kw);
-        rc |= gp_table_set_number(t, "energy_kwh_per_month", best->energy_kwh_per_month);
-    }
-    if (!rc && best && runner) {
-        rc |= gp_table_set_text(t, "runner_up", "%s", runner->gpu);
-        rc |= gp_table_set_number(t, "saving", gp_plan_saving(best, runner));
-    }
-    if (!rc)
-        rc = plan_risks(&risks, p, best, runner, expiring);
-    if (!rc && !best)
-        rc = gp_buf_puts(&risks, risks.len ? "; no GPU type is feasible and priced"
-                                           : "no GPU type is feasible and priced");
-    if (!rc)
-        rc = gp_table_set_text(t, "risks", "%s", gp_buf_str(&risks));
-    gp_buf_release(&risks);
-    return rc;
-}
-
-int gp_report_add_summary(struct gp_report *r, const int64_t *quote_expiry, size_t nexpiry,
-                          long horizon_days)
-{
-    struct gp_report_section *s = gp_report_add_section(r, "summary", "Summary");
-    size_t expiring = 0;
-
-    if (!s)
-        return GP_EINVALID;
-    for (size_t i = 0; i < nexpiry; i++)
-        expiring += quote_expiry[i] > 0 &&
-                    quote_expiry[i] < r->generated_at + (int64_t)horizon_days * 86400;
-    gp_table_init(&s->table, summary_columns, sizeof(summary_columns) / sizeof(summary_columns[0]));
-    s->table.looks = summary_looks;
-    s->totals = summary_totals;
-    for (size_t i = 0; i < r->nplans; i++)
-        if (summary_row(&s->table, r, &r->plans[i], expiring))
-            return gp_error_set(GP_ENOMEM, "out of memory building the summary");
-    /* the summary reads first */
-    struct gp_report_section moved = *s;
-    memmove(&r->sections[1], &r->sections[0], (r->nsections - 1) * sizeof(r->sections[0]));
-    r->sections[0] = moved;
-    return 0;
 }
 
 /* ---- writing ----------------------------------------------------------------------------- */

@@ -20,6 +20,7 @@
 
 #define GP_REPORT_SECTIONS_MAX 32
 #define GP_REPORT_PLANS_MAX    16
+#define GP_REPORT_GPUS_MAX     64
 
 enum gp_report_format {
     GP_REPORT_XLSX,
@@ -91,6 +92,10 @@ struct gp_report {
     size_t nsections;
     struct gp_report_price_point *history; /* owned, by GPU then tier then day */
     size_t nhistory;
+    const char *gpus[GP_REPORT_GPUS_MAX]; /* borrowed: the GPU types in the order they first
+                                             appear in the plans, then the history, each once
+                                             (a chart's colour for each) */
+    size_t ngpus;
     const struct gp_locale *locale; /* decimal mark (CSV, HTML) and CSV separators */
 };
 
@@ -102,6 +107,20 @@ void gp_report_release(struct gp_report *r);
  * "plan-<n>". Returns 0, or GP_EINVALID when the report holds GP_REPORT_PLANS_MAX plans. */
 int gp_report_add_plan(struct gp_report *r, const struct gp_plan_result *res,
                        const struct gp_report_inputs *inputs, cJSON *document);
+
+/* The offer or quote purchase line `l` was bought from among `in`, or NULL when its index is
+ * out of them. Borrowed. */
+const struct gp_offer *gp_report_line_offer(const struct gp_report_inputs *in,
+                                            const struct gp_plan_line *l);
+
+/* What the line bought, as listings name it, into out[size]: the offer's instance type, or
+ * "quote #<id>" for a quote that names none; "" when the line names no input. Returns out. */
+char *gp_report_line_instance(char *out, size_t size, const struct gp_report_inputs *in,
+                              const struct gp_plan_line *l);
+
+/* Count `gpu` among r->gpus when it is not there yet (and there is room); `gpu` is borrowed and
+ * must outlive the report. */
+void gp_report_note_gpu(struct gp_report *r, const char *gpu);
 
 /* Add an empty section and return it for its table to be filled (gp_table_init on it), or NULL
  * with GP_EINVALID set when the report is full. */

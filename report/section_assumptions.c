@@ -1,7 +1,9 @@
 /* The report's assumptions section: what each plan assumed, the exchange rates, and where and
  * when the report was made. */
 #include <stdio.h>
+#include <string.h>
 
+#include "planner/keys.h"
 #include "report/sections.h"
 #include "util/error.h"
 #include "util/json.h"
@@ -10,24 +12,52 @@
 static const struct gp_column assumption_columns[] = {
     {"item", GP_CELL_TEXT, 0},
     {"value", GP_CELL_NUMBER, 4},
+    {"unit", GP_CELL_TEXT, 0},
     {"detail", GP_CELL_TEXT, 0},
 };
 static const struct gp_column_look assumption_looks[] = {
     {"Item", NULL, GP_STYLE_TEXT, 0},
     {"Value", NULL, GP_STYLE_PLAIN, 0},
-    {"Detail", NULL, GP_STYLE_TEXT, 0},
+    {"Unit", NULL, GP_STYLE_TEXT, 0},
+    {"Detail or source", NULL, GP_STYLE_TEXT, 0},
 };
 
-/* One row: `item`, a number when `has_value`, and the detail text. */
+/* One row: `item`, a number when `has_value` with its unit, and the detail or source. */
 static int fact(struct gp_table *t, const char *item, bool has_value, double value,
-                const char *detail)
+                const char *unit, const char *detail)
 {
     int rc = gp_table_add_row(t);
 
     rc = rc ? rc : gp_table_set_text(t, "item", "%s", item);
     if (has_value)
         rc = rc ? rc : gp_table_set_number(t, "value", value);
+    rc = rc ? rc : gp_table_set_text(t, "unit", "%s", unit);
     return rc ? rc : gp_table_set_text(t, "detail", "%s", detail);
+}
+
+/* Each field of the workload as run, a row each: numbers with the unit the key table gives them,
+ * words as the detail. */
+static int workload_facts(struct gp_table *t, const struct gp_report_plan *p)
+{
+    const cJSON *workload = cJSON_GetObjectItemCaseSensitive(p->document, "workload"), *field;
+    char item[160];
+    int rc = 0;
+
+    cJSON_ArrayForEach(field, workload)
+    {
+        const struct gp_plan_key *key =
+            cJSON_IsNumber(field) ? gp_plan_key_find(field->string) : NULL;
+        snprintf(item, sizeof(item), "%s: %s", p->workload, field->string);
+        if (cJSON_IsNumber(field))
+            rc = fact(t, item, true, field->valuedouble, key ? key->unit : "", "workload");
+        else if (cJSON_IsString(field))
+            rc = fact(t, item, false, 0, "", field->valuestring);
+        else if (cJSON_IsBool(field))
+            rc = fact(t, item, false, 0, "", cJSON_IsTrue(field) ? "yes" : "no");
+        if (rc)
+            break;
+    }
+    return rc;
 }
 
 /* The workload as run (from the plan's document) and what its GPU types were planned with. */
@@ -35,25 +65,28 @@ static int plan_facts(struct gp_table *t, const struct gp_report_plan *p)
 {
     const struct gp_plan_result *res = p->result;
     const struct gp_assumptions *a = &res->used.assumptions;
-    char *text = gp_json_print(cJSON_GetObjectItemCaseSensitive(p->document, "workload"), false);
-    char item[160], detail[160];
-    int rc = text ? 0 : GP_ENOMEM;
+    char item[160], unit[32];
+    int rc = workload_facts(t, p);
 
-    snprintf(item, sizeof(item), "Workload %s", p->workload);
-    rc = rc ? rc : fact(t, item, false, 0, text);
-    cJSON_free(text);
-    snprintf(detail, sizeof(detail), "%s per kWh", res->currency);
-    rc = rc ? rc : fact(t, "PUE", true, a->pue, "facility power / IT power");
-    rc = rc ? rc : fact(t, "Energy price", true, a->kwh_price, detail);
-    rc = rc ? rc : fact(t, "Pricing", false, 0, gp_pricing_name(res->pricing));
+    snprintf(unit, sizeof(unit), "%s per kWh", res->currency);
+    rc = rc ? rc : fact(t, "PUE", true, a->pue, "facility power / IT power", "assumption");
+    rc = rc ? rc : fact(t, "Energy price", true, a->kwh_price, unit, "assumption");
+    rc = rc ? rc : fact(t, "Pricing", false, 0, "", gp_pricing_name(res->pricing));
     rc = rc ? rc
-            : fact(t, "Prices older than this are stale (days)", true, (double)res->max_age_days,
-                   "");
+            : fact(t, "Prices older than this are stale", true, (double)res->max_age_days, "days",
+                   "the plan's age limit (--max-age)");
     for (size_t g = 0; rc == 0 && g < res->per_point; g++) {
         snprintf(item, sizeof(item), "Efficiency of %s", res->gpus[g].gpu->id);
-        rc = fact(t, item, false, 0, res->gpus[g].eff.source);
+        rc = fact(t, item, false, 0, "", res->gpus[g].eff.source);
     }
     return rc;
+}
+
+/* The database by its file name alone: a report travels, the local folders do not. */
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
 }
 
 int gp_report_add_assumptions(struct gp_report *r, const struct gp_fx_table *fx)
@@ -64,20 +97,22 @@ int gp_report_add_assumptions(struct gp_report *r, const struct gp_fx_table *fx)
 
     if (!s)
         return GP_EINVALID;
-    gp_table_init(&s->table, assumption_columns, 3);
+    gp_table_init(&s->table, assumption_columns,
+                  sizeof(assumption_columns) / sizeof(assumption_columns[0]));
     s->table.looks = assumption_looks;
     for (size_t i = 0; rc == 0 && i < r->nplans; i++)
         rc = plan_facts(&s->table, &r->plans[i]);
     for (size_t i = 0; rc == 0 && fx && i < fx->count; i++) {
-        char date[16];
+        char date[16], unit[32];
         gp_time_format_date(fx->rates[i].date, date, sizeof(date));
-        snprintf(item, sizeof(item), "%s per USD", fx->rates[i].currency);
+        snprintf(item, sizeof(item), "Exchange rate %s", fx->rates[i].currency);
+        snprintf(unit, sizeof(unit), "%s per USD", fx->rates[i].currency);
         snprintf(detail, sizeof(detail), "from %s, %.250s", date, fx->rates[i].source);
-        rc = fact(&s->table, item, true, fx->rates[i].per_usd, detail);
+        rc = fact(&s->table, item, true, fx->rates[i].per_usd, unit, detail);
     }
     gp_time_format_stamp(r->generated_at, when, sizeof(when));
-    rc = rc ? rc : fact(&s->table, "gpuplan version", false, 0, r->version);
-    rc = rc ? rc : fact(&s->table, "Database", false, 0, r->database);
-    rc = rc ? rc : fact(&s->table, "Generated", false, 0, when);
+    rc = rc ? rc : fact(&s->table, "gpuplan version", false, 0, "", r->version);
+    rc = rc ? rc : fact(&s->table, "Database", false, 0, "", file_name(r->database));
+    rc = rc ? rc : fact(&s->table, "Generated", false, 0, "", when);
     return rc ? gp_error_set(GP_ENOMEM, "out of memory listing the assumptions") : 0;
 }

@@ -87,6 +87,7 @@ static int add_day(struct gp_report *r, struct gp_table *t, const char *gpu, con
     gp_text_copy(pt->tier, sizeof(pt->tier), tier);
     pt->day = day;
     pt->price = price;
+    gp_report_note_gpu(r, gpu);
     gp_time_format_date(day, date, sizeof(date));
     rc = gp_table_add_row(t);
     rc = rc ? rc : gp_table_set_text(t, "gpu", "%s", gpu);

@@ -62,15 +62,6 @@ static const struct gp_column_look offer_looks[] = {
     {"Alternatives", NULL, GP_STYLE_TEXT, 0},
 };
 
-/* The offer or quote a line was bought from, or NULL when its index is out of the inputs. */
-static const struct gp_offer *line_offer(const struct gp_report_inputs *in,
-                                         const struct gp_plan_line *l)
-{
-    if (l->origin == GP_PLAN_FROM_QUOTE)
-        return l->input < in->nquotes ? &in->quotes[l->input].offer : NULL;
-    return l->input < in->noffers ? &in->offers[l->input] : NULL;
-}
-
 /* The offer's own figures: where it is, how it is sold, what it cost as published. */
 static int offer_cells(struct gp_table *t, const struct gp_offer *o, double fx, int64_t now)
 {
@@ -90,18 +81,14 @@ static int offer_cells(struct gp_table *t, const struct gp_offer *o, double fx, 
     return rc ? rc : gp_table_set_text(t, "source", "%s", o->source_url);
 }
 
-/* What was bought of the line's offer: whole instances, GPUs and the line's monthly cost. A
- * quote that names no instance type is called what `quote list` calls it. */
+/* What was bought of the line's offer: whole instances, GPUs and the line's monthly cost. */
 static int line_cells(struct gp_table *t, const struct gp_report_inputs *in,
-                      const struct gp_plan_line *l, const struct gp_offer *o)
+                      const struct gp_plan_line *l)
 {
-    int rc = 0;
+    char instance[128];
+    int rc = gp_table_set_text(t, "instance_type", "%s",
+                               gp_report_line_instance(instance, sizeof(instance), in, l));
 
-    if (l->origin == GP_PLAN_FROM_QUOTE && !o->instance_type[0])
-        rc = gp_table_set_text(t, "instance_type", "quote #%lld",
-                               (long long)in->quotes[l->input].id);
-    else
-        rc = gp_table_set_text(t, "instance_type", "%s", o->instance_type);
     rc = rc ? rc : gp_table_set_text(t, "tier", "%s", gp_tier_name(l->tier));
     rc = rc ? rc : gp_table_set_text(t, "bought_for", "%s", gp_purchase_role_name(l->role));
     rc = rc ? rc : gp_table_set_int(t, "gpus_per_instance", l->gpus_per_instance);
@@ -147,7 +134,7 @@ static int row_lines(struct gp_table *t, const struct gp_report *r, const struct
 
     for (size_t i = 0; rc == 0 && i < row->nlines; i++) {
         const struct gp_plan_line *l = &row->lines[i];
-        const struct gp_offer *o = line_offer(&p->inputs, l);
+        const struct gp_offer *o = gp_report_line_offer(&p->inputs, l);
         if (!o)
             return gp_error_set(GP_EINVALID, "%s: a purchase line of %s names no input",
                                 p->workload, row->gpu);
@@ -156,7 +143,7 @@ static int row_lines(struct gp_table *t, const struct gp_report *r, const struct
         rc = rc ? rc : gp_table_set_text(t, "gpu", "%s", row->gpu);
         rc = rc ? rc : gp_table_set_text(t, "stack", "%s", row->stack);
         rc = rc ? rc : offer_cells(t, o, p->result->fx_per_usd, r->generated_at);
-        rc = rc ? rc : line_cells(t, &p->inputs, l, o);
+        rc = rc ? rc : line_cells(t, &p->inputs, l);
         if (i == 0)
             rc = rc ? rc : row_cells(t, row, r->currency);
     }

@@ -28,6 +28,7 @@ int gp_report_begin_history(struct gp_report *r);
 /* Add one GPU type and tier's history from `obs[n]` (price observations grouped by offer key,
  * oldest first, as gp_store_history_query returns them): the cheapest price on each day a price
  * was seen, at `fx_per_usd`, as section rows and as r->history points. Returns 0 or GP_ENOMEM. */
+/* `gpu` is borrowed: it names the GPU type's colour (r->gpus) and must outlive the report. */
 int gp_report_add_history(struct gp_report *r, const char *gpu, enum gp_tier tier,
                           const struct gp_offer *obs, size_t n, double fx_per_usd);
 

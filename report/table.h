@@ -160,6 +160,11 @@ cJSON *gp_table_json_rows(const struct gp_table *t);
 const char *gp_value_text(const struct gp_value *value, const struct gp_column *column,
                           const struct gp_locale *locale, char *buf, size_t size, size_t *len);
 
+/* gp_number_format with the whole part grouped in thousands for people to read: "9,913" and
+ * "1,268,327.50" with the decimal point, "9.913" and "1.268.327,50" with the decimal comma.
+ * Returns the length written (cut to fit out[size]). */
+size_t gp_number_grouped(char *out, size_t size, double value, int decimals, char decimal);
+
 /* printf's "%.*f" of `value` with `decimal` as the decimal mark, into out[size] (cut to fit:
  * 32 bytes hold every value below 1e15, 352 any double); returns the length written. Fast for
  * the common case. */

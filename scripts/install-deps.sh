@@ -15,7 +15,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libopenblas0 mbw python3-yaml
 )
 if [[ "${1:-}" == "--ci" ]]; then
-  packages+=(clang libclang-rt-14-dev valgrind hipcc libreoffice-calc-nogui chromium unzip)
+  packages+=(clang libclang-rt-14-dev valgrind hipcc libreoffice-calc-nogui chromium unzip poppler-utils)
 elif [[ $# -gt 0 ]]; then
   echo "usage: $0 [--ci]" >&2
   exit 2

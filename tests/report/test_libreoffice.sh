@@ -29,3 +29,42 @@ office --infilter='Text - txt - csv (StarCalc):59,34,76,1,,1030' \
   --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false' \
   --outdir "$tmp/back" "$tmp/plan-da.csv"
 python3 "$here/compare.py" dadk "$tmp/plan.json" "$tmp/back/plan-da.csv" "$tmp/plan-da.csv"
+
+# The workbook prints: every sheet on A4 landscape one page wide, its header row repeated, no
+# gridlines on paper, a footer; the Assumptions sheet is a table, no JSON and no local path; and
+# exported to PDF each plan sheet takes at most two pages.
+mkdir "$tmp/unzipped"
+(cd "$tmp/unzipped" && unzip -q "$tmp/report.xlsx")
+python3 - "$tmp/unzipped" "$tmp/sheets" "$GPUPLAN_DB" <<'PY'
+import glob, os, re, sys
+root, sheets, db = sys.argv[1], sys.argv[2], sys.argv[3]
+book = open(os.path.join(root, "xl/workbook.xml"), encoding="utf-8").read()
+names = re.findall(r'<sheet name="([^"]+)"', book)
+for i, name in enumerate(names):
+    xml = open(os.path.join(root, f"xl/worksheets/sheet{i + 1}.xml"), encoding="utf-8").read()
+    setup = re.search(r"<pageSetup[^>]*>", xml)
+    if not setup or 'orientation="landscape"' not in setup.group(0) or 'paperSize="9"' not in setup.group(0):
+        sys.exit(f"FAIL: {name}: not set up for A4 landscape: {setup and setup.group(0)}")
+    if '<pageSetUpPr fitToPage="1"/>' not in xml or "<oddFooter>" not in xml:
+        sys.exit(f"FAIL: {name}: not fitted to the page width, or no footer")
+    if 'gridLines="1"' in xml:
+        sys.exit(f"FAIL: {name}: prints its gridlines")
+    titles = re.search(rf'Print_Titles" localSheetId="{i}">(?:\'{re.escape(name)}\'|{re.escape(name)})!\$1:\$1',
+                       book.replace("&apos;", "'"))
+    if name != "Cover" and not titles:
+        sys.exit(f"FAIL: {name}: its header row is not repeated on each page")
+assumptions = [f for f in os.listdir(sheets) if "Assumptions" in f]
+text = open(os.path.join(sheets, assumptions[0]), encoding="utf-8").read()
+if "{" in text or os.path.dirname(db) in text:
+    sys.exit("FAIL: the Assumptions sheet holds JSON or the database's folder")
+print(f"xlsx: {len(names)} sheets set up for print; Assumptions is a plain table")
+PY
+office --convert-to pdf --outdir "$tmp/pdf" "$tmp/report.xlsx"
+plans=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["plans"]))' "$tmp/report.json")
+pages=$(pdfinfo "$tmp/pdf/report.pdf" | awk '/^Pages:/ {print $2}')
+plan_pages=0
+for ((p = 1; p <= pages; p++)); do # a plan sheet's page repeats its header, "GPUs needed" in it
+  pdftotext -f "$p" -l "$p" "$tmp/pdf/report.pdf" - | grep -q "GPUs needed" && plan_pages=$((plan_pages + 1))
+done
+echo "pdf: $pages pages, $plan_pages of them for $plans plan sheets"
+(( plan_pages >= plans && plan_pages <= 2 * plans )) || { echo "FAIL: more than two pages a plan sheet"; exit 1; }

@@ -35,7 +35,19 @@ for a_, b_ in zip(front, front[1:]):
     if a_["gpu"] == b_["gpu"]:
         assert a_["tokens_per_s_per_user"] > b_["tokens_per_s_per_user"], (a_, b_)
         assert a_["tokens_per_s_per_gpu"] < b_["tokens_per_s_per_gpu"], (a_, b_)
-assert len(d["sections"]["summary"]) == 3 and d["plans"][0]["rows"][0]["notes"].startswith("best")
+summary = d["sections"]["summary"]
+assert len(summary) == 4 and d["plans"][0]["rows"][0]["notes"].startswith("best")
+# the recommendation names the purchase; the three services add up in one monthly total
+for s, plan in zip(summary, d["plans"]):
+    best = plan["rows"][0]
+    assert s["recommended"] == best["gpu"] and s["provider"] == best["provider"], s
+    bought = [o["instance_type"] for o in d["sections"]["offers"]
+              if (o["workload"], o["gpu"]) == (s["workload"], best["gpu"])]
+    assert bought and all(i in s["buy"] for i in bought) and s["cost_per"] == "month", s
+    assert s["cost_low"] <= s["cost"] <= s["cost_high"] and s["would_change"] and s["risks"], s
+total = summary[3]
+assert total["recommended"] is None and total["cost_per"] == "month", total
+assert abs(total["cost"] - sum(s["cost"] for s in summary[:3])) < 1e-6, total
 offers = d["sections"]["offers"]
 rows = {(p["workload"]["name"], r["gpu"]): r for p in d["plans"] for r in p["rows"]
         if r["price_per_gpu_hour"] is not None}
@@ -52,6 +64,23 @@ assert any(len([o for o in offers if (o["workload"], o["gpu"]) == k]) > 1 for k 
 assert {o["bought_for"] for o in offers} >= {"all", "baseline", "peak"}, offers
 for o in offers:
     assert o["source"].startswith("https://") and o["observed"], o
+PY
+
+"$gpuplan" report -w train-llama-3.1-70b -w "$fixtures/workloads/train-llama-3.1-8b.json" \
+  -w chat-llama-3.1-70b --out "$tmp/kinds.json" 2>/dev/null
+check "totals by kind: runs apart from months, never added together" python3 - "$tmp/kinds.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["sections"]["summary"]
+plans = [r for r in rows if r["recommended"]]
+totals = [r for r in rows if not r["recommended"] and r["cost"] is not None]
+assert [r["kind"] for r in plans] == ["one-off", "one-off", "recurring"], plans
+assert [t["cost_per"] for t in totals] == ["run"], totals  # one service: its own total
+want = sum(r["cost"] for r in plans if r["kind"] == "one-off")
+assert abs(totals[0]["cost"] - want) < 1e-6 and totals[0]["facility_kw"] is None, totals
+train = d["plans"][0]["rows"][0]
+assert abs(plans[0]["cost"] - train["total_cost"]) < 1e-6, (plans[0], train["total_cost"])
+assert "one cluster of" in plans[0]["buy"], plans[0]
 PY
 
 "$gpuplan" report -w chat-llama-3.1-70b --locale da_DK --out "$tmp/csv/" 2>/dev/null
