@@ -154,3 +154,19 @@ size_t gp_number_grouped(char *out, size_t size, double value, int decimals, cha
         out[used < size ? used : size - 1] = '\0';
     return used;
 }
+
+int gp_number_display_decimals(double value, enum gp_column_style style, int column_decimals)
+{
+    double v = fabs(value);
+
+    if (!isfinite(v) || style == GP_STYLE_COUNT || v == floor(v))
+        return 0;
+    if (style != GP_STYLE_CURRENCY)
+        return column_decimals;
+    if (v >= 100)
+        return 0;
+    if (v >= 1)
+        return 2;
+    int d = 3 - (int)floor(log10(v)); /* four significant digits */
+    return d > 9 ? 9 : d;
+}

@@ -127,9 +127,17 @@ static void put_row(FILE *out, const struct gp_table *t, size_t r, const struct 
         size_t len;
         gp_table_value(t, r, c, &v, scratch, sizeof(scratch));
         fputs(numeric(&t->columns[c]) ? "<td class=\"n\">" : "<td>", out);
-        if (v.kind == GP_CELL_NUMBER && gp_table_look(t, c)->style == GP_STYLE_PERCENT) {
+        enum gp_column_style shown = gp_table_look(t, c)->style;
+        if (v.kind == GP_CELL_NUMBER && shown == GP_STYLE_PERCENT) {
             len = gp_number_format(number, sizeof(number), v.number * 100, 1, loc->decimal);
             fprintf(out, "%s %%</td>", number);
+            continue;
+        }
+        if (v.kind == GP_CELL_NUMBER || v.kind == GP_CELL_INT) { /* for reading: grouped */
+            gp_number_grouped(number, sizeof(number), v.number,
+                              gp_number_display_decimals(v.number, shown, t->columns[c].decimals),
+                              loc->decimal);
+            fprintf(out, "%s</td>", number);
             continue;
         }
         gp_html_escaped(out, gp_value_text(&v, &t->columns[c], loc, number, sizeof(number), &len));
@@ -254,7 +262,7 @@ static void put_bars(FILE *out, const struct gp_report *r, const char *caption, 
                     LABEL_WIDTH + bars[i].low / max * plot, LABEL_WIDTH + bars[i].high / max * plot,
                     y + 10, y + 10);
         gp_number_grouped(value, sizeof(value), bars[i].value, label_decimals(bars[i].value),
-                         decimal);
+                          decimal);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
                 LABEL_WIDTH + fmax(w, max > 0 ? bars[i].high / max * plot : 0) + 6, y + 14, value);
     }

@@ -42,12 +42,12 @@ static void axes(FILE *out, double x0, double x1, double y0, double y1, char dec
             "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#57606a\"/>\n",
             LEFT, RIGHT, BOTTOM, BOTTOM, LEFT, LEFT, TOP, BOTTOM);
     for (double v = x0; v <= x1 * 1.001; v *= 10) {
-        gp_number_format(text, sizeof(text), v, v < 1 ? 1 : 0, decimal);
+        gp_number_grouped(text, sizeof(text), v, v < 1 ? 1 : 0, decimal);
         fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
                 at(v, x0, x1, LEFT, RIGHT), BOTTOM + 16, text);
     }
     for (double v = y0; v <= y1 * 1.001; v *= 10) {
-        gp_number_format(text, sizeof(text), v, v < 1 ? 1 : 0, decimal);
+        gp_number_grouped(text, sizeof(text), v, v < 1 ? 1 : 0, decimal);
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT - 4,
                 at(v, y0, y1, BOTTOM, TOP) + 4, text);
     }

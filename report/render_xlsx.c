@@ -132,8 +132,12 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, const struct gp_tabl
         *err = look->style == GP_STYLE_DATE ? write_date(b, ws, row, col, v.text)
                                             : worksheet_write_string(ws, row, col, v.text, b->text);
     else {
-        lxw_format *fmt = number_format(b, v.kind == GP_CELL_INT ? GP_STYLE_COUNT : look->style,
-                                        t->columns[c].decimals);
+        enum gp_column_style style = v.kind == GP_CELL_INT ? GP_STYLE_COUNT : look->style;
+        lxw_format *fmt = number_format(
+            b, style,
+            style == GP_STYLE_PERCENT
+                ? t->columns[c].decimals
+                : gp_number_display_decimals(v.number, style, t->columns[c].decimals));
         *err = cell_formula(t, f, r, c, v.number, formula, sizeof(formula))
                    ? worksheet_write_formula_num(ws, row, col, formula, fmt, v.number)
                    : worksheet_write_number(ws, row, col, v.number, fmt);

@@ -160,6 +160,11 @@ cJSON *gp_table_json_rows(const struct gp_table *t);
 const char *gp_value_text(const struct gp_value *value, const struct gp_column *column,
                           const struct gp_locale *locale, char *buf, size_t size, size_t *len);
 
+/* The decimals a person reads a value with, where CSV and JSON keep the column's: money in
+ * whole units from 100 up, in cents from 1, with four significant digits below (0.0000035 per
+ * token); a whole number, counts and days, without decimals; else the column's. */
+int gp_number_display_decimals(double value, enum gp_column_style style, int column_decimals);
+
 /* gp_number_format with the whole part grouped in thousands for people to read: "9,913" and
  * "1,268,327.50" with the decimal point, "9.913" and "1.268.327,50" with the decimal comma.
  * Returns the length written (cut to fit out[size]). */

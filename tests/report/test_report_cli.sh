@@ -92,7 +92,10 @@ check "da_DK html: chart labels and the price axis use the decimal comma" python
 import re, sys
 labels = re.findall(r"<text[^>]*>([-0-9.,]+)</text>", open(sys.argv[1], encoding="utf-8").read())
 assert len(labels) > 10, labels
-assert not [l for l in labels if "." in l], labels
+# a point only between groups of three digits (the Danish thousands mark), never as a decimal
+danish = re.compile(r"^-?\d{1,3}(\.\d{3})*(,\d+)?$|^\d{4}-\d{2}-\d{2}$")
+assert not [l for l in labels if not danish.match(l)], labels
+assert [l for l in labels if re.match(r"^\d{1,3}\.\d{3}$", l)], labels
 assert [l for l in labels if "," in l], labels
 PY
 touch "$tmp/csv/plan-9.csv"
