@@ -68,7 +68,7 @@ static int check_args(struct gp_cli *cli, struct report_run *run)
     format = cli->format_name ? gp_report_format_parse(cli->format_name)
                               : gp_report_format_from_path(a->out);
     if (format < 0 && cli->format_name)
-        return gp_cli_usage_error(cli, "--format '%s' is not one of xlsx, html, csv, json",
+        return gp_cli_usage_error(cli, "--format '%s' is not one of xlsx, html, csv, json, focus",
                                   cli->format_name);
     if (format < 0)
         return gp_cli_usage_error(cli,
@@ -252,7 +252,7 @@ int gp_cmd_report(struct gp_cli *cli, int argc, char **argv)
         {"workload", 'w', GP_OPT_LIST, &a->workloads, "FILE|PRESET",
          "a workload file or preset; one section each"},
         {"out", 'o', GP_OPT_STRING, &a->out, "PATH",
-         "where to write (.xlsx, .html, .json, or a folder for CSV)"},
+         "where to write (.xlsx, .html, .json, .focus.csv, or a folder for CSV)"},
         {"title", 0, GP_OPT_STRING, &a->title, "TEXT", "the cover's title"},
         {"author", 0, GP_OPT_STRING, &a->author, "TEXT", "the cover's author"},
         {"horizon", 0, GP_OPT_STRING, &a->horizon, "DAYS",

@@ -34,7 +34,7 @@ static const struct gp_command commands[] = {
      "[--sweep KEY=SPEC]"},
     {"report", gp_cmd_report,
      "Write a procurement report of one or more workloads: xlsx, HTML with charts, CSV or JSON.",
-     "--workload W [--workload W2 ...] --out PATH [--format xlsx|html|csv|json] [--title T] "
+     "--workload W [--workload W2 ...] --out PATH [--format xlsx|html|csv|json|focus] [--title T] "
      "[--author A]"},
     {"workloads", gp_cmd_workloads, "List the workload presets.", ""},
     {"backends", gp_cmd_backends,

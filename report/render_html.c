@@ -225,9 +225,9 @@ static const struct gp_locale *locale_of(const struct gp_report *r)
 }
 
 static void put_bars(FILE *out, const struct gp_report *r, const char *caption, const char *unit,
-                     const struct bar *bars, size_t n, char decimal)
+                     const struct bar *bars, size_t n, double limit, char decimal)
 {
-    double max = 0;
+    double max = limit > 0 ? limit : 0;
     char value[32];
     int height = (int)n * BAR_HEIGHT + 30, plot = CHART_WIDTH - LABEL_WIDTH - 90;
 
@@ -265,6 +265,16 @@ static void put_bars(FILE *out, const struct gp_report *r, const char *caption, 
                           decimal);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
                 LABEL_WIDTH + fmax(w, max > 0 ? bars[i].high / max * plot : 0) + 6, y + 14, value);
+    }
+    if (limit > 0 && max > 0) { /* the limit the bars are held to: the site's power budget */
+        double x = LABEL_WIDTH + limit / max * plot;
+        gp_number_grouped(value, sizeof(value), limit,
+                          gp_number_display_decimals(limit, GP_STYLE_PLAIN, 1), decimal);
+        fprintf(out,
+                "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%d\" stroke=\"#1b1f24\" "
+                "stroke-dasharray=\"3 3\" class=\"limit\"/><text x=\"%.1f\" y=\"%d\" "
+                "text-anchor=\"end\">budget %s</text>\n",
+                x, x, height - 22, x - 3, height - 20, value);
     }
     fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#57606a\">", LABEL_WIDTH, height - 6);
     gp_html_escaped(out, unit);
@@ -320,13 +330,15 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
     n = plan_bars(r, p, CHART_MONTH, bars);
     snprintf(caption, sizeof(caption), "Monthly cost per GPU type, with its uncertainty band");
     snprintf(unit, sizeof(unit), "%s " GP_MONTH_TEXT "; the line spans the band", r->currency);
-    put_bars(out, r, caption, unit, bars, n, decimal);
+    put_bars(out, r, caption, unit, bars, n, 0, decimal);
     n = plan_bars(r, p, CHART_UNIT, bars);
     snprintf(caption, sizeof(caption), "Cost per %s", per);
     snprintf(unit, sizeof(unit), "%s per %s", r->currency, per);
-    put_bars(out, r, caption, unit, bars, n, decimal);
+    put_bars(out, r, caption, unit, bars, n, 0, decimal);
     n = plan_bars(r, p, CHART_POWER, bars);
-    put_bars(out, r, "Facility power", "kW at the facility (IT power x PUE)", bars, n, decimal);
+    put_bars(out, r, "Facility power, against the power budget where one is set",
+             "kW at the facility (IT power x PUE)", bars, n,
+             p->result->used.assumptions.power_budget_kw, decimal);
     if (p->frontier && p->frontier->count)
         gp_html_frontier(out, r, p->frontier, decimal);
     fputs("</div>\n", out);

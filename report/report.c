@@ -18,9 +18,9 @@
 
 int gp_report_format_parse(const char *name)
 {
-    static const char *const names[] = {"xlsx", "html", "csv", "json"};
+    static const char *const names[] = {"xlsx", "html", "csv", "json", "focus"};
 
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
         if (strcmp(names[i], name) == 0)
             return i;
     return -1;
@@ -37,6 +37,8 @@ int gp_report_format_from_path(const char *path)
         return -1;
     if (strcmp(dot, ".htm") == 0)
         return GP_REPORT_HTML;
+    if (strcmp(dot, ".csv") == 0 && dot - path >= 6 && strncmp(dot - 6, ".focus", 6) == 0)
+        return GP_REPORT_FOCUS;
     return gp_report_format_parse(dot + 1);
 }
 
@@ -179,6 +181,8 @@ static int render_file(const struct gp_report *r, enum gp_report_format format,
         return gp_report_render_xlsx(r, out->temp);
     if (!(stream = gp_outfile_stream(out)))
         return GP_ERROR;
+    if (format == GP_REPORT_FOCUS)
+        return gp_report_render_focus(r, stream);
     return format == GP_REPORT_HTML ? gp_report_render_html(r, stream)
                                     : gp_report_render_json(r, stream);
 }

@@ -27,12 +27,13 @@ enum gp_report_format {
     GP_REPORT_HTML,
     GP_REPORT_CSV,
     GP_REPORT_JSON,
+    GP_REPORT_FOCUS, /* the planned spend as a FinOps FOCUS cost file (CSV) */
 };
 
-/* "xlsx" | "html" | "csv" | "json" -> format; -1 for anything else. */
+/* "xlsx" | "html" | "csv" | "json" | "focus" -> format; -1 for anything else. */
 int gp_report_format_parse(const char *name);
-/* The format a path's extension names (".xlsx", ".html"/".htm", ".csv", ".json"), or -1. A path
- * without an extension is a CSV folder when it ends in '/'. */
+/* The format a path's extension names (".xlsx", ".html"/".htm", ".csv", ".json", ".focus.csv"),
+ * or -1. A path without an extension is a CSV folder when it ends in '/'. */
 int gp_report_format_from_path(const char *path);
 
 /* One section: a titled table. */
@@ -143,6 +144,10 @@ void gp_report_month_band(const struct gp_plan_row *row, double fx, double *low,
 /* Renderers (report/render_<format>.c). They write `r` and nothing else. */
 int gp_report_render_html(const struct gp_report *r, FILE *out);
 int gp_report_render_json(const struct gp_report *r, FILE *out);
+/* One FOCUS 1.x row per purchase line of each workload's recommended fleet per month: a
+ * service each month of the horizon, a training run in the months it runs, from the calendar
+ * month after the report's date. */
+int gp_report_render_focus(const struct gp_report *r, FILE *out);
 /* One RFC 4180 file per section, "<key>.csv", in the existing folder `dir`. */
 int gp_report_render_csv(const struct gp_report *r, const char *dir);
 /* The workbook at `path` (written in place: the caller renames it into its final place). */

@@ -160,3 +160,14 @@ double gp_time_monotonic(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+int64_t gp_time_month_start(int64_t t, int months)
+{
+    time_t at = (time_t)t;
+    struct tm tm;
+
+    if (!gmtime_r(&at, &tm))
+        return t;
+    int64_t m = (int64_t)tm.tm_mon + (months > 0 ? months : 0);
+    return days_from_civil(tm.tm_year + 1900 + m / 12, (unsigned)(m % 12) + 1, 1) * 86400;
+}

@@ -48,6 +48,10 @@ int gp_duration_parse_hours(const char *text, int64_t *hours);
 void gp_time_format_date(int64_t t, char *out, size_t size);
 void gp_time_format_stamp(int64_t t, char *out, size_t size);
 
+/* The first instant of the calendar month `months` (>= 0) after the one holding `t`, Unix
+ * seconds UTC: 2026-10-15 and 1 give 2026-11-01T00:00:00Z. */
+int64_t gp_time_month_start(int64_t t, int months);
+
 /* Whole days from `then` to `now`, floored; negative when `then` is in the future. */
 long gp_time_age_days(int64_t then, int64_t now);
 

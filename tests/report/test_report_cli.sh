@@ -83,6 +83,62 @@ assert abs(plans[0]["cost"] - train["total_cost"]) < 1e-6, (plans[0], train["tot
 assert "one cluster of" in plans[0]["buy"], plans[0]
 PY
 
+"$gpuplan" report -w chat-llama-3.1-70b -w train-llama-3.1-70b -w "$fixtures/workloads/chat-blended.json" \
+  --horizon-months 3 --out "$tmp/spend.focus.csv" 2>/dev/null
+"$gpuplan" report -w chat-llama-3.1-70b -w train-llama-3.1-70b -w "$fixtures/workloads/chat-blended.json" \
+  --horizon-months 3 --out "$tmp/spend.json" 2>/dev/null
+check "focus: FOCUS 1.x columns and types, a row per purchase line and month" python3 - "$tmp/spend.focus.csv" "$tmp/spend.json" <<'PY'
+import csv, json, re, sys
+from datetime import datetime
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+report = json.load(open(sys.argv[2]))
+required = ["BilledCost", "EffectiveCost", "ListCost", "ContractedCost", "BillingCurrency",
+            "BillingPeriodStart", "BillingPeriodEnd", "ChargePeriodStart", "ChargePeriodEnd",
+            "ChargeCategory", "ChargeFrequency", "ChargeDescription", "PricingCategory",
+            "PricingUnit", "PricingQuantity", "ListUnitPrice", "ContractedUnitPrice",
+            "ProviderName", "PublisherName", "InvoiceIssuerName", "RegionId", "ServiceCategory",
+            "ServiceName", "ResourceType", "SkuId", "CommitmentDiscountCategory",
+            "CommitmentDiscountType"]
+header = list(rows[0].keys())
+assert all(c in header for c in required), set(required) - set(header)
+assert all(c in required or c.startswith("x_") or c in ("ConsumedUnit", "ConsumedQuantity")
+           for c in header), header  # nothing outside FOCUS but x_ columns
+stamp = lambda t: datetime.strptime(t, "%Y-%m-%dT%H:%M:%SZ")
+decimal = re.compile(r"^-?\d+(\.\d+)?$")
+for r in rows:
+    for c in ("BilledCost", "EffectiveCost", "ListCost", "ContractedCost", "PricingQuantity",
+              "ListUnitPrice", "ContractedUnitPrice", "ConsumedQuantity"):
+        assert decimal.match(r[c]), (c, r[c])
+    assert re.match(r"^[A-Z]{3}$", r["BillingCurrency"]), r
+    assert stamp(r["ChargePeriodStart"]) < stamp(r["ChargePeriodEnd"]), r
+    assert stamp(r["ChargePeriodStart"]).day == 1 and r["BillingPeriodStart"] == r["ChargePeriodStart"]
+    assert r["ChargeCategory"] in ("Usage", "Purchase", "Tax", "Credit", "Adjustment"), r
+    assert r["ChargeFrequency"] in ("One-Time", "Recurring", "Usage-Based"), r
+    assert r["PricingCategory"] in ("Standard", "Dynamic", "Committed", "Other"), r
+    assert bool(r["CommitmentDiscountType"]) == (r["PricingCategory"] == "Committed"), r
+    assert abs(float(r["ListUnitPrice"]) * float(r["PricingQuantity"]) - float(r["BilledCost"])) < 0.01, r
+# a service each month of the horizon, at its monthly cost; the training run once, at its cost
+summary = {s["workload"]: s for s in report["sections"]["summary"] if s["recommended"]}
+for name, s in summary.items():
+    mine = [r for r in rows if r["x_Workload"] == name]
+    months = sorted({r["ChargePeriodStart"] for r in mine})
+    total = sum(float(r["BilledCost"]) for r in mine)
+    if s["kind"] == "recurring":
+        assert len(months) == 3, (name, months)
+        assert abs(total - 3 * s["cost"]) < 0.01 * len(mine), (name, total, s["cost"])
+    else:
+        assert abs(total - s["cost"]) < 0.01 * len(mine), (name, total, s["cost"])
+assert len({r["x_Role"] for r in rows}) > 1, "the blended fleet's lines are apart"
+PY
+
+"$gpuplan" report -w chat-llama-3.1-70b --power-budget-kw 8 --out "$tmp/budget.html" 2>/dev/null
+check "html: the power chart marks the budget, and the rows over it say so" python3 - "$tmp/budget.html" <<'PY'
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+assert re.search(r'class="limit"/><text[^>]*>budget 8<', page), "no budget line"
+assert "over-power-budget" in page, "no row over the budget named"
+PY
+
 "$gpuplan" report -w chat-llama-3.1-70b --locale da_DK --out "$tmp/csv/" 2>/dev/null
 check "csv folder holds one file per section" test -s "$tmp/csv/summary.csv" -a -s "$tmp/csv/plan-1.csv" -a -s "$tmp/csv/offers.csv" -a -s "$tmp/csv/frontier-1.csv"
 check "da_DK CSV starts with a byte order mark and uses ';'" \
