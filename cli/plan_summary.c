@@ -37,7 +37,7 @@ static void fleet_text(char *out, size_t size, const struct gp_plan_row *r)
 /* `value` with `decimals` and the decimal mark `decimal`, into a 32-byte `buf`; returns buf. */
 static const char *number(char buf[32], double value, int decimals, char decimal)
 {
-    gp_number_format(buf, 32, value, decimals, decimal);
+    gp_number_grouped(buf, 32, value, decimals, decimal);
     return buf;
 }
 

@@ -1,5 +1,6 @@
 /* The aligned-column table renderer for terminals and plain text. A table wider than the width
  * it is given leaves out its columns of highest fit rank and says how many. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,9 +48,9 @@ static bool right_aligned(const struct gp_column *c)
     return c->kind == GP_CELL_NUMBER || c->kind == GP_CELL_INT;
 }
 
-/* Cell (r, c) as display text; r == SIZE_MAX is the header. Control characters are escaped
- * into `shown` (CSV and JSON keep the exact text), so a provider's text cannot drive the
- * terminal. */
+/* Cell (r, c) as display text; r == SIZE_MAX is the header. Numbers are grouped in thousands
+ * for reading ("301,344"; CSV and JSON keep them plain). Control characters are escaped into
+ * `shown` (CSV and JSON keep the exact text), so a provider's text cannot drive the terminal. */
 static const char *cell_text(const struct gp_table *t, size_t r, size_t c,
                              const struct gp_locale *locale, char *number, char *scratch,
                              char *shown)
@@ -60,6 +61,12 @@ static const char *cell_text(const struct gp_table *t, size_t r, size_t c,
     if (r == SIZE_MAX)
         return gp_sanitize_controls(shown, SHOWN_MAX, gp_table_header(t, c));
     gp_table_value(t, r, c, &value, scratch, SCRATCH_MAX);
+    if ((value.kind == GP_CELL_NUMBER || value.kind == GP_CELL_INT) &&
+        gp_table_look(t, c)->style != GP_STYLE_PERCENT && isfinite(value.number)) {
+        gp_number_grouped(number, NUMBER_TEXT_MAX, value.number,
+                          value.kind == GP_CELL_INT ? 0 : t->columns[c].decimals, locale->decimal);
+        return number;
+    }
     return gp_sanitize_controls(
         shown, SHOWN_MAX,
         gp_value_text(&value, &t->columns[c], locale, number, NUMBER_TEXT_MAX, &len));
