@@ -64,6 +64,9 @@ struct summary_context {
     size_t expiring; /* quotes the plans use that expire inside the horizon */
 };
 
+/* Risks a recommendation names at most: the largest, in words. */
+#define MAX_RISKS 3
+
 static const char *unit_name(enum gp_workload_kind kind)
 {
     switch (kind) {
@@ -190,6 +193,17 @@ static int item(struct gp_buf *b, const char *fmt, ...)
     return rc;
 }
 
+/* The "; "-separated items in `b`. */
+static size_t items_in(const struct gp_buf *b)
+{
+    const char *s = gp_buf_str(b);
+    size_t n = b->len ? 1 : 0;
+
+    for (const char *p = strstr(s, "; "); p; p = strstr(p + 2, "; "))
+        n++;
+    return n;
+}
+
 /* What would change the answer: bands that overlap, a price older than the age limit, a vendor
  * claim that would rank first, a recommendation resting on an estimate. */
 static int would_change(struct gp_buf *b, const struct gp_report_plan *p,
@@ -214,38 +228,50 @@ static int would_change(struct gp_buf *b, const struct gp_report_plan *p,
     return rc;
 }
 
+/* Whether row i of the plan's first point could not be bought (a vendor's claim aside), and
+ * why, into why[160]. */
+static bool unbought_row(const struct gp_report_plan *p, size_t i, char *why)
+{
+    const struct gp_plan_row *row = &p->rows[i];
+
+    if ((row->feasible && row->price_known) || (row->notes & GP_NOTE_VENDOR_CLAIM))
+        return false;
+    gp_plan_unpriced_reason(why, 160, row);
+    return true;
+}
+
 /* The GPU types of the plan's first point that could not be bought, grouped by why:
  * "no-cluster-offer for b200, h100-sxm; no-public-price for mi350x". */
 static int unbought(struct gp_buf *b, const struct gp_report_plan *p)
 {
     char reasons[8][160], why[160];
-    size_t nreasons = 0, per = p->result->per_point ? p->result->per_point : p->nrows;
+    size_t counts[8] = {0}, nreasons = 0;
+    size_t per = p->result->per_point ? p->result->per_point : p->nrows;
     int rc = 0;
 
     for (size_t i = 0; i < p->nrows && i < per; i++) {
         size_t k = 0;
-        if ((p->rows[i].feasible && p->rows[i].price_known) ||
-            (p->rows[i].notes & GP_NOTE_VENDOR_CLAIM))
+        if (!unbought_row(p, i, why))
             continue;
-        gp_plan_unpriced_reason(why, sizeof(why), &p->rows[i]);
         while (k < nreasons && strcmp(reasons[k], why) != 0)
             k++;
         if (k == nreasons && nreasons < 8)
             snprintf(reasons[nreasons++], sizeof(reasons[0]), "%s", why);
+        if (k < nreasons)
+            counts[k]++;
     }
-    for (size_t k = 0; rc == 0 && k < nreasons; k++) {
-        const char *sep = "";
+    /* the largest risks only, MAX_RISKS items in all: the reasons most GPU types share first */
+    while (rc == 0 && items_in(b) < MAX_RISKS) {
+        size_t k = 0, sep = 0;
+        for (size_t j = 1; j < nreasons; j++)
+            k = counts[j] > counts[k] ? j : k;
+        if (nreasons == 0 || counts[k] == 0)
+            break;
         rc = item(b, "%s for ", reasons[k]);
-        for (size_t i = 0; rc == 0 && i < p->nrows && i < per; i++) {
-            if ((p->rows[i].feasible && p->rows[i].price_known) ||
-                (p->rows[i].notes & GP_NOTE_VENDOR_CLAIM))
-                continue;
-            gp_plan_unpriced_reason(why, sizeof(why), &p->rows[i]);
-            if (strcmp(why, reasons[k]) == 0) {
-                rc = gp_buf_printf(b, "%s%s", sep, p->rows[i].gpu);
-                sep = ", ";
-            }
-        }
+        for (size_t i = 0; rc == 0 && i < p->nrows && i < per; i++)
+            if (unbought_row(p, i, why) && strcmp(why, reasons[k]) == 0)
+                rc = gp_buf_printf(b, "%s%s", sep++ ? ", " : "", p->rows[i].gpu);
+        counts[k] = 0;
     }
     return rc;
 }
