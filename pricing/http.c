@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
+#include "pricing/curl_api.h"
 
 #include "util/error.h"
 #include "util/interrupt.h"
@@ -50,30 +50,43 @@ void gp_http_response_release(struct gp_http_response *resp)
     gp_buf_release(&resp->body);
 }
 
+/* libcurl's functions once loaded (pricing/curl_api.c): every transfer and URL function below
+ * runs only after loaded() said yes. */
+static const struct gp_curl_api *cu;
+
+/* Whether libcurl is loaded, loading it on the first call (GP_ERROR set when it cannot be). */
+static bool loaded(void)
+{
+    return cu || (cu = gp_curl_api()) != NULL;
+}
+
 int gp_http_global_init(void)
 {
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+    if (!loaded())
+        return GP_ERROR;
+    if (cu->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return gp_error_set(GP_ERROR, "cannot initialise libcurl");
     return 0;
 }
 
 void gp_http_global_cleanup(void)
 {
-    curl_global_cleanup();
+    if (cu)
+        cu->global_cleanup();
 }
 
 /* ---- URLs ---------------------------------------------------------------------------- */
 
 bool gp_http_is_loopback(const char *url)
 {
-    CURLU *u = curl_url();
+    CURLU *u = loaded() ? cu->url() : NULL;
     char *host = NULL;
     bool loopback = false;
 
     if (!u)
         return false;
-    if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+    if (cu->url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        cu->url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
         loopback = gp_text_ieq(host, "localhost") || strcmp(host, "[::1]") == 0 ||
                    strncmp(host, "127.", 4) == 0;
         if (strncmp(host, "127.", 4) == 0)
@@ -81,51 +94,57 @@ bool gp_http_is_loopback(const char *url)
                 if (!isdigit((unsigned char)*p) && *p != '.')
                     loopback = false;
     }
-    curl_free(host);
-    curl_url_cleanup(u);
+    cu->free(host);
+    cu->url_cleanup(u);
     return loopback;
 }
 
 bool gp_http_has_credentials(const char *url)
 {
-    CURLU *u = curl_url();
+    CURLU *u = loaded() ? cu->url() : NULL;
     char *user = NULL, *password = NULL;
     bool found;
 
-    if (!u)
-        return false;
-    if (curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
+    if (!u || cu->url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
         /* not a URL curl can read: treat an '@' before the path as credentials */
         const char *sep = strstr(url, "://");
         const char *host = sep ? sep + 3 : url;
         found = memchr(host, '@', strcspn(host, "/?#")) != NULL;
     } else {
-        curl_url_get(u, CURLUPART_USER, &user, 0);
-        curl_url_get(u, CURLUPART_PASSWORD, &password, 0);
+        cu->url_get(u, CURLUPART_USER, &user, 0);
+        cu->url_get(u, CURLUPART_PASSWORD, &password, 0);
         found = user || password;
     }
-    curl_free(user);
-    curl_free(password);
-    curl_url_cleanup(u);
+    if (u) { /* libcurl is loaded */
+        cu->free(user);
+        cu->free(password);
+        cu->url_cleanup(u);
+    }
     return found;
 }
 
 void gp_http_redact_url(char *out, size_t size, const char *url)
 {
-    CURLU *u = curl_url();
+    CURLU *u = loaded() ? cu->url() : NULL;
     char *clean = NULL;
 
-    if (u && curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
-        curl_url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
-        curl_url_set(u, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_URL, &clean, 0) == CURLUE_OK) {
+    if (u && cu->url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
+        cu->url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+        cu->url_set(u, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
+        cu->url_get(u, CURLUPART_URL, &clean, 0) == CURLUE_OK) {
         gp_sanitize_urls(out, size, clean); /* keys in the query string */
     } else {
-        /* Not a URL curl understands: keep it only if it cannot hold credentials. */
-        gp_text_copy(out, size, strchr(url, '@') ? "(unparseable URL)" : url);
+        /* Not a URL curl understands (or no libcurl): keep it only if it cannot hold
+         * credentials, and never the keys of its query string. */
+        if (strchr(url, '@'))
+            gp_text_copy(out, size, "(unparseable URL)");
+        else
+            gp_sanitize_urls(out, size, url);
     }
-    curl_free(clean);
-    curl_url_cleanup(u);
+    if (u) { /* libcurl is loaded */
+        cu->free(clean);
+        cu->url_cleanup(u);
+    }
 }
 
 int gp_http_escape(struct gp_buf *out, const char *text)
@@ -199,17 +218,19 @@ static double next_random(struct gp_http_client *c)
 
 int gp_http_client_new(struct gp_http_client **out, const struct gp_http_options *opts)
 {
-    struct gp_http_client *c = calloc(1, sizeof(*c));
+    struct gp_http_client *c;
 
     *out = NULL;
-    if (!c)
+    if (!loaded())
+        return GP_ERROR;
+    if (!(c = calloc(1, sizeof(*c))))
         return gp_error_set(GP_ENOMEM, "out of memory creating an HTTP client");
     c->opts = *opts;
     if (c->opts.max_attempts < 1)
         c->opts.max_attempts = 1;
     if (c->opts.max_parallel < 1)
         c->opts.max_parallel = 1;
-    c->multi = curl_multi_init();
+    c->multi = cu->multi_init();
     if (!c->multi) {
         free(c);
         return gp_error_set(GP_ERROR, "cannot create a libcurl multi handle");
@@ -222,11 +243,11 @@ int gp_http_client_new(struct gp_http_client **out, const struct gp_http_options
 static void xfer_cleanup_easy(struct xfer *x)
 {
     if (x->easy) {
-        curl_multi_remove_handle(x->client->multi, x->easy);
-        curl_easy_cleanup(x->easy);
+        cu->multi_remove_handle(x->client->multi, x->easy);
+        cu->easy_cleanup(x->easy);
         x->easy = NULL;
     }
-    curl_slist_free_all(x->headers);
+    cu->slist_free_all(x->headers);
     x->headers = NULL;
 }
 
@@ -240,7 +261,7 @@ void gp_http_client_free(struct gp_http_client *client)
         xfer_cleanup_easy(x);
         free(x);
     }
-    curl_multi_cleanup(client->multi);
+    cu->multi_cleanup(client->multi);
     free(client);
 }
 
@@ -265,7 +286,7 @@ static size_t on_write(char *data, size_t size, size_t nmemb, void *userp)
     if (x->req->on_data) {
         long status = 0;
         /* an error page is not the document: it is not given to the parser */
-        curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+        cu->easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
         if (status >= 300)
             return len;
         x->streamed_data = true;
@@ -290,21 +311,21 @@ static size_t on_write(char *data, size_t size, size_t nmemb, void *userp)
 static bool same_origin(const char *from, const char *location)
 {
     static const CURLUPart parts[] = {CURLUPART_SCHEME, CURLUPART_HOST, CURLUPART_PORT};
-    CURLU *a = curl_url(), *b = NULL;
-    bool same = a && curl_url_set(a, CURLUPART_URL, from, 0) == CURLUE_OK &&
-                (b = curl_url_dup(a)) != NULL &&
-                curl_url_set(b, CURLUPART_URL, location, 0) == CURLUE_OK;
+    CURLU *a = cu->url(), *b = NULL;
+    bool same = a && cu->url_set(a, CURLUPART_URL, from, 0) == CURLUE_OK &&
+                (b = cu->url_dup(a)) != NULL &&
+                cu->url_set(b, CURLUPART_URL, location, 0) == CURLUE_OK;
 
     for (size_t i = 0; same && i < sizeof(parts) / sizeof(parts[0]); i++) {
         char *pa = NULL, *pb = NULL;
-        same = curl_url_get(a, parts[i], &pa, CURLU_DEFAULT_PORT) == CURLUE_OK &&
-               curl_url_get(b, parts[i], &pb, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+        same = cu->url_get(a, parts[i], &pa, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+               cu->url_get(b, parts[i], &pb, CURLU_DEFAULT_PORT) == CURLUE_OK &&
                gp_text_ieq(pa, pb);
-        curl_free(pa);
-        curl_free(pb);
+        cu->free(pa);
+        cu->free(pb);
     }
-    curl_url_cleanup(a);
-    curl_url_cleanup(b);
+    cu->url_cleanup(a);
+    cu->url_cleanup(b);
     return same;
 }
 
@@ -319,8 +340,8 @@ static bool redirect_allowed(struct xfer *x, const char *header, size_t len)
 
     if (!x->req->session_token || len < 9 || strncasecmp(header, "Location:", 9) != 0)
         return true;
-    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &from);
+    cu->easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+    cu->easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &from);
     if (status < 300 || status > 399 || !from)
         return true;
     location = strndup(header + 9, len - 9);
@@ -393,15 +414,15 @@ static size_t on_header(char *data, size_t size, size_t nmemb, void *userp)
  * timeout (reading a file is not a transfer libcurl can time out). */
 static int check_file_url(struct xfer *x)
 {
-    CURLU *url = curl_url();
+    CURLU *url = cu->url();
     char *path = NULL;
     struct stat st;
     int rc = 0;
 
     if (!url)
         return gp_error_set(GP_ENOMEM, "out of memory parsing %s", x->shown_url);
-    if (curl_url_set(url, CURLUPART_URL, x->req->url, 0) != CURLUE_OK ||
-        curl_url_get(url, CURLUPART_PATH, &path, CURLU_URLDECODE) != CURLUE_OK)
+    if (cu->url_set(url, CURLUPART_URL, x->req->url, 0) != CURLUE_OK ||
+        cu->url_get(url, CURLUPART_PATH, &path, CURLU_URLDECODE) != CURLUE_OK)
         rc = gp_error_set(GP_EINVALID, "%s: not a file URL curl can read", x->shown_url);
     else if (stat(path, &st) != 0)
         rc = gp_error_set(GP_EINVALID, "%s: %s", x->shown_url, strerror(errno));
@@ -409,8 +430,8 @@ static int check_file_url(struct xfer *x)
         rc = gp_error_set(GP_EINVALID,
                           "%s: not a regular file (a FIFO, device or folder is not read)",
                           x->shown_url);
-    curl_free(path);
-    curl_url_cleanup(url);
+    cu->free(path);
+    cu->url_cleanup(url);
     return rc;
 }
 
@@ -484,7 +505,7 @@ static int add_header(struct xfer *x, const char *name, const char *value)
     int rc = name ? gp_buf_printf(&line, "%s: %s", name, value) : gp_buf_puts(&line, value);
 
     if (rc == 0)
-        l = curl_slist_append(x->headers, line.data);
+        l = cu->slist_append(x->headers, line.data);
     if (line.data)
         memset(line.data, 0, line.len);
     gp_buf_release(&line);
@@ -496,7 +517,7 @@ static int add_header(struct xfer *x, const char *name, const char *value)
 
 #define SETOPT(easy, opt, val)                                                                     \
     do {                                                                                           \
-        if (curl_easy_setopt(easy, opt, val) != CURLE_OK)                                          \
+        if (cu->easy_setopt(easy, opt, val) != CURLE_OK)                                           \
             goto fail;                                                                             \
     } while (0)
 
@@ -630,11 +651,11 @@ static int xfer_start(struct xfer *x)
     CURL *e;
 
     xfer_reset(x);
-    e = x->easy = curl_easy_init();
+    e = x->easy = cu->easy_init();
     if (!e)
         return gp_error_set(GP_ENOMEM, "cannot create a libcurl handle");
     if (set_transport(x, e) || set_request(x->req, e) || set_headers(x, e) ||
-        curl_multi_add_handle(x->client->multi, e) != CURLM_OK) {
+        cu->multi_add_handle(x->client->multi, e) != CURLM_OK) {
         xfer_cleanup_easy(x);
         return gp_error_set(GP_ERROR, "%s: cannot set up the transfer", x->shown_url);
     }
@@ -731,8 +752,8 @@ static void xfer_finished(struct xfer *x, CURLcode rc)
     bool retry = false;
     long status = 0;
 
-    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &retry_after);
+    cu->easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+    cu->easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &retry_after);
     resp->status = status;
     c->running--;
 
@@ -748,7 +769,7 @@ static void xfer_finished(struct xfer *x, CURLcode rc)
         goto out;
     }
     if (rc != CURLE_OK) {
-        snprintf(why, sizeof(why), "%s", x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
+        snprintf(why, sizeof(why), "%s", x->errbuf[0] ? x->errbuf : cu->easy_strerror(rc));
         retry = retryable_curl(rc);
         if (rc == CURLE_OPERATION_TIMEDOUT && x->req->deadline > 0 &&
             gp_time_monotonic() + 1 > x->req->deadline) {
@@ -871,13 +892,13 @@ int gp_http_run(struct gp_http_client *c)
             }
         }
 
-        if (curl_multi_perform(c->multi, &still) != CURLM_OK)
+        if (cu->multi_perform(c->multi, &still) != CURLM_OK)
             return gp_error_set(GP_ENET, "libcurl multi interface failed");
-        while ((msg = curl_multi_info_read(c->multi, &queued))) {
+        while ((msg = cu->multi_info_read(c->multi, &queued))) {
             struct xfer *x = NULL;
             if (msg->msg != CURLMSG_DONE)
                 continue;
-            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+            cu->easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
             xfer_finished(x, msg->data.result);
         }
 
@@ -894,8 +915,8 @@ int gp_http_run(struct gp_http_client *c)
         }
         if (c->running == 0 && wake == 0.0)
             timeout_ms = 0;
-        if (curl_multi_poll(c->multi, wake_fd.fd >= 0 ? &wake_fd : NULL, wake_fd.fd >= 0,
-                            timeout_ms, NULL) != CURLM_OK)
+        if (cu->multi_poll(c->multi, wake_fd.fd >= 0 ? &wake_fd : NULL, wake_fd.fd >= 0, timeout_ms,
+                           NULL) != CURLM_OK)
             return gp_error_set(GP_ENET, "libcurl multi interface failed");
     }
 }
