@@ -65,9 +65,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_GPUPLAN_PACKAGE_NAME gpuplan)
 set(CPACK_DEBIAN_GPUPLAN_PACKAGE_SHLIBDEPS ON)
-# libcurl is loaded at run time by the commands that fetch, so the shared-library scan does
-# not see it.
-set(CPACK_DEBIAN_GPUPLAN_PACKAGE_DEPENDS "libcurl4")
+# libcurl (by the commands that fetch) and libxlsxwriter (by workbooks) are loaded at run time,
+# so the shared-library scan does not see them.
+set(CPACK_DEBIAN_GPUPLAN_PACKAGE_DEPENDS "libcurl4, libxlsxwriter4")
 # The CPU backend loads OpenBLAS when it is there.
 set(CPACK_DEBIAN_GPUPLAN_PACKAGE_RECOMMENDS "libopenblas0")
 set(CPACK_DEBIAN_GPUPLAN_DESCRIPTION

@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <xlsxwriter.h>
-
 #include "report/report.h"
+#include "report/xlsx_api.h"
 #include "util/error.h"
 #include "util/timeutil.h"
+
+/* libxlsxwriter's functions, loaded by gp_report_render_xlsx before anything below runs. */
+static const struct gp_xlsx_api *xl;
 
 enum { MAX_DECIMALS = 9, SCRATCH_MAX = 512, NUMBER_ROOM = 352, MAX_WIDTH = 48 };
 
@@ -42,8 +44,8 @@ static lxw_format *number_format(struct book *b, enum gp_column_style style, int
         snprintf(code, sizeof(code), "#,##0");
     else
         snprintf(code, sizeof(code), "#,##0%s", places);
-    b->number[style][decimals] = workbook_add_format(b->wb);
-    format_set_num_format(b->number[style][decimals], code);
+    b->number[style][decimals] = xl->workbook_add_format(b->wb);
+    xl->format_set_num_format(b->number[style][decimals], code);
     return b->number[style][decimals];
 }
 
@@ -109,8 +111,8 @@ static lxw_error write_date(struct book *b, lxw_worksheet *ws, size_t r, size_t 
     int64_t t;
 
     if (gp_time_parse(text, &t) != 0)
-        return worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, text, b->text);
-    return worksheet_write_unixtime(ws, (lxw_row_t)r, (lxw_col_t)c, t, b->date);
+        return xl->worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, text, b->text);
+    return xl->worksheet_write_unixtime(ws, (lxw_row_t)r, (lxw_col_t)c, t, b->date);
 }
 
 /* Write table cell (r, c) at sheet row r + 1; returns the width its text needs. */
@@ -129,8 +131,9 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, const struct gp_tabl
     if (v.kind == GP_CELL_EMPTY)
         return 0;
     if (v.kind == GP_CELL_TEXT)
-        *err = look->style == GP_STYLE_DATE ? write_date(b, ws, row, col, v.text)
-                                            : worksheet_write_string(ws, row, col, v.text, b->text);
+        *err = look->style == GP_STYLE_DATE
+                   ? write_date(b, ws, row, col, v.text)
+                   : xl->worksheet_write_string(ws, row, col, v.text, b->text);
     else {
         enum gp_column_style style = v.kind == GP_CELL_INT ? GP_STYLE_COUNT : look->style;
         lxw_format *fmt = number_format(
@@ -139,8 +142,8 @@ static size_t write_cell(struct book *b, lxw_worksheet *ws, const struct gp_tabl
                 ? t->columns[c].decimals
                 : gp_number_display_decimals(v.number, style, t->columns[c].decimals));
         *err = cell_formula(t, f, r, c, v.number, formula, sizeof(formula))
-                   ? worksheet_write_formula_num(ws, row, col, formula, fmt, v.number)
-                   : worksheet_write_number(ws, row, col, v.number, fmt);
+                   ? xl->worksheet_write_formula_num(ws, row, col, formula, fmt, v.number)
+                   : xl->worksheet_write_number(ws, row, col, v.number, fmt);
         len += look->style == GP_STYLE_CURRENCY ? strlen(b->currency) + 4 : 2;
     }
     return len;
@@ -152,7 +155,7 @@ static lxw_error write_totals(struct book *b, lxw_worksheet *ws, const struct gp
     const struct gp_table *t = &s->table;
     char col[8], formula[64], scratch[SCRATCH_MAX];
     lxw_row_t row = (lxw_row_t)(t->nrows + 1);
-    lxw_error err = worksheet_write_string(ws, row, 0, "Total", b->header);
+    lxw_error err = xl->worksheet_write_string(ws, row, 0, "Total", b->header);
 
     for (size_t c = 1; !err && c < t->ncols; c++) {
         double sum = 0;
@@ -165,7 +168,7 @@ static lxw_error write_totals(struct book *b, lxw_worksheet *ws, const struct gp
         }
         column_name(col, sizeof(col), c);
         snprintf(formula, sizeof(formula), "=SUM(%s2:%s%zu)", col, col, t->nrows + 1);
-        err = worksheet_write_formula_num(
+        err = xl->worksheet_write_formula_num(
             ws, row, (lxw_col_t)c, formula,
             number_format(b, gp_table_look(t, c)->style, t->columns[c].decimals), sum);
     }
@@ -190,12 +193,12 @@ static void sheet_name(char *out, size_t size, const char *title)
  * gridlines, with the report's footer. */
 static void page_setup(struct book *b, lxw_worksheet *ws)
 {
-    worksheet_set_landscape(ws);
-    worksheet_set_paper(ws, 9); /* A4 */
-    worksheet_fit_to_pages(ws, 1, 0);
-    worksheet_gridlines(ws, LXW_SHOW_SCREEN_GRIDLINES);
-    worksheet_set_footer(ws, b->footer);
-    worksheet_set_margins(ws, 0.4, 0.4, 0.5, 0.6);
+    xl->worksheet_set_landscape(ws);
+    xl->worksheet_set_paper(ws, 9); /* A4 */
+    xl->worksheet_fit_to_pages(ws, 1, 0);
+    xl->worksheet_gridlines(ws, LXW_SHOW_SCREEN_GRIDLINES);
+    xl->worksheet_set_footer(ws, b->footer);
+    xl->worksheet_set_margins(ws, 0.4, 0.4, 0.5, 0.6);
 }
 
 /* "&L<title>, <date>&CPage &P of &N&RPrices observed to <date>", the title's own '&' doubled. */
@@ -231,14 +234,14 @@ static int write_sheet(struct book *b, const struct gp_report_section *s)
     lxw_error err = LXW_NO_ERROR;
 
     sheet_name(name, sizeof(name), s->title);
-    if (!(ws = workbook_add_worksheet(b->wb, name)))
+    if (!(ws = xl->workbook_add_worksheet(b->wb, name)))
         return gp_error_set(GP_ERROR, "cannot add the sheet '%s'", name);
     page_setup(b, ws);
-    err = worksheet_repeat_rows(ws, 0, 0);
+    err = xl->worksheet_repeat_rows(ws, 0, 0);
     for (size_t c = 0; !err && c < t->ncols; c++) {
         const char *header = gp_table_header(t, c);
         size_t width = strlen(header) + 3; /* room for the filter button */
-        err = worksheet_write_string(ws, 0, (lxw_col_t)c, header, b->header);
+        err = xl->worksheet_write_string(ws, 0, (lxw_col_t)c, header, b->header);
         for (size_t r = 0; !err && r < t->nrows; r++) {
             size_t w = write_cell(b, ws, t, &f, r, c, &err);
             width = w > width ? w : width;
@@ -247,16 +250,16 @@ static int write_sheet(struct book *b, const struct gp_report_section *s)
         if (t->columns[c].kind != GP_CELL_TEXT)
             width += 2;
         if (!err)
-            err = worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c,
-                                       (double)(width < MAX_WIDTH ? width : MAX_WIDTH), NULL);
+            err = xl->worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c,
+                                           (double)(width < MAX_WIDTH ? width : MAX_WIDTH), NULL);
     }
     if (!err && s->totals && t->nrows > 1)
         err = write_totals(b, ws, s);
     if (!err && t->ncols > 0) {
-        worksheet_freeze_panes(ws, 1, 1);
-        err = worksheet_autofilter(ws, 0, 0, (lxw_row_t)t->nrows, (lxw_col_t)(t->ncols - 1));
+        xl->worksheet_freeze_panes(ws, 1, 1);
+        err = xl->worksheet_autofilter(ws, 0, 0, (lxw_row_t)t->nrows, (lxw_col_t)(t->ncols - 1));
     }
-    return err ? gp_error_set(GP_ERROR, "sheet '%s': %s", name, lxw_strerror(err)) : 0;
+    return err ? gp_error_set(GP_ERROR, "sheet '%s': %s", name, xl->lxw_strerror(err)) : 0;
 }
 
 /* The summary section, or NULL. */
@@ -284,12 +287,12 @@ static size_t cover_cell(struct book *b, lxw_worksheet *ws, const struct gp_tabl
         return 1;
     gp_table_value(t, row, c, &v, scratch, sizeof(scratch));
     if (v.kind == GP_CELL_TEXT) {
-        *err = worksheet_write_string(ws, at, col, v.text, b->wrap);
+        *err = xl->worksheet_write_string(ws, at, col, v.text, b->wrap);
         return strlen(v.text) / (cover_widths[col] - 4) + 1;
     }
     if (v.kind == GP_CELL_NUMBER)
-        *err =
-            worksheet_write_number(ws, at, col, v.number, number_format(b, GP_STYLE_CURRENCY, 0));
+        *err = xl->worksheet_write_number(ws, at, col, v.number,
+                                          number_format(b, GP_STYLE_CURRENCY, 0));
     return 1;
 }
 
@@ -303,10 +306,10 @@ static lxw_error write_cover_recommendation(struct book *b, lxw_worksheet *ws,
     static const char *const names[] = {"workload", "buy",       "cost",        "cost_per",
                                         "cost_low", "cost_high", "would_change"};
     const struct gp_report_section *s = summary_of(r);
-    lxw_error err = worksheet_write_string(ws, at, 0, "Recommendation", b->title);
+    lxw_error err = xl->worksheet_write_string(ws, at, 0, "Recommendation", b->title);
 
     for (lxw_col_t c = 0; !err && s && c < 7; c++)
-        err = worksheet_write_string(ws, at + 1, c, heads[c], b->header);
+        err = xl->worksheet_write_string(ws, at + 1, c, heads[c], b->header);
     for (size_t i = 0; !err && s && i < s->table.nrows; i++) {
         size_t lines = 1;
         for (lxw_col_t c = 0; !err && c < 7; c++) {
@@ -315,7 +318,7 @@ static lxw_error write_cover_recommendation(struct book *b, lxw_worksheet *ws,
         }
         /* a wrapped cell does not grow its row by itself: as many lines as the longest needs */
         if (!err)
-            err = worksheet_set_row(ws, at + 2 + (lxw_row_t)i, 15.0 * (double)lines, NULL);
+            err = xl->worksheet_set_row(ws, at + 2 + (lxw_row_t)i, 15.0 * (double)lines, NULL);
     }
     return err;
 }
@@ -323,7 +326,7 @@ static lxw_error write_cover_recommendation(struct book *b, lxw_worksheet *ws,
 /* The cover: title, author, date, the recommendation, and what the workbook holds. */
 static int write_cover(struct book *b, const struct gp_report *r)
 {
-    lxw_worksheet *ws = workbook_add_worksheet(b->wb, "Cover");
+    lxw_worksheet *ws = xl->workbook_add_worksheet(b->wb, "Cover");
     const char *labels[] = {"Author", "Generated", "gpuplan", "Currency", "Database"};
     const char *slash = strrchr(r->database, '/');
     const char *values[] = {r->author[0] ? r->author : "(not given)", NULL, r->version, r->currency,
@@ -336,42 +339,43 @@ static int write_cover(struct book *b, const struct gp_report *r)
         return gp_error_set(GP_ERROR, "cannot add the cover sheet");
     page_setup(b, ws);
     for (lxw_col_t c = 0; c < 7; c++)
-        worksheet_set_column(ws, c, c, (double)cover_widths[c], NULL);
-    err = worksheet_write_string(ws, 0, 0, r->title, b->title);
+        xl->worksheet_set_column(ws, c, c, (double)cover_widths[c], NULL);
+    err = xl->worksheet_write_string(ws, 0, 0, r->title, b->title);
     for (lxw_row_t i = 0; !err && i < 5; i++) {
-        err = worksheet_write_string(ws, i + 2, 0, labels[i], b->header);
+        err = xl->worksheet_write_string(ws, i + 2, 0, labels[i], b->header);
         if (!err)
-            err = values[i] ? worksheet_write_string(ws, i + 2, 1, values[i], b->text)
-                            : worksheet_write_unixtime(ws, i + 2, 1, r->generated_at, b->date_left);
+            err = values[i]
+                      ? xl->worksheet_write_string(ws, i + 2, 1, values[i], b->text)
+                      : xl->worksheet_write_unixtime(ws, i + 2, 1, r->generated_at, b->date_left);
     }
     if (!err)
         err = write_cover_recommendation(b, ws, r, 8);
     for (size_t i = 0; !err && i < r->nsections; i++)
-        err =
-            worksheet_write_string(ws, sheets + 1 + (lxw_row_t)i, 1, r->sections[i].title, b->text);
+        err = xl->worksheet_write_string(ws, sheets + 1 + (lxw_row_t)i, 1, r->sections[i].title,
+                                         b->text);
     if (!err)
-        err = worksheet_write_string(ws, sheets + 1, 0, "Sheets", b->header);
-    return err ? gp_error_set(GP_ERROR, "cover sheet: %s", lxw_strerror(err)) : 0;
+        err = xl->worksheet_write_string(ws, sheets + 1, 0, "Sheets", b->header);
+    return err ? gp_error_set(GP_ERROR, "cover sheet: %s", xl->lxw_strerror(err)) : 0;
 }
 
 static void add_formats(struct book *b)
 {
-    b->header = workbook_add_format(b->wb);
-    format_set_bold(b->header);
-    format_set_bg_color(b->header, 0xF6F8FA);
-    format_set_bottom(b->header, LXW_BORDER_THIN);
-    b->title = workbook_add_format(b->wb);
-    format_set_bold(b->title);
-    format_set_font_size(b->title, 16);
-    b->text = workbook_add_format(b->wb);
-    b->date = workbook_add_format(b->wb);
-    format_set_num_format(b->date, "yyyy-mm-dd");
-    b->date_left = workbook_add_format(b->wb);
-    format_set_num_format(b->date_left, "yyyy-mm-dd");
-    format_set_align(b->date_left, LXW_ALIGN_LEFT);
-    b->wrap = workbook_add_format(b->wb);
-    format_set_text_wrap(b->wrap);
-    format_set_align(b->wrap, LXW_ALIGN_VERTICAL_TOP);
+    b->header = xl->workbook_add_format(b->wb);
+    xl->format_set_bold(b->header);
+    xl->format_set_bg_color(b->header, 0xF6F8FA);
+    xl->format_set_bottom(b->header, LXW_BORDER_THIN);
+    b->title = xl->workbook_add_format(b->wb);
+    xl->format_set_bold(b->title);
+    xl->format_set_font_size(b->title, 16);
+    b->text = xl->workbook_add_format(b->wb);
+    b->date = xl->workbook_add_format(b->wb);
+    xl->format_set_num_format(b->date, "yyyy-mm-dd");
+    b->date_left = xl->workbook_add_format(b->wb);
+    xl->format_set_num_format(b->date_left, "yyyy-mm-dd");
+    xl->format_set_align(b->date_left, LXW_ALIGN_LEFT);
+    b->wrap = xl->workbook_add_format(b->wb);
+    xl->format_set_text_wrap(b->wrap);
+    xl->format_set_align(b->wrap, LXW_ALIGN_VERTICAL_TOP);
 }
 
 int gp_report_render_xlsx(const struct gp_report *r, const char *path)
@@ -381,22 +385,24 @@ int gp_report_render_xlsx(const struct gp_report *r, const char *path)
     lxw_error err;
     int rc = 0;
 
+    if (!xl && !(xl = gp_xlsx_api()))
+        return GP_ERROR;
     memset(&b, 0, sizeof(b));
     memset(&props, 0, sizeof(props));
     b.currency = r->currency;
-    if (!(b.wb = workbook_new(path)))
+    if (!(b.wb = xl->workbook_new(path)))
         return gp_error_set(GP_ERROR, "%s: cannot start the workbook", path);
     add_formats(&b);
     props.title = (char *)r->title;
     props.author = (char *)r->author;
     props.comments = "Written by gpuplan";
-    workbook_set_properties(b.wb, &props);
+    xl->workbook_set_properties(b.wb, &props);
     make_footer(&b, r);
     rc = write_cover(&b, r);
     for (size_t i = 0; rc == 0 && i < r->nsections; i++)
         rc = write_sheet(&b, &r->sections[i]);
-    err = workbook_close(b.wb);
+    err = xl->workbook_close(b.wb);
     if (rc == 0 && err)
-        rc = gp_error_set(GP_ERROR, "%s: %s", path, lxw_strerror(err));
+        rc = gp_error_set(GP_ERROR, "%s: %s", path, xl->lxw_strerror(err));
     return rc;
 }
