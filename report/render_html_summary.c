@@ -9,15 +9,6 @@
 
 enum { SCRATCH_MAX = 512, NUMBER_ROOM = 64 };
 
-/* The summary section (the report's first), or NULL. */
-static const struct gp_report_section *summary_of(const struct gp_report *r)
-{
-    for (size_t i = 0; i < r->nsections; i++)
-        if (strcmp(r->sections[i].key, "summary") == 0)
-            return &r->sections[i];
-    return NULL;
-}
-
 /* Row `row`'s value in column `name` (GP_CELL_EMPTY when there is no such column). */
 static void cell(const struct gp_table *t, size_t row, const char *name, struct gp_value *v,
                  char *scratch)
@@ -124,7 +115,7 @@ static void put_card(FILE *out, const struct gp_report *r, const struct gp_table
 
 void gp_html_recommendation(FILE *out, const struct gp_report *r, char decimal)
 {
-    const struct gp_report_section *s = summary_of(r);
+    const struct gp_report_section *s = gp_report_find_section(r, "summary");
     char scratch[SCRATCH_MAX];
 
     if (!s || s->table.nrows == 0)

@@ -262,15 +262,6 @@ static int write_sheet(struct book *b, const struct gp_report_section *s)
     return err ? gp_error_set(GP_ERROR, "sheet '%s': %s", name, xl->lxw_strerror(err)) : 0;
 }
 
-/* The summary section, or NULL. */
-static const struct gp_report_section *summary_of(const struct gp_report *r)
-{
-    for (size_t i = 0; i < r->nsections; i++)
-        if (strcmp(r->sections[i].key, "summary") == 0)
-            return &r->sections[i];
-    return NULL;
-}
-
 /* Characters a line of each cover column holds, as its width is set in write_cover. */
 static const size_t cover_widths[] = {24, 60, 16, 7, 16, 16, 60};
 
@@ -305,7 +296,7 @@ static lxw_error write_cover_recommendation(struct book *b, lxw_worksheet *ws,
         "Workload", "Buy", "Cost", "per", "Low", "High", "Would change the answer"};
     static const char *const names[] = {"workload", "buy",       "cost",        "cost_per",
                                         "cost_low", "cost_high", "would_change"};
-    const struct gp_report_section *s = summary_of(r);
+    const struct gp_report_section *s = gp_report_find_section(r, "summary");
     lxw_error err = xl->worksheet_write_string(ws, at, 0, "Recommendation", b->title);
 
     for (lxw_col_t c = 0; !err && s && c < 7; c++)
@@ -331,7 +322,7 @@ static int write_cover(struct book *b, const struct gp_report *r)
     const char *slash = strrchr(r->database, '/');
     const char *values[] = {r->author[0] ? r->author : "(not given)", NULL, r->version, r->currency,
                             slash ? slash + 1 : r->database};
-    const struct gp_report_section *s = summary_of(r);
+    const struct gp_report_section *s = gp_report_find_section(r, "summary");
     lxw_row_t sheets = (lxw_row_t)(10 + (s ? s->table.nrows : 0));
     lxw_error err;
 

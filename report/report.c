@@ -106,6 +106,14 @@ char *gp_report_line_instance(char *out, size_t size, const struct gp_report_inp
     return out;
 }
 
+struct gp_report_section *gp_report_find_section(const struct gp_report *r, const char *key)
+{
+    for (size_t i = 0; i < r->nsections; i++)
+        if (strcmp(r->sections[i].key, key) == 0)
+            return (struct gp_report_section *)&r->sections[i];
+    return NULL;
+}
+
 void gp_report_note_gpu(struct gp_report *r, const char *gpu)
 {
     for (size_t i = 0; i < r->ngpus; i++)

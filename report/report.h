@@ -123,6 +123,9 @@ char *gp_report_line_instance(char *out, size_t size, const struct gp_report_inp
  * must outlive the report. */
 void gp_report_note_gpu(struct gp_report *r, const char *gpu);
 
+/* The section whose key is `key`, or NULL. Borrowed from the report. */
+struct gp_report_section *gp_report_find_section(const struct gp_report *r, const char *key);
+
 /* Add an empty section and return it for its table to be filled (gp_table_init on it), or NULL
  * with GP_EINVALID set when the report is full. */
 struct gp_report_section *gp_report_add_section(struct gp_report *r, const char *key,

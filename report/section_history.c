@@ -66,14 +66,6 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static struct gp_report_section *history_section(struct gp_report *r)
-{
-    for (size_t i = 0; i < r->nsections; i++)
-        if (strcmp(r->sections[i].key, history_key) == 0)
-            return &r->sections[i];
-    return NULL;
-}
-
 /* One day's point, as a section row and as a chart point. */
 static int add_day(struct gp_report *r, struct gp_table *t, const char *gpu, const char *tier,
                    int64_t day, double price)
@@ -99,7 +91,7 @@ static int add_day(struct gp_report *r, struct gp_table *t, const char *gpu, con
 int gp_report_add_history(struct gp_report *r, const char *gpu, enum gp_tier tier,
                           const struct gp_offer *obs, size_t n, double fx_per_usd)
 {
-    struct gp_report_section *s = history_section(r);
+    struct gp_report_section *s = gp_report_find_section(r, history_key);
     int64_t *days = malloc((n ? n : 1) * sizeof(*days));
     struct gp_report_price_point *grown =
         realloc(r->history, (r->nhistory + n + 1) * sizeof(*grown));

@@ -160,7 +160,7 @@ static void buy_text(char *out, size_t size, const struct gp_report_plan *p,
 {
     char terms[96], cluster[GP_PLAN_CLUSTER_TEXT_MAX], where[64] = "", lines[400];
 
-    if (strcmp(row->price_tier, "owned") == 0) {
+    if (p->result->pricing == GP_PRICING_OWNED) {
         snprintf(out, size, "%d x %s, owned", row->gpus, row->gpu);
         return;
     }
@@ -178,35 +178,31 @@ static void buy_text(char *out, size_t size, const struct gp_report_plan *p,
     }
 }
 
-/* Append one more "; "-separated item, printf-style. */
-static int item(struct gp_buf *b, const char *fmt, ...) GP_PRINTF(2, 3);
-static int item(struct gp_buf *b, const char *fmt, ...)
+/* A "; "-separated list in words, and how many items it holds. */
+struct items {
+    struct gp_buf buf;
+    size_t n;
+};
+
+/* Append one more item, printf-style. */
+static int item(struct items *b, const char *fmt, ...) GP_PRINTF(2, 3);
+static int item(struct items *b, const char *fmt, ...)
 {
     va_list ap;
-    int rc = b->len ? gp_buf_puts(b, "; ") : 0;
+    int rc = b->n ? gp_buf_puts(&b->buf, "; ") : 0;
 
     if (rc)
         return rc;
     va_start(ap, fmt);
-    rc = gp_buf_vprintf(b, fmt, ap);
+    rc = gp_buf_vprintf(&b->buf, fmt, ap);
     va_end(ap);
+    b->n++;
     return rc;
-}
-
-/* The "; "-separated items in `b`. */
-static size_t items_in(const struct gp_buf *b)
-{
-    const char *s = gp_buf_str(b);
-    size_t n = b->len ? 1 : 0;
-
-    for (const char *p = strstr(s, "; "); p; p = strstr(p + 2, "; "))
-        n++;
-    return n;
 }
 
 /* What would change the answer: bands that overlap, a price older than the age limit, a vendor
  * claim that would rank first, a recommendation resting on an estimate. */
-static int would_change(struct gp_buf *b, const struct gp_report_plan *p,
+static int would_change(struct items *b, const struct gp_report_plan *p,
                         const struct gp_plan_row *best, const struct gp_plan_row *runner)
 {
     int rc = 0;
@@ -242,7 +238,7 @@ static bool unbought_row(const struct gp_report_plan *p, size_t i, char *why)
 
 /* The GPU types of the plan's first point that could not be bought, grouped by why:
  * "no-cluster-offer for b200, h100-sxm; no-public-price for mi350x". */
-static int unbought(struct gp_buf *b, const struct gp_report_plan *p)
+static int unbought(struct items *b, const struct gp_report_plan *p)
 {
     char reasons[8][160], why[160];
     size_t counts[8] = {0}, nreasons = 0;
@@ -261,7 +257,7 @@ static int unbought(struct gp_buf *b, const struct gp_report_plan *p)
             counts[k]++;
     }
     /* the largest risks only, MAX_RISKS items in all: the reasons most GPU types share first */
-    while (rc == 0 && items_in(b) < MAX_RISKS) {
+    while (rc == 0 && b->n < MAX_RISKS) {
         size_t k = 0, sep = 0;
         for (size_t j = 1; j < nreasons; j++)
             k = counts[j] > counts[k] ? j : k;
@@ -270,7 +266,7 @@ static int unbought(struct gp_buf *b, const struct gp_report_plan *p)
         rc = item(b, "%s for ", reasons[k]);
         for (size_t i = 0; rc == 0 && i < p->nrows && i < per; i++)
             if (unbought_row(p, i, why) && strcmp(why, reasons[k]) == 0)
-                rc = gp_buf_printf(b, "%s%s", sep++ ? ", " : "", p->rows[i].gpu);
+                rc = gp_buf_printf(&b->buf, "%s%s", sep++ ? ", " : "", p->rows[i].gpu);
         counts[k] = 0;
     }
     return rc;
@@ -278,8 +274,8 @@ static int unbought(struct gp_buf *b, const struct gp_report_plan *p)
 
 /* The largest risks, in words: what the recommendation is bought on, the power budget, quotes
  * that expire, and which GPU types could not be bought at all and why. */
-static int risks(struct gp_buf *b, const struct summary_context *ctx,
-                 const struct gp_report_plan *p, const struct gp_plan_row *best)
+static int risks(struct items *b, const struct summary_context *ctx, const struct gp_report_plan *p,
+                 const struct gp_plan_row *best)
 {
     int rc = 0;
 
@@ -325,7 +321,7 @@ static int summary_row(struct gp_table *t, const struct summary_context *ctx,
                        const struct gp_report_plan *p)
 {
     const struct gp_plan_row *best, *runner;
-    struct gp_buf change = GP_BUF_INIT, risk = GP_BUF_INIT;
+    struct items change = {GP_BUF_INIT, 0}, risk = {GP_BUF_INIT, 0};
     char other[512];
     int rc = gp_table_add_row(t);
 
@@ -344,13 +340,13 @@ static int summary_row(struct gp_table *t, const struct summary_context *ctx,
     }
     rc = rc || !best ? rc : would_change(&change, p, best, runner);
     rc = rc ? rc : risks(&risk, ctx, p, best);
-    if (!rc && change.len)
-        rc = gp_table_set_text(t, "would_change", "%s", gp_buf_str(&change));
-    if (!rc && best && !change.len)
+    if (!rc && change.n)
+        rc = gp_table_set_text(t, "would_change", "%s", gp_buf_str(&change.buf));
+    if (!rc && best && !change.n)
         rc = gp_table_set_text(t, "would_change", "nothing within the plan's uncertainty");
-    rc = rc ? rc : gp_table_set_text(t, "risks", "%s", gp_buf_str(&risk));
-    gp_buf_release(&change);
-    gp_buf_release(&risk);
+    rc = rc ? rc : gp_table_set_text(t, "risks", "%s", gp_buf_str(&risk.buf));
+    gp_buf_release(&change.buf);
+    gp_buf_release(&risk.buf);
     return rc;
 }
 
