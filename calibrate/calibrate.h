@@ -64,6 +64,20 @@ int gp_calibrate_measure(struct gp_calibration *out, struct gp_calibrate_failed 
                          const struct gp_backend_candidate *backend, int device,
                          const struct gp_gpu *gpu, const struct gp_calibrate_options *options);
 
+/* The most steps a plan has. */
+#define GP_CALIBRATE_STEPS_MAX 160
+
+/*
+ * The steps gp_calibrate_measure plans for a device described by `info` (quick or full), in the
+ * order it runs them (the required ones, then the optional ones, which the time budget may leave
+ * out), into out[cap]: kind, sizes, precision, implementation and rotation; the repetition and
+ * budget fields are 0 (the runner sets them per step from the time left). Lets a caller size
+ * what a device's run needs, e.g. its largest step's operands. Returns the number of steps (at
+ * most cap and GP_CALIBRATE_STEPS_MAX) or GP_ENOMEM.
+ */
+int gp_calibrate_plan_steps(struct gp_bench_params *out, int cap, const struct gp_device_info *info,
+                            int quick);
+
 /* Names of the backend precisions and the catalog precision of each (calibrate/runner.c). */
 extern const char *const gp_calibrate__precision_names[GP_BENCH_PRECISION_COUNT];
 extern const enum gp_precision gp_calibrate__catalog_precision[GP_BENCH_PRECISION_COUNT];

@@ -19,7 +19,7 @@
 #include "util/text.h"
 #include "util/timeutil.h"
 
-#define MAX_STEPS 160
+#define MAX_STEPS GP_CALIBRATE_STEPS_MAX
 #define MAX_REPS  64
 #define MIB       (1024ull * 1024ull)
 #define GIB       (1024ull * MIB)
@@ -196,6 +196,23 @@ static void build_plan(struct plan *plan, const struct gp_device_info *info, int
             continue;
         plan_precision(plan, prec, &z, 2 * llc > 64 * MIB ? 2 * llc : 64 * MIB, is_cpu);
     }
+}
+
+int gp_calibrate_plan_steps(struct gp_bench_params *out, int cap, const struct gp_device_info *info,
+                            int quick)
+{
+    struct plan *plan = malloc(sizeof(*plan));
+    int count = 0;
+
+    if (!plan)
+        return gp_error_set(GP_ENOMEM, "out of memory planning the calibration");
+    build_plan(plan, info, strcmp(info->vendor, "cpu") == 0, quick);
+    for (int pass = 1; pass >= 0; pass--) /* run_plan's order: required, then optional */
+        for (int i = 0; i < plan->count && count < cap; i++)
+            if (plan->steps[i].required == pass)
+                out[count++] = plan->steps[i].params;
+    free(plan);
+    return count;
 }
 
 /* One device's run: what every step needs besides its own parameters. */

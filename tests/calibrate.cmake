@@ -7,6 +7,8 @@ gp_add_unit_test(test_calibrate_store SOURCES unit/test_calibrate_store.c LIBS g
 gp_add_unit_test(test_calibrate_runner SOURCES unit/test_calibrate_runner.c LIBS gp_calibrate)
 gp_add_unit_test(test_calibrate_schedule SOURCES unit/test_calibrate_schedule.c
                  LIBS gp_calibrate)
+# The working memory of a device's run: one block per schedule, sized by its largest step.
+gp_add_unit_test(test_calibrate_arena SOURCES unit/test_calibrate_arena.c LIBS gp_calibrate)
 # The backends' shared host code: verification bound and the CUDA/HIP GEMM call layout.
 gp_add_unit_test(test_kernels SOURCES unit/test_kernels.c LIBS m)
 

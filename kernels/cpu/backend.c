@@ -1,14 +1,24 @@
-/* The built-in CPU backend's table: probing, the one "device" (the host), and dispatch. */
+/* The built-in CPU backend's table: probing, the one "device" (the host) with the arena its
+ * calibration run works in, and dispatch. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kernels/cpu/cpu.h"
 #include "kernels/cpu/cpu_int.h"
 
+#define HUGE_PAGE ((uint64_t)2 << 20)
+
 static _Thread_local char last_error[512];
+
+/* The host's arena: the operands of every benchmark the table's bench runs, from the first to
+ * shutdown, i.e. over the device's whole calibration run. Only bench and shutdown touch it, and
+ * the ABI never runs two benchmarks of one device at once. */
+static struct gp_cpu_arena host_arena;
 
 int gp_cpu__fail(int code, const char *fmt, ...)
 {
@@ -40,8 +50,55 @@ static int cpu_init(void)
 
 static void cpu_shutdown(void)
 {
-    gp_cpu__stream_release();
+    gp_cpu_arena_release(&host_arena);
     gp_cpu__blas_unload();
+}
+
+int gp_cpu_arena_reserve(struct gp_cpu_arena *arena, uint64_t bytes)
+{
+    uint64_t size;
+    size_t align;
+
+    if (arena->base && arena->bytes >= bytes)
+        return GP_BACKEND_OK;
+    /* Free first: nothing in the block survives a benchmark, and holding the old block while
+     * faulting in the new one would put both in the peak. */
+    free(arena->base);
+    arena->base = NULL;
+    arena->bytes = 0;
+    if (bytes > SIZE_MAX - HUGE_PAGE)
+        return gp_cpu__fail(GP_BACKEND_ENOMEM, "cannot allocate %llu bytes of operands",
+                            (unsigned long long)bytes);
+    size = bytes < HUGE_PAGE ? (bytes ? bytes : 1) : bytes;
+    align = size < HUGE_PAGE ? 64 : (size_t)HUGE_PAGE;
+    size = (size + align - 1) / align * align; /* aligned_alloc: a multiple of the alignment */
+    if (!(arena->base = aligned_alloc(align, (size_t)size)))
+        return gp_cpu__fail(GP_BACKEND_ENOMEM, "cannot allocate %llu bytes of operands",
+                            (unsigned long long)bytes);
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE_PAGE)
+        (void)madvise(arena->base, (size_t)size, MADV_HUGEPAGE); /* a hint: else 4 KiB pages */
+#endif
+    arena->bytes = size;
+    arena->allocations++;
+    return GP_BACKEND_OK;
+}
+
+void gp_cpu_arena_release(struct gp_cpu_arena *arena)
+{
+    if (!arena)
+        return;
+    free(arena->base);
+    memset(arena, 0, sizeof(*arena));
+}
+
+uint64_t gp_cpu_bench_bytes(const struct gp_bench_params *params)
+{
+    if (params->kind == GP_BENCH_GEMM)
+        return gp_cpu__gemm_bytes(params);
+    if (params->kind < GP_BENCH_GEMM)
+        return gp_cpu__stream_bytes(params);
+    return 0;
 }
 
 static int cpu_device_count(void)
@@ -141,18 +198,25 @@ static int cpu_device_info(int index, struct gp_device_info *out)
     return GP_BACKEND_OK;
 }
 
+int gp_cpu_bench_in(struct gp_cpu_arena *arena, const struct gp_bench_params *params,
+                    struct gp_bench_result *out)
+{
+    last_error[0] = '\0';
+    if (params->repetitions <= 0 || !out->times_s)
+        return gp_cpu__fail(GP_BACKEND_EFAIL, "no room for timings");
+    if (params->kind == GP_BENCH_GEMM)
+        return gp_cpu__gemm_bench(arena, params, out);
+    if (params->kind < GP_BENCH_GEMM)
+        return gp_cpu__stream_bench(arena, params, out);
+    return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "unknown benchmark kind %d", (int)params->kind);
+}
+
 static int cpu_bench(int device, const struct gp_bench_params *params, struct gp_bench_result *out)
 {
     last_error[0] = '\0';
     if (device != 0)
         return gp_cpu__fail(GP_BACKEND_EFAIL, "the CPU backend has one device, not %d", device);
-    if (params->repetitions <= 0 || !out->times_s)
-        return gp_cpu__fail(GP_BACKEND_EFAIL, "no room for timings");
-    if (params->kind == GP_BENCH_GEMM)
-        return gp_cpu__gemm_bench(params, out);
-    if (params->kind < GP_BENCH_GEMM)
-        return gp_cpu__stream_bench(params, out);
-    return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "unknown benchmark kind %d", (int)params->kind);
+    return gp_cpu_bench_in(&host_arena, params, out);
 }
 
 static const char *cpu_last_error(void)

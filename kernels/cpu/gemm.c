@@ -135,32 +135,72 @@ OWN_GEMM(own_dgemm, double)
 
 struct gemm_ctx {
     const struct gp_bench_params *params;
-    int dbl;    /* fp64 rather than fp32 */
-    int vendor; /* through the BLAS rather than the own kernel */
-    int copies; /* rotating operand copies */
-    void **a;   /* copies of A, B (float or double) */
-    void **b;
-    void *c;
+    int dbl;         /* fp64 rather than fp32 */
+    int vendor;      /* through the BLAS rather than the own kernel */
+    int copies;      /* rotating operand copies */
+    char *a, *b;     /* the copies of A, B (float or double), stride_a / stride_b bytes apart;
+                        borrowed from the device's arena */
+    size_t stride_a; /* bytes of one copy of A, rounded up to 64 */
+    size_t stride_b;
+    void *c; /* the result, in the arena after the copies */
     int runs;
 };
+
+#define ALIGN64(n) (((n) + 63) / 64 * 64)
+
+/* The operands' places in the arena: `copies` copies of A, then of B, then C, each on a 64-byte
+ * line. Fills g->copies and the strides; returns the bytes they take together. */
+static uint64_t layout(struct gemm_ctx *g)
+{
+    const struct gp_bench_params *params = g->params;
+    size_t elem = g->dbl ? sizeof(double) : sizeof(float);
+    size_t na = (size_t)params->m * (size_t)params->k, nb = (size_t)params->k * params->n;
+    size_t copy_bytes = (na + nb) * elem;
+
+    g->copies = 1;
+    if (params->rotate_bytes > copy_bytes)
+        g->copies = (int)(params->rotate_bytes / copy_bytes) + 1;
+    if (g->copies > MAX_COPIES)
+        g->copies = MAX_COPIES;
+    g->stride_a = ALIGN64(na * elem);
+    g->stride_b = ALIGN64(nb * elem);
+    return (uint64_t)g->copies * (g->stride_a + g->stride_b) +
+           ALIGN64((uint64_t)params->m * (uint64_t)params->n * elem);
+}
+
+/* Whether the CPU backend runs GEMMs of these parameters at all (the format and the sizes). */
+static int runnable(const struct gp_bench_params *params)
+{
+    return (params->precision == GP_BENCH_FP32 || params->precision == GP_BENCH_FP64) &&
+           params->m > 0 && params->n > 0 && params->k > 0;
+}
+
+uint64_t gp_cpu__gemm_bytes(const struct gp_bench_params *params)
+{
+    struct gemm_ctx g = {params, params->precision == GP_BENCH_FP64, 0, 1, NULL, NULL, 0, 0, NULL,
+                         0};
+
+    return runnable(params) ? layout(&g) : 0;
+}
 
 static int run_once(void *arg, double *seconds)
 {
     struct gemm_ctx *g = arg;
     const struct gp_bench_params *p = g->params;
-    int r = g->runs % g->copies;
+    size_t r = (size_t)(g->runs % g->copies);
+    const void *a = g->a + r * g->stride_a, *b = g->b + r * g->stride_b;
     double t0 = gp_bench_wall();
 
     if (g->vendor && g->dbl)
-        blas.dgemm(CBLAS_COL_MAJOR, CBLAS_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0, g->a[r],
-                   p->k, g->b[r], p->k, 0.0, g->c, p->m);
+        blas.dgemm(CBLAS_COL_MAJOR, CBLAS_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0, a, p->k, b,
+                   p->k, 0.0, g->c, p->m);
     else if (g->vendor)
-        blas.sgemm(CBLAS_COL_MAJOR, CBLAS_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0f, g->a[r],
-                   p->k, g->b[r], p->k, 0.0f, g->c, p->m);
+        blas.sgemm(CBLAS_COL_MAJOR, CBLAS_TRANS, CBLAS_NO_TRANS, p->m, p->n, p->k, 1.0f, a, p->k, b,
+                   p->k, 0.0f, g->c, p->m);
     else if (g->dbl)
-        own_dgemm(p->m, p->n, p->k, g->a[r], g->b[r], g->c);
+        own_dgemm(p->m, p->n, p->k, a, b, g->c);
     else
-        own_sgemm(p->m, p->n, p->k, g->a[r], g->b[r], g->c);
+        own_sgemm(p->m, p->n, p->k, a, b, g->c);
     *seconds = gp_bench_wall() - t0;
     g->runs++;
     return GP_BACKEND_OK;
@@ -200,14 +240,15 @@ static int verify(struct gemm_ctx *g, struct gp_bench_result *out)
     return rc;
 }
 
-int gp_cpu__gemm_bench(const struct gp_bench_params *params, struct gp_bench_result *out)
+int gp_cpu__gemm_bench(struct gp_cpu_arena *arena, const struct gp_bench_params *params,
+                       struct gp_bench_result *out)
 {
-    struct gemm_ctx g = {params, 0, 0, 1, NULL, NULL, NULL, 0};
+    struct gemm_ctx g = {params, 0, 0, 1, NULL, NULL, 0, 0, NULL, 0};
     int rc = GP_BACKEND_OK;
 
     if (params->precision != GP_BENCH_FP32 && params->precision != GP_BENCH_FP64)
         return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "the CPU backend runs fp32 and fp64 only");
-    if (params->m <= 0 || params->n <= 0 || params->k <= 0)
+    if (!runnable(params))
         return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "gemm sizes must be positive");
     g.dbl = params->precision == GP_BENCH_FP64;
     blas_load();
@@ -219,34 +260,19 @@ int gp_cpu__gemm_bench(const struct gp_bench_params *params, struct gp_bench_res
 
     size_t elem = g.dbl ? sizeof(double) : sizeof(float);
     size_t na = (size_t)params->m * (size_t)params->k, nb = (size_t)params->k * params->n;
-    size_t copy_bytes = (na + nb) * elem;
-    if (params->rotate_bytes > copy_bytes)
-        g.copies = (int)(params->rotate_bytes / copy_bytes) + 1;
-    if (g.copies > MAX_COPIES)
-        g.copies = MAX_COPIES;
-    g.a = calloc((size_t)g.copies, sizeof(void *));
-    g.b = calloc((size_t)g.copies, sizeof(void *));
-    g.c = malloc((size_t)params->m * (size_t)params->n * elem);
-    if (!g.a || !g.b || !g.c) {
-        rc = gp_cpu__fail(GP_BACKEND_ENOMEM, "out of memory");
-        goto done;
-    }
-    for (int r = 0; r < g.copies; r++) {
-        g.a[r] = malloc(na * elem);
-        g.b[r] = malloc(nb * elem);
-        if (!g.a[r] || !g.b[r]) {
-            rc = gp_cpu__fail(GP_BACKEND_ENOMEM, "out of memory for %d operand copies", g.copies);
-            goto done;
-        }
-        /* Copies after the first are byte copies of it: the rotation is there to defeat the
-         * cache, and generating every copy on the host took longer than the runs. */
-        if (r == 0) {
-            fill(g.a[0], g.dbl, gp_bench_stream_a(params->seed, 0), na);
-            fill(g.b[0], g.dbl, gp_bench_stream_b(params->seed, 0), nb);
-        } else {
-            memcpy(g.a[r], g.a[0], na * elem);
-            memcpy(g.b[r], g.b[0], nb * elem);
-        }
+    rc = gp_cpu_arena_reserve(arena, layout(&g));
+    if (rc != GP_BACKEND_OK)
+        return rc;
+    g.a = arena->base;
+    g.b = g.a + (size_t)g.copies * g.stride_a;
+    g.c = g.b + (size_t)g.copies * g.stride_b;
+    fill(g.a, g.dbl, gp_bench_stream_a(params->seed, 0), na);
+    fill(g.b, g.dbl, gp_bench_stream_b(params->seed, 0), nb);
+    /* Copies after the first are byte copies of it: the rotation is there to defeat the cache,
+     * and generating every copy on the host took longer than the runs. */
+    for (size_t r = 1; r < (size_t)g.copies; r++) {
+        memcpy(g.a + r * g.stride_a, g.a, na * elem);
+        memcpy(g.b + r * g.stride_b, g.b, nb * elem);
     }
 
     out->work = 2.0 * params->m * (double)params->n * (double)params->k;
@@ -254,14 +280,5 @@ int gp_cpu__gemm_bench(const struct gp_bench_params *params, struct gp_bench_res
     rc = gp_bench_drive(params, out, run_once, &g);
     if (rc == GP_BACKEND_OK)
         rc = verify(&g, out);
-
-done:
-    for (int r = 0; g.a && r < g.copies; r++)
-        free(g.a[r]);
-    for (int r = 0; g.b && r < g.copies; r++)
-        free(g.b[r]);
-    free(g.a);
-    free(g.b);
-    free(g.c);
     return rc;
 }

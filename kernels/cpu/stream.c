@@ -31,7 +31,7 @@ struct share {
 };
 
 struct pool {
-    double *a, *b, *c; /* `total` elements each, borrowed from `arrays` */
+    double *a, *b, *c; /* `total` elements each, borrowed from the device's arena */
     size_t total;      /* elements per array */
     size_t window;     /* elements one run touches (multiple of CHUNK_ALIGN) */
     size_t windows;    /* total / window */
@@ -47,22 +47,6 @@ struct pool {
     int pending;             /* workers still busy with the current phase */
     struct share share[MAX_THREADS];
 };
-
-/* The arrays outlive one benchmark: a calibration runs several kernels over the same sizes, and
- * fresh gigabyte allocations would spend more time in page faults than in the kernels. Every
- * benchmark still rewrites them from the generator before it runs. */
-static struct {
-    double *a, *b, *c; /* 64-byte aligned, `bytes` each */
-    size_t bytes;
-} arrays;
-
-void gp_cpu__stream_release(void)
-{
-    free(arrays.a);
-    free(arrays.b);
-    free(arrays.c);
-    memset(&arrays, 0, sizeof(arrays));
-}
 
 struct worker {
     struct pool *pool;
@@ -307,38 +291,54 @@ static int verify(struct pool *p, const struct run_ctx *ctx, struct gp_bench_res
     return rc;
 }
 
-/* The pool's window (elements per array per run) and how many windows rotate, and the three
- * arrays, kept between calls and grown when a larger size is asked for. */
-static int size_arrays(struct pool *p, const struct gp_bench_params *params, int wanted)
+/* Threads a run of `params` asks for, at most MAX_THREADS. */
+static int wanted_threads(const struct gp_bench_params *params)
 {
-    p->window = (size_t)(params->array_bytes / sizeof(double)) / CHUNK_ALIGN * CHUNK_ALIGN;
-    if (p->window < (size_t)CHUNK_ALIGN * (size_t)wanted)
+    int wanted = gp_cpu__threads(params->threads);
+    return wanted > MAX_THREADS ? MAX_THREADS : wanted;
+}
+
+/* A run's window (elements per array per run, on CHUNK_ALIGN) and how many windows rotate; 0
+ * when the arrays are too small for `wanted` threads. */
+static int layout(const struct gp_bench_params *params, int wanted, size_t *window, size_t *windows)
+{
+    *window = (size_t)(params->array_bytes / sizeof(double)) / CHUNK_ALIGN * CHUNK_ALIGN;
+    *windows = 1;
+    if (params->rotate_bytes > 3 * params->array_bytes)
+        *windows = (size_t)(params->rotate_bytes / (3 * params->array_bytes));
+    return *window >= (size_t)CHUNK_ALIGN * (size_t)wanted;
+}
+
+uint64_t gp_cpu__stream_bytes(const struct gp_bench_params *params)
+{
+    size_t window, windows;
+
+    if (!layout(params, wanted_threads(params), &window, &windows))
+        return 0;
+    return 3 * (uint64_t)window * windows * sizeof(double);
+}
+
+/* The pool's window and windows, and its three arrays, one after another in `arena` (each
+ * `total` doubles, a multiple of CHUNK_ALIGN: every array starts on a 64-byte line). */
+static int size_arrays(struct pool *p, struct gp_cpu_arena *arena,
+                       const struct gp_bench_params *params, int wanted)
+{
+    if (!layout(params, wanted, &p->window, &p->windows))
         return gp_cpu__fail(GP_BACKEND_EUNSUPPORTED, "array of %llu bytes is too small",
                             (unsigned long long)params->array_bytes);
-    p->windows = 1;
-    if (params->rotate_bytes > 3 * params->array_bytes)
-        p->windows = (size_t)(params->rotate_bytes / (3 * params->array_bytes));
     p->total = p->window * p->windows;
 
-    size_t bytes = p->total * sizeof(double);
-    if (arrays.bytes < bytes) {
-        gp_cpu__stream_release();
-        arrays.a = aligned_alloc(64, bytes);
-        arrays.b = aligned_alloc(64, bytes);
-        arrays.c = aligned_alloc(64, bytes);
-        if (!arrays.a || !arrays.b || !arrays.c) {
-            gp_cpu__stream_release();
-            return gp_cpu__fail(GP_BACKEND_ENOMEM, "cannot allocate 3 arrays of %zu bytes", bytes);
-        }
-        arrays.bytes = bytes;
-    }
-    p->a = arrays.a;
-    p->b = arrays.b;
-    p->c = arrays.c;
+    int rc = gp_cpu_arena_reserve(arena, 3 * (uint64_t)p->total * sizeof(double));
+    if (rc != GP_BACKEND_OK)
+        return rc;
+    p->a = arena->base;
+    p->b = p->a + p->total;
+    p->c = p->b + p->total;
     return GP_BACKEND_OK;
 }
 
-int gp_cpu__stream_bench(const struct gp_bench_params *params, struct gp_bench_result *out)
+int gp_cpu__stream_bench(struct gp_cpu_arena *arena, const struct gp_bench_params *params,
+                         struct gp_bench_result *out)
 {
     struct pool *p = NULL;
     pthread_t tids[MAX_THREADS];
@@ -352,10 +352,8 @@ int gp_cpu__stream_bench(const struct gp_bench_params *params, struct gp_bench_r
     memset(p, 0, sizeof(*p));
     p->kind = params->kind;
     p->seed = params->seed;
-    wanted = gp_cpu__threads(params->threads);
-    if (wanted > MAX_THREADS)
-        wanted = MAX_THREADS;
-    if ((rc = size_arrays(p, params, wanted)) != GP_BACKEND_OK)
+    wanted = wanted_threads(params);
+    if ((rc = size_arrays(p, arena, params, wanted)) != GP_BACKEND_OK)
         goto done;
     if (pthread_mutex_init(&p->lock, NULL) != 0 || pthread_cond_init(&p->go, NULL) != 0 ||
         pthread_cond_init(&p->finished, NULL) != 0) {
