@@ -1,35 +1,56 @@
-/* Benchmark: `gpuplan plan` and `gpuplan prices` against the number of offers in the database.
- * In one run it builds three databases under a fresh folder in /tmp (removed afterwards): the
- * embedded snapshot alone, and the snapshot plus 200,000 and 1,000,000 generated offers spread
- * over the nine GPU types, 12 providers, 40 regions, four machine sizes and the on-demand, spot
- * and reserved tiers; then times `plan --workload chat-llama-3.1-70b` on each (median wall and
- * CPU time of several runs, as a ratio to the snapshot's) and the peak resident memory of
- * `prices --format csv` and `prices --format json` listing every offer. Usage: offer_scale
- * GPUPLAN [RUNS]. Figures go to stdout; docs/benchmarks.md ("Offers at scale") records them
- * with the machine and date. */
-#define _DEFAULT_SOURCE /* wait4: the resources of one child */
-#include <spawn.h>
+/* Benchmark: `gpuplan plan` and `gpuplan prices` against the number of offers in the database,
+ * and whole `gpuplan` processes against `sqlite3` reading the same database. In one run it builds
+ * three databases in a fresh working folder (removed at exit, with their -wal and -shm files):
+ * the embedded snapshot alone, and the snapshot plus 200,000 and 1,000,000 generated offers
+ * spread over the nine GPU types, 12 providers, 40 regions, four machine sizes and the on-demand,
+ * spot and reserved tiers. Then, each comparison in interleaved rounds (every side once per
+ * round, the first side rotating) with min / median / max of each side and of the per-round
+ * ratios, CPU time (user + system of the child, wait4), wall time and peak resident memory:
+ *   - `plan --workload chat-llama-3.1-70b` on each database, against the snapshot's;
+ *   - `plan` and `--version` against `sqlite3 DB 'select count(*) from feed_offers'` (snapshot);
+ *   - `prices` in CSV, JSON and the text table, listing every offer, against `sqlite3 -csv`
+ *     printing the same offers' columns in a plain scan (200,000 and 1,000,000 offers);
+ *   - a CSV and a JSON `plan --sweep input_tokens=1:N:1` (N = --points, or the largest count
+ *     the binary accepts when it refuses N with exit status 2), CPU per point and peak memory.
+ * Usage: offer_scale GPUPLAN [RUNS] [--points N] [--price-rounds N] [--sweep-rounds N]
+ * [--offers N]. Figures go to stdout; docs/benchmarks.md ("Offers at scale") records them with
+ * the machine and date. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "catalog/catalog.h"
 #include "catalog/fx.h"
+#include "pairs.h"
 #include "store/store.h"
 #include "util/error.h"
-#include "util/timeutil.h"
 
-extern char **environ;
+enum { CHUNK_OFFERS = 100000 };
 
-enum { CHUNK_OFFERS = 100000, MAX_RUNS = 51 };
+/* The goals the issue sets, as ratios and sizes. */
+#define PLAN_VS_COUNT_GOAL 1.5  /* plain plan CPU / sqlite3 count CPU */
+#define CSV_VS_SCAN_GOAL   1.5  /* prices --format csv CPU / sqlite3 -csv scan CPU */
+#define JSON_VS_CSV_GOAL   2.0  /* JSON sweep CPU per point / CSV sweep CPU per point */
+#define SWEEP_RSS_GOAL_MIB 32.0 /* peak RSS of a 100,000-point CSV sweep */
+#define SCALE_GOAL         2.0  /* plan CPU at 1,000,000 offers / at the snapshot */
+
+/* The columns `prices --format csv` prints that the store holds, read as the `offers` view
+ * reads them (feed_offers and its source's URL), in the CSV's order, unordered: a plain scan.
+ * The CSV's age_days and notes are computed by gpuplan and have no column. */
+static const char scan_sql[] =
+    "SELECT f.gpu_id, f.provider, f.tier, f.term_months, f.term_days, f.usd_per_gpu_hour, "
+    "f.usd_per_instance_hour, 'USD', f.amount, f.currency, f.unit, f.gpus_per_instance, f.region, "
+    "f.country, f.jurisdiction, f.instance_type, date(f.observed_at, 'unixepoch'), s.url "
+    "FROM feed_offers f JOIN sources s ON s.id = f.source_id WHERE f.listed = 1";
+static const char count_sql[] = "select count(*) from feed_offers";
 
 static void die(const char *what)
 {
     fprintf(stderr, "offer_scale: %s: %s\n", what, gp_error_last());
-    exit(1);
+    exit(1); /* the working folder goes at exit */
 }
 
 /* One generated offer: realistic spreads, so the purchase read meets as many groups as a real
@@ -86,7 +107,10 @@ static void fill(const char *path, size_t count)
 static void fill_apart(const char *path, size_t count)
 {
     int status;
-    pid_t pid = fork();
+    pid_t pid;
+
+    fflush(NULL); /* the child must not write this process's buffered output again */
+    pid = fork();
 
     if (pid == 0) {
         fill(path, count);
@@ -98,128 +122,307 @@ static void fill_apart(const char *path, size_t count)
     }
 }
 
-struct run {
-    double wall_s, cpu_s;
-    long max_rss_kib;
+struct options {
+    long runs;         /* rounds of the plan and start-up comparisons */
+    long points;       /* sweep points asked for */
+    long price_rounds; /* rounds of the prices comparison at the largest database */
+    long sweep_rounds; /* rounds of the sweep comparison */
+    long offers;       /* generated offers of the largest database; the middle one has a fifth */
 };
 
-/* One run of `argv` with GPUPLAN_DB=`db` and stdout to /dev/null. */
-static struct run run_once(char *const *argv, const char *db)
+static int parse_options(struct options *o, int argc, char **argv)
 {
-    posix_spawn_file_actions_t actions;
-    struct rusage ru;
-    struct run r;
-    pid_t pid;
-    int status;
-    double t0 = gp_time_monotonic();
+    int i = 2;
 
-    setenv("GPUPLAN_DB", db, 1);
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", 1 /* O_WRONLY */, 0);
-    if (posix_spawn(&pid, argv[0], &actions, NULL, argv, environ) != 0 ||
-        wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "offer_scale: %s %s failed\n", argv[0], argv[1]);
-        exit(1);
+    *o = (struct options){11, 100000, 3, 3, 1000000};
+    if (i < argc && argv[i][0] != '-' && gp_bench_arg_long(argv[i++], "RUNS", 1, 1000, &o->runs))
+        return -1;
+    for (; i < argc; i += 2) {
+        long *dst = !strcmp(argv[i], "--points")         ? &o->points
+                    : !strcmp(argv[i], "--price-rounds") ? &o->price_rounds
+                    : !strcmp(argv[i], "--sweep-rounds") ? &o->sweep_rounds
+                    : !strcmp(argv[i], "--offers")       ? &o->offers
+                                                         : NULL;
+        if (!dst || i + 1 >= argc) {
+            fprintf(stderr, "offer_scale: unknown or incomplete option '%s'\n", argv[i]);
+            return -1;
+        }
+        if (gp_bench_arg_long(argv[i + 1], argv[i], dst == &o->offers ? 0 : 1, 100000000, dst))
+            return -1;
     }
-    posix_spawn_file_actions_destroy(&actions);
-    r.wall_s = gp_time_monotonic() - t0;
-    r.cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-              (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-    r.max_rss_kib = ru.ru_maxrss;
-    return r;
+    return 0;
 }
 
-static int by_value(const void *a, const void *b)
+/* Run `argv` once on `db` and insist on exit status 0 (set-up and warm-up runs). */
+static void run_checked(char *const *argv, const char *db)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    struct gp_bench_command cmd = {argv, db, 0};
+    struct gp_bench_sample s;
+
+    if (gp_bench_command_side(&s, &cmd))
+        exit(1);
 }
 
-static double median(double *v, int n)
+/* Seed the database at `db` from the snapshot (a `prices` run creates it) and add `extra`
+ * generated offers. */
+static void build(char *gpuplan, const char *db, size_t extra)
 {
-    qsort(v, (size_t)n, sizeof(*v), by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-struct figures {
-    size_t offers;
-    double wall_s, cpu_s;
-    long prices_rss_kib, json_rss_kib;
-    double prices_wall_s, json_wall_s;
-};
-
-/* The database with the snapshot and `extra` generated offers, and its figures. */
-static struct figures measure(char *gpuplan, const char *dir, size_t extra, int runs)
-{
-    char db[600];
     char *seed[] = {gpuplan, "prices", "--gpu", "b200", NULL};
-    char *plan[] = {gpuplan, "plan", "--workload", "chat-llama-3.1-70b", NULL};
-    char *prices[] = {gpuplan, "prices", "--format", "csv", NULL};
-    char *prices_json[] = {gpuplan, "prices", "--format", "json", NULL};
-    double wall[MAX_RUNS], cpu[MAX_RUNS];
-    struct figures f = {0, 0, 0, 0, 0, 0, 0};
-    struct run r;
 
-    snprintf(db, sizeof(db), "%s/offers-%zu.db", dir, extra);
-    run_once(seed, db); /* creates and seeds the database */
+    run_checked(seed, db);
     if (extra)
         fill_apart(db, extra);
-    run_once(plan, db); /* warm the page cache */
-    for (int i = 0; i < runs; i++) {
-        r = run_once(plan, db);
-        wall[i] = r.wall_s;
-        cpu[i] = r.cpu_s;
+}
+
+/* `plan` on each database against the snapshot's. */
+static double plan_at_scale(char *gpuplan, char db[][600], const size_t *extra, long runs)
+{
+    static char *plan[] = {NULL, "plan", "--workload", "chat-llama-3.1-70b", NULL};
+    struct gp_bench_command cmd[3];
+    struct gp_bench_side sides[3];
+    struct gp_bench_rounds r;
+    struct gp_bench_stats st;
+    char names[3][64];
+
+    plan[0] = gpuplan;
+    for (int s = 0; s < 3; s++) {
+        cmd[s] = (struct gp_bench_command){plan, db[s], 0};
+        snprintf(names[s], sizeof(names[s]), "plan, snapshot + %zu", extra[s]);
+        sides[s] = (struct gp_bench_side){names[s], gp_bench_command_side, &cmd[s]};
+        run_checked(plan, db[s]); /* warm the page cache */
     }
-    f.offers = extra;
-    f.wall_s = median(wall, runs);
-    f.cpu_s = median(cpu, runs);
-    r = run_once(prices, db);
-    f.prices_rss_kib = r.max_rss_kib;
-    f.prices_wall_s = r.wall_s;
-    r = run_once(prices_json, db);
-    f.json_rss_kib = r.max_rss_kib;
-    f.json_wall_s = r.wall_s;
+    if (gp_bench_rounds_run(&r, sides, 3, (size_t)runs))
+        exit(1);
+    printf("\n== gpuplan plan --workload chat-llama-3.1-70b against the offers stored ==\n");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", 1e3, "ms");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1e3, "ms");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_RSS, "peak resident memory", 1, "MiB");
+    gp_bench_ratio_stats(&st, &r, 2, 0, GP_BENCH_CPU);
+    gp_bench_rounds_release(&r);
+    return st.median;
+}
+
+/* `plan` and `--version` against the sqlite3 count on the snapshot database; returns the
+ * median per-round CPU ratio plan / count. */
+static double startup(char *gpuplan, const char *db, long runs)
+{
+    char *count[] = {"sqlite3", (char *)db, (char *)count_sql, NULL};
+    char *version[] = {gpuplan, "--version", NULL};
+    char *plan[] = {gpuplan, "plan", "--workload", "chat-llama-3.1-70b", NULL};
+    struct gp_bench_command cmd[3] = {{count, db, 0}, {version, db, 0}, {plan, db, 0}};
+    struct gp_bench_side sides[3] = {
+        {"sqlite3 count", gp_bench_command_side, &cmd[0]},
+        {"--version", gp_bench_command_side, &cmd[1]},
+        {"plan", gp_bench_command_side, &cmd[2]},
+    };
+    struct gp_bench_rounds r;
+    struct gp_bench_stats st;
+
+    for (int s = 0; s < 3; s++)
+        run_checked(cmd[s].argv, db);
+    if (gp_bench_rounds_run(&r, sides, 3, (size_t)runs))
+        exit(1);
+    printf("\n== whole processes on the snapshot database, against the sqlite3 count ==\n");
+    printf("sqlite3 count: sqlite3 DB '%s'\n--version: gpuplan --version\nplan: gpuplan plan "
+           "--workload chat-llama-3.1-70b\n",
+           count_sql);
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", 1e3, "ms");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1e3, "ms");
+    gp_bench_ratio_stats(&st, &r, 2, 0, GP_BENCH_CPU);
+    gp_bench_rounds_release(&r);
+    return st.median;
+}
+
+/* Every offer listed by `prices` in CSV, JSON and the table, against the sqlite3 scan of the
+ * same columns, output to /dev/null; returns the median per-round CPU ratio CSV / scan. */
+static double prices(char *gpuplan, const char *db, size_t offers, long rounds)
+{
+    char *scan[] = {"sqlite3", "-csv", (char *)db, (char *)scan_sql, NULL};
+    char *csv[] = {gpuplan, "prices", "--format", "csv", NULL};
+    char *json[] = {gpuplan, "prices", "--format", "json", NULL};
+    char *table[] = {gpuplan, "prices", NULL};
+    struct gp_bench_command cmd[4] = {{scan, db, 0}, {csv, db, 0}, {json, db, 0}, {table, db, 0}};
+    struct gp_bench_side sides[4] = {
+        {"sqlite3 scan", gp_bench_command_side, &cmd[0]},
+        {"prices csv", gp_bench_command_side, &cmd[1]},
+        {"prices json", gp_bench_command_side, &cmd[2]},
+        {"prices table", gp_bench_command_side, &cmd[3]},
+    };
+    struct gp_bench_rounds r;
+    struct gp_bench_sample s;
+    struct gp_bench_stats st;
+    size_t bytes[2] = {0, 0};
+    int status[2];
+    char title[160];
+
+    /* Warm-up runs that also count what the two comparable sides print. */
+    if (gp_bench_spawn(&s, &status[0], &cmd[0], &bytes[0]) ||
+        gp_bench_spawn(&s, &status[1], &cmd[1], &bytes[1]) || status[0] || status[1]) {
+        fprintf(stderr, "offer_scale: the prices warm-up failed\n");
+        exit(1);
+    }
+    if (gp_bench_rounds_run(&r, sides, 4, (size_t)rounds))
+        exit(1);
+    printf("\n== every offer listed, snapshot + %zu offers, output to /dev/null ==\n", offers);
+    printf("sqlite3 scan: sqlite3 -csv DB '%s'\n", scan_sql);
+    printf("prices csv, json, table: gpuplan prices --format csv, --format json, (no --format)\n");
+    printf("output: sqlite3 -csv %zu bytes, gpuplan prices --format csv %zu bytes\n", bytes[0],
+           bytes[1]);
+    snprintf(title, sizeof(title), "CPU time (user + system)");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, title, 1, "s");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1, "s");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_RSS, "peak resident memory", 1, "MiB");
+    gp_bench_ratio_stats(&st, &r, 1, 0, GP_BENCH_CPU);
+    gp_bench_rounds_release(&r);
+    return st.median;
+}
+
+/* The exit status of a CSV sweep of `points` points (output to /dev/null). */
+static int sweep_status(char *gpuplan, const char *db, long points)
+{
+    char spec[64];
+    char *argv[] = {gpuplan,    "plan", "-w", "chat-llama-3.1-70b", "--sweep", spec,
+                    "--format", "csv",  NULL};
+    struct gp_bench_command cmd = {argv, db, 0};
+    struct gp_bench_sample s;
+    int status;
+
+    snprintf(spec, sizeof(spec), "input_tokens=1:%ld:1", points);
+    if (gp_bench_spawn(&s, &status, &cmd, NULL))
+        exit(1);
+    return status;
+}
+
+/* `want`, or the largest count below it that the binary accepts when it refuses `want` with
+ * exit status 2 (a cap on the sweep's points): a bisection between an accepted and a refused
+ * count. */
+static long sweep_points(char *gpuplan, const char *db, long want)
+{
+    long lo = 1, hi = want;
+    int status = sweep_status(gpuplan, db, want);
+
+    if (status == 0)
+        return want;
+    if (status != 2 || sweep_status(gpuplan, db, 1) != 0) {
+        fprintf(stderr, "offer_scale: a sweep of %ld points exits with status %d\n", want, status);
+        exit(1);
+    }
+    while (hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        status = sweep_status(gpuplan, db, mid);
+        if (status == 0)
+            lo = mid;
+        else if (status == 2)
+            hi = mid;
+        else {
+            fprintf(stderr, "offer_scale: a sweep of %ld points exits with status %d\n", mid,
+                    status);
+            exit(1);
+        }
+    }
+    return lo;
+}
+
+struct sweep_figures {
+    long points;
+    double json_vs_csv; /* median per-round CPU ratio */
+    double csv_rss_mib; /* median peak RSS of the CSV sweep */
+};
+
+/* The CSV sweep against the same sweep in JSON. */
+static struct sweep_figures sweep(char *gpuplan, const char *db, long want, long rounds)
+{
+    char spec[64];
+    char *csv[] = {gpuplan,    "plan", "-w", "chat-llama-3.1-70b", "--sweep", spec,
+                   "--format", "csv",  NULL};
+    char *json[] = {gpuplan,    "plan", "-w", "chat-llama-3.1-70b", "--sweep", spec,
+                    "--format", "json", NULL};
+    struct gp_bench_command cmd[2] = {{csv, db, 0}, {json, db, 0}};
+    struct gp_bench_side sides[2] = {{"sweep csv", gp_bench_command_side, &cmd[0]},
+                                     {"sweep json", gp_bench_command_side, &cmd[1]}};
+    struct sweep_figures f;
+    struct gp_bench_rounds r;
+    struct gp_bench_stats st;
+    char title[160];
+
+    f.points = sweep_points(gpuplan, db, want);
+    snprintf(spec, sizeof(spec), "input_tokens=1:%ld:1", f.points);
+    printf("\n== gpuplan plan -w chat-llama-3.1-70b --sweep %s, snapshot database ==\n", spec);
+    if (f.points != want)
+        printf("asked for %ld points; this binary refuses more than %ld (exit status 2), so the "
+               "sweep has %ld\n",
+               want, f.points, f.points);
+    run_checked(json, db);
+    if (gp_bench_rounds_run(&r, sides, 2, (size_t)rounds))
+        exit(1);
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", 1e3, "ms");
+    snprintf(title, sizeof(title), "CPU time per point (%ld points, start-up included)", f.points);
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, title, 1e6 / (double)f.points, "us");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1e3, "ms");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_RSS, "peak resident memory", 1, "MiB");
+    gp_bench_ratio_stats(&st, &r, 1, 0, GP_BENCH_CPU);
+    f.json_vs_csv = st.median;
+    gp_bench_side_stats(&st, &r, 0, GP_BENCH_RSS);
+    f.csv_rss_mib = st.median;
+    gp_bench_rounds_release(&r);
     return f;
+}
+
+static const char *verdict(bool met)
+{
+    return met ? "met" : "NOT met";
 }
 
 int main(int argc, char **argv)
 {
-    static const size_t sizes[] = {0, 200000, 1000000};
-    struct figures f[3];
-    char dir[] = "/tmp/gpuplan-offer-scale-XXXXXX";
-    int runs = argc > 2 ? atoi(argv[2]) : 11;
+    struct options o;
+    size_t extra[3];
+    char dir[512], db[3][600];
+    double scale, plan_vs_count, csv_vs_scan;
+    struct sweep_figures sw;
 
-    if (argc < 2) {
-        fprintf(stderr, "usage: offer_scale GPUPLAN [RUNS]\n");
+    if (argc < 2 || parse_options(&o, argc, argv)) {
+        fprintf(stderr, "usage: offer_scale GPUPLAN [RUNS] [--points N] [--price-rounds N] "
+                        "[--sweep-rounds N] [--offers N]\n");
         return 2;
     }
-    if (runs < 1 || runs > MAX_RUNS)
-        runs = 11;
-    if (!mkdtemp(dir))
-        die("mkdtemp");
+    extra[0] = 0;
+    extra[1] = (size_t)o.offers / 5;
+    extra[2] = (size_t)o.offers;
+    if (gp_bench_workdir(dir, sizeof(dir), "gpuplan-offer-scale"))
+        return 1;
     setenv("GPUPLAN_NOW", "2026-10-01T12:00:00Z", 1);
-    for (int s = 0; s < 3; s++)
-        f[s] = measure(argv[1], dir, sizes[s], runs);
-    printf("gpuplan plan --workload chat-llama-3.1-70b, median of %d runs; gpuplan prices --format "
-           "csv and json, one run each:\n",
-           runs);
-    printf("%-28s %10s %8s %10s %8s %12s %10s %12s %10s\n", "offers", "plan wall", "ratio",
-           "plan CPU", "ratio", "csv max RSS", "csv wall", "json max RSS", "json wall");
-    for (int s = 0; s < 3; s++)
-        printf("snapshot + %-17zu %8.1f ms %7.2fx %8.1f ms %7.2fx %8.1f MiB %8.2f s %8.1f MiB "
-               "%8.2f s\n",
-               f[s].offers, f[s].wall_s * 1e3, f[s].wall_s / f[0].wall_s, f[s].cpu_s * 1e3,
-               f[s].cpu_s / f[0].cpu_s, (double)f[s].prices_rss_kib / 1024.0, f[s].prices_wall_s,
-               (double)f[s].json_rss_kib / 1024.0, f[s].json_wall_s);
     for (int s = 0; s < 3; s++) {
-        char path[700];
-        snprintf(path, sizeof(path), "%s/offers-%zu.db", dir, sizes[s]);
-        unlink(path);
-        snprintf(path, sizeof(path), "%s/offers-%zu.db-wal", dir, sizes[s]);
-        unlink(path);
-        snprintf(path, sizeof(path), "%s/offers-%zu.db-shm", dir, sizes[s]);
-        unlink(path);
+        snprintf(db[s], sizeof(db[s]), "%s/offers-%zu.db", dir, extra[s]);
+        build(argv[1], db[s], extra[s]);
     }
-    rmdir(dir);
-    return 0;
+    printf("offer_scale: databases of the snapshot + 0, %zu and %zu offers in %s\n", extra[1],
+           extra[2], dir);
+    scale = plan_at_scale(argv[1], db, extra, o.runs);
+    plan_vs_count = startup(argv[1], db[0], o.runs);
+    prices(argv[1], db[1], extra[1], 1);
+    csv_vs_scan = prices(argv[1], db[2], extra[2], o.price_rounds);
+    sw = sweep(argv[1], db[0], o.points, o.sweep_rounds);
+
+    printf("\n== goals (median of the per-round CPU ratios) ==\n");
+    printf("  plan at %zu offers / at the snapshot        %6.2fx  goal <= %.1fx: %s\n", extra[2],
+           scale, SCALE_GOAL, verdict(scale <= SCALE_GOAL));
+    printf("  plan / sqlite3 count                         %6.2fx  goal <= %.1fx: %s\n",
+           plan_vs_count, PLAN_VS_COUNT_GOAL, verdict(plan_vs_count <= PLAN_VS_COUNT_GOAL));
+    printf(
+        "  prices --format csv / sqlite3 -csv scan      %6.2fx  goal <= %.1fx: %s (%zu offers)\n",
+        csv_vs_scan, CSV_VS_SCAN_GOAL, verdict(csv_vs_scan <= CSV_VS_SCAN_GOAL), extra[2]);
+    printf(
+        "  sweep JSON / CSV, CPU per point              %6.2fx  goal <= %.1fx: %s (%ld points)\n",
+        sw.json_vs_csv, JSON_VS_CSV_GOAL, verdict(sw.json_vs_csv <= JSON_VS_CSV_GOAL), sw.points);
+    if (sw.points >= 100000)
+        printf("  CSV sweep peak resident memory           %8.1f MiB  goal < %.0f MiB: %s (%ld "
+               "points)\n",
+               sw.csv_rss_mib, SWEEP_RSS_GOAL_MIB, verdict(sw.csv_rss_mib < SWEEP_RSS_GOAL_MIB),
+               sw.points);
+    else
+        printf("  CSV sweep peak resident memory           %8.1f MiB  at %ld points; the goal "
+               "(< %.0f MiB) is for 100,000 points: not measured\n",
+               sw.csv_rss_mib, sw.points, SWEEP_RSS_GOAL_MIB);
+    return 0; /* the working folder goes at exit */
 }
