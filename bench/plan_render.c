@@ -1,16 +1,16 @@
 /* Benchmark: the cost of rendering plan rows against the cost of modelling them, per row;
  * `gpuplan plan` with a 9,000-row CSV sweep against the same plan with no sweep, end to end; and
- * `gpuplan report` of three workloads in each format. All measured in one run. */
-#include <spawn.h>
+ * `gpuplan report` of three workloads in each format against a plain plan. All measured in one
+ * run, each comparison in interleaved rounds (bench/pairs.h) with min / median / max of each
+ * side and of the per-round ratios. The processes share one database in a fresh working folder,
+ * removed at exit with its -wal and -shm files and the reports. Usage: plan_render [GPUPLAN]. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "pairs.h"
 #include "catalog/catalog.h"
 #include "catalog/data.h"
 #include "planner/bands.h"
@@ -22,9 +22,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 
-extern char **environ;
-
-enum { POINTS = 1000, PROCESS_RUNS = 21, MAX_GPUS = 64 };
+enum { POINTS = 1000, PROCESS_RUNS = 21, IN_PROCESS_ROUNDS = 5, MAX_GPUS = 64 };
 
 /* CPU seconds this process has used: steadier than wall time on a shared machine. */
 static double cpu_seconds(void)
@@ -38,12 +36,6 @@ static void die(void)
 {
     fprintf(stderr, "plan_render: %s\n", gp_error_last());
     exit(1);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* The planner inputs the chat preset needs, loaded from the embedded data, with the measured
@@ -151,63 +143,47 @@ static double render_rows(const struct gp_plan_row *rows, size_t nrows, size_t g
     return (cpu_seconds() - start) / repeat;
 }
 
-/* CPU seconds (user + system) of one run of `argv` with stdout to /dev/null: on a shared
- * machine that is steadier than wall time. */
-static double run_once(char *const *argv)
-{
-    posix_spawn_file_actions_t actions;
-    struct rusage before, after;
-    pid_t pid;
-    int status;
-
-    getrusage(RUSAGE_CHILDREN, &before);
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", 1 /* O_WRONLY */, 0);
-    if (posix_spawn(&pid, argv[0], &actions, NULL, argv, environ) != 0 ||
-        waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "plan_render: %s failed\n", argv[0]);
-        exit(1);
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    getrusage(RUSAGE_CHILDREN, &after);
-    return (double)(after.ru_utime.tv_sec - before.ru_utime.tv_sec) +
-           (double)(after.ru_utime.tv_usec - before.ru_utime.tv_usec) * 1e-6 +
-           (double)(after.ru_stime.tv_sec - before.ru_stime.tv_sec) +
-           (double)(after.ru_stime.tv_usec - before.ru_stime.tv_usec) * 1e-6;
-}
-
-/* `gpuplan report` of three workloads in each format: median wall time, and against a plain
- * plan (`plain_s`). */
-static void reports(char *gpuplan, const char *dir, double plain_s)
+/* `gpuplan report` of three workloads in each format against a plain plan, in interleaved rounds
+ * (a plain plan and one report of each format per round). */
+static void reports(char *gpuplan, const char *dir, char *const *plain)
 {
     static const char *const names[] = {"report.xlsx", "report.html", "report-csv/", "report.json"};
-    char out[128];
-    char *argv[] = {gpuplan, "report",
-                    "-w",    "chat-llama-3.1-70b",
-                    "-w",    "train-llama-3.1-70b",
-                    "-w",    "stream-fp32",
-                    "--out", out,
-                    "-q",    NULL};
-    double t[PROCESS_RUNS];
+    enum { NREPORTS = sizeof(names) / sizeof(names[0]) };
+    char out[NREPORTS][600];
+    char *argv[NREPORTS][12];
+    struct gp_bench_command cmd[1 + NREPORTS];
+    struct gp_bench_side sides[1 + NREPORTS];
+    struct gp_bench_rounds r;
+    struct gp_bench_stats st;
 
-    printf(
-        "gpuplan report, three workloads (chat, training, generic), CPU time, median of %d runs:\n",
-        PROCESS_RUNS);
-    for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
-        snprintf(out, sizeof(out), "%s/%s", dir, names[f]);
-        for (int i = 0; i < PROCESS_RUNS; i++)
-            t[i] = run_once(argv);
-        qsort(t, PROCESS_RUNS, sizeof(double), cmp_double);
-        printf("  %-12s %8.1f ms  (%.1fx a plain plan; target < 200 ms)\n", names[f],
-               t[PROCESS_RUNS / 2] * 1e3, t[PROCESS_RUNS / 2] / plain_s);
-        snprintf(out, sizeof(out), "rm -rf %s/%s", dir, names[f]);
-        if (system(out) != 0)
-            exit(1);
+    cmd[0] = (struct gp_bench_command){plain, NULL, 0};
+    sides[0] = (struct gp_bench_side){"plain plan (9 rows)", gp_bench_command_side, &cmd[0]};
+    for (size_t f = 0; f < NREPORTS; f++) {
+        char *const a[] = {gpuplan, "report",
+                           "-w",    "chat-llama-3.1-70b",
+                           "-w",    "train-llama-3.1-70b",
+                           "-w",    "stream-fp32",
+                           "--out", out[f],
+                           "-q",    NULL};
+        snprintf(out[f], sizeof(out[f]), "%s/%s", dir, names[f]);
+        memcpy(argv[f], a, sizeof(a));
+        cmd[1 + f] = (struct gp_bench_command){argv[f], NULL, 0};
+        sides[1 + f] = (struct gp_bench_side){names[f], gp_bench_command_side, &cmd[1 + f]};
     }
+    if (gp_bench_rounds_run(&r, sides, 1 + NREPORTS, PROCESS_RUNS))
+        exit(1);
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU,
+                   "gpuplan report, three workloads (chat, training, generic), CPU time", 1e3,
+                   "ms");
+    for (size_t f = 0; f < NREPORTS; f++) {
+        gp_bench_side_stats(&st, &r, 1 + f, GP_BENCH_CPU);
+        printf("  %-12s median %8.1f ms (target < 200 ms)\n", names[f], st.median * 1e3);
+    }
+    gp_bench_rounds_release(&r);
 }
 
-/* `gpuplan plan` with and without the sweep, taking turns; prints the medians and the median of
- * the pairwise ratios. */
+/* `gpuplan plan` with and without the sweep, in interleaved rounds, each process on the same
+ * database in a fresh working folder that is removed at exit (with its -wal and -shm files). */
 static void end_to_end(char *gpuplan)
 {
     char *plain[] = {gpuplan, "plan", "--workload", "chat-llama-3.1-70b", "--format", "csv", NULL};
@@ -215,37 +191,73 @@ static void end_to_end(char *gpuplan)
                      "--workload", "chat-llama-3.1-70b",
                      "--sweep",    "input_tokens=64:64000:64",
                      "--format",   "csv",
-                     NULL,         NULL};
-    double a[PROCESS_RUNS], b[PROCESS_RUNS], c[PROCESS_RUNS], ratio[PROCESS_RUNS];
-    char dir[] = "/tmp/plan_render.XXXXXX", db[64];
+                     NULL};
+    char *narrow[] = {gpuplan,
+                      "plan",
+                      "--workload",
+                      "chat-llama-3.1-70b",
+                      "--sweep",
+                      "input_tokens=64:64000:64",
+                      "--format",
+                      "csv",
+                      "--columns=gpu", /* the same plan with almost nothing to render */
+                      NULL};
+    struct gp_bench_command cmd[3] = {{plain, NULL, 0}, {sweep, NULL, 0}, {narrow, NULL, 0}};
+    struct gp_bench_side sides[3] = {
+        {"plain plan (9 rows)", gp_bench_command_side, &cmd[0]},
+        {"sweep (9,000 rows)", gp_bench_command_side, &cmd[1]},
+        {"sweep, --columns gpu", gp_bench_command_side, &cmd[2]},
+    };
+    struct gp_bench_rounds r;
+    struct gp_bench_stats with, without;
+    char dir[512], db[600];
 
-    if (!mkdtemp(dir))
+    if (gp_bench_workdir(dir, sizeof(dir), "gpuplan-plan-render"))
         exit(1);
     snprintf(db, sizeof(db), "%s/gpuplan.db", dir);
     setenv("GPUPLAN_DB", db, 1);
-    run_once(plain); /* creates and seeds the database */
-    run_once(sweep);
-    for (int i = 0; i < PROCESS_RUNS; i++) {
-        a[i] = run_once(plain);
-        sweep[8] = NULL;
-        b[i] = run_once(sweep);
-        sweep[8] = "--columns=gpu"; /* the same plan with almost nothing to render */
-        c[i] = run_once(sweep);
-        ratio[i] = b[i] / a[i];
+    for (int s = 0; s < 3; s++) { /* the first creates and seeds the database */
+        struct gp_bench_sample warm;
+        if (gp_bench_command_side(&warm, &cmd[s]))
+            exit(1);
     }
-    qsort(a, PROCESS_RUNS, sizeof(double), cmp_double);
-    qsort(b, PROCESS_RUNS, sizeof(double), cmp_double);
-    qsort(c, PROCESS_RUNS, sizeof(double), cmp_double);
-    qsort(ratio, PROCESS_RUNS, sizeof(double), cmp_double);
-    printf("end to end, CPU time, median of %d runs each, taking turns:\n", PROCESS_RUNS);
-    printf("  plan, 9 rows, CSV                          %8.1f ms\n", a[PROCESS_RUNS / 2] * 1e3);
-    printf("  plan --sweep, 9,000 rows, CSV              %8.1f ms\n", b[PROCESS_RUNS / 2] * 1e3);
-    printf("  plan --sweep, 9,000 rows, CSV --columns gpu %7.1f ms\n", c[PROCESS_RUNS / 2] * 1e3);
-    printf("  sweep / plain: %.2fx (target <= 2x); without rendering it would be %.2fx\n",
-           ratio[PROCESS_RUNS / 2], c[PROCESS_RUNS / 2] / a[PROCESS_RUNS / 2]);
-    reports(gpuplan, dir, a[PROCESS_RUNS / 2]);
-    unlink(db);
-    rmdir(dir);
+    if (gp_bench_rounds_run(&r, sides, 3, PROCESS_RUNS))
+        exit(1);
+    printf("end to end, whole processes: gpuplan plan --workload chat-llama-3.1-70b --format csv, "
+           "plain and with --sweep input_tokens=64:64000:64 (9,000 rows), and that sweep with "
+           "--columns=gpu\n");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", 1e3, "ms");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1e3, "ms");
+    gp_bench_ratio_stats(&with, &r, 1, 0, GP_BENCH_CPU);
+    gp_bench_ratio_stats(&without, &r, 2, 0, GP_BENCH_CPU);
+    printf("  sweep / plain: %.2fx median (target <= 2x); without rendering it would be %.2fx\n",
+           with.median, without.median);
+    gp_bench_rounds_release(&r);
+    reports(gpuplan, dir, plain);
+}
+
+/* The model pass and the render pass of one format, as the two sides of a round. */
+struct in_process {
+    const struct inputs *in;
+    struct gp_plan_row *rows;
+    char (*values)[GP_SWEEP_VALUE_MAX];
+    enum gp_format format;
+    size_t bytes; /* what the last render wrote */
+};
+
+static int model_side(struct gp_bench_sample *out, void *payload)
+{
+    struct in_process *p = payload;
+    out->m[GP_BENCH_CPU] = model_rows(p->in, p->rows, p->values);
+    return 0;
+}
+
+static int render_side(struct gp_bench_sample *out, void *payload)
+{
+    struct in_process *p = payload;
+    out->m[GP_BENCH_CPU] = render_rows(p->rows, POINTS * p->in->cat.count, p->in->cat.count,
+                                       p->values, p->format, 1, &p->bytes);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -257,30 +269,32 @@ int main(int argc, char **argv)
         enum gp_format format;
     } formats[] = {{"CSV", GP_FORMAT_CSV}, {"table", GP_FORMAT_TABLE}, {"JSON", GP_FORMAT_JSON}};
     struct inputs in;
-    double model = 1e9;
-    size_t bytes = 0;
 
     load_inputs(&in);
-    for (int i = 0; i < 5; i++) { /* the best of five passes for both sides */
-        double t = model_rows(&in, rows, values);
-        model = t < model ? t : model;
-    }
+    model_rows(&in, rows, values); /* the rows the first render reads */
     size_t nrows = POINTS * in.cat.count;
-    printf("plan rows: %zu (input_tokens swept over %d points x %zu GPU types)\n", nrows, POINTS,
-           in.cat.count);
-    printf("  model              %8.0f ns per row\n", model / nrows * 1e9);
+    printf("plan rows: %zu (input_tokens swept over %d points x %zu GPU types), CPU time per row, "
+           "model and render taking turns\n",
+           nrows, POINTS, in.cat.count);
     for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
-        double best = 1e9;
-        for (int i = 0; i < 5; i++) {
-            double t = render_rows(rows, nrows, in.cat.count, values, formats[f].format, 1, &bytes);
-            best = t < best ? t : best;
-        }
-        printf("  render %-5s       %8.0f ns per row  (%.2fx the model; %zu bytes)%s\n",
-               formats[f].name, best / nrows * 1e9, best / model, bytes,
-               formats[f].format == GP_FORMAT_CSV ? "  target <= 3x" : "");
+        struct in_process p = {&in, rows, values, formats[f].format, 0};
+        char render_name[32], title[96];
+        struct gp_bench_side sides[2] = {{"model", model_side, &p}, {render_name, render_side, &p}};
+        struct gp_bench_rounds r;
+        struct gp_bench_stats st;
+
+        snprintf(render_name, sizeof(render_name), "render %s", formats[f].name);
+        if (gp_bench_rounds_run(&r, sides, 2, IN_PROCESS_ROUNDS))
+            return 1;
+        snprintf(title, sizeof(title), "%s, ns per row", formats[f].name);
+        gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, title, 1e9 / (double)nrows, "ns");
+        gp_bench_ratio_stats(&st, &r, 1, 0, GP_BENCH_CPU);
+        printf("  %zu bytes; render / model median %.2fx%s\n", p.bytes, st.median,
+               formats[f].format == GP_FORMAT_CSV ? " (target <= 3x)" : "");
+        gp_bench_rounds_release(&r);
     }
     if (argc > 1)
         end_to_end(argv[1]);
     gp_catalog_release(&in.cat);
-    return 0;
+    return 0; /* the working folder goes at exit */
 }
