@@ -1,12 +1,16 @@
 /* Benchmark: planner scenario evaluations per second on one core, through the planner's entry
  * point (gp_plan_run, as `gpuplan plan` calls it) against the bare evaluation loop measured in
- * the same run. One evaluation is one workload x GPU type x parameter point through the whole
- * model (central estimate and both uncertainty bounds), fleet sizing, power and cost. */
+ * the same run, the two taking turns in interleaved rounds (bench/pairs.h) with min / median /
+ * max of each and of the per-round ratio. One evaluation is one workload x GPU type x parameter
+ * point through the whole model (central estimate and both uncertainty bounds), fleet sizing,
+ * power and cost. Usage: plan_sweep [SECONDS [ROUNDS]]: SECONDS of CPU per case and path in all
+ * (default 2), split over ROUNDS rounds (default 5). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "pairs.h"
 #include "catalog/catalog.h"
 #include "catalog/data.h"
 #include "planner/efficiency.h"
@@ -18,6 +22,7 @@
 #include "planner/workload.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/text.h"
 
 #define POINTS 1000
 
@@ -161,9 +166,36 @@ static void bench_release(struct bench *b)
     gp_stack_table_release(&b->stacks);
 }
 
-/* One case: the preset's sweep through the baseline loop and through the entry point. */
+/* The two sides of a case: what run_bare and run_entry need, and the checksum they feed. */
+struct sides {
+    const struct bench *b;
+    const struct gp_plan_request *req;
+    const struct gp_efficiency *effs;
+    const char *key;
+    double from, step, seconds;
+    double checksum;
+};
+
+static int bare_side(struct gp_bench_sample *out, void *payload)
+{
+    struct sides *p = payload;
+    out->m[GP_BENCH_VALUE] = run_bare(&p->req->base, p->key, p->from, p->step, &p->b->cat, p->effs,
+                                      &p->b->price, p->seconds, &p->checksum);
+    return 0;
+}
+
+static int entry_side(struct gp_bench_sample *out, void *payload)
+{
+    struct sides *p = payload;
+    out->m[GP_BENCH_VALUE] = run_entry(p->req, p->seconds, &p->checksum);
+    return 0;
+}
+
+/* One case: the preset's sweep through the baseline loop and through the entry point, taking
+ * turns for `rounds` rounds of `seconds` each; fills `r` (release it). */
 static int run_case(const struct bench *b, const char *preset, const char *key, double from,
-                    double step, double seconds, double rates[2], double *checksum)
+                    double step, double seconds, size_t rounds, struct gp_bench_rounds *r,
+                    double *checksum)
 {
     struct gp_plan_request req;
     struct gp_sweep sweep;
@@ -200,11 +232,13 @@ static int run_case(const struct bench *b, const char *preset, const char *key, 
         if (st)
             gp_stack_apply(&effs[g], &b->stacks, st);
     }
-    rates[0] = run_bare(&req.base, key, from, step, &b->cat, effs, &b->price, seconds, checksum);
+    struct sides p = {b, &req, effs, key, from, step, seconds, 0};
+    struct gp_bench_side sides[2] = {{"bare", bare_side, &p}, {"gp_plan_run", entry_side, &p}};
+    rc = gp_bench_rounds_run(r, sides, 2, rounds);
+    *checksum += p.checksum;
     free(effs);
-    rates[1] = run_entry(&req, seconds, checksum);
     gp_sweep_release(&sweep);
-    return 0;
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -221,33 +255,47 @@ int main(int argc, char **argv)
     };
     const size_t ncases = sizeof(cases) / sizeof(cases[0]);
     struct bench b;
-    double seconds = argc > 1 ? atof(argv[1]) : 2.0, checksum = 0, total[2] = {0, 0};
+    double seconds = 2.0, checksum = 0, total[3] = {0, 0, 0};
+    long rounds = 5;
 
+    if (argc > 1 && gp_text_to_double(argv[1], &seconds)) {
+        fprintf(stderr, "usage: plan_sweep [SECONDS [ROUNDS]]\n");
+        return 2;
+    }
+    if (argc > 2 && gp_bench_arg_long(argv[2], "ROUNDS", 1, 1000, &rounds))
+        return 2;
     memset(&b, 0, sizeof(b));
     if (bench_load(&b)) {
         fprintf(stderr, "plan_sweep: %s\n", gp_error_last());
         return 1;
     }
     printf("planner sweep: %d parameter points x %zu GPU types per pass, %.1f s per case and "
-           "path\n",
-           POINTS, b.cat.count, seconds);
-    printf("  %-22s %-21s %14s %14s %6s\n", "preset", "swept key", "bare eval/s", "gp_plan_run/s",
-           "ratio");
+           "path in %ld rounds taking turns; min / median / max over the rounds\n",
+           POINTS, b.cat.count, seconds, rounds);
+    printf("  %-22s %-15s %-28s %-28s %s\n", "preset", "swept key", "bare eval/s",
+           "gp_plan_run eval/s", "gp_plan_run / bare");
     for (size_t c = 0; c < ncases; c++) {
-        double rates[2];
-        if (run_case(&b, cases[c].preset, cases[c].key, cases[c].from, cases[c].step, seconds,
-                     rates, &checksum)) {
+        struct gp_bench_rounds r;
+        struct gp_bench_stats bare, entry, ratio;
+        if (run_case(&b, cases[c].preset, cases[c].key, cases[c].from, cases[c].step,
+                     seconds / (double)rounds, (size_t)rounds, &r, &checksum)) {
             fprintf(stderr, "plan_sweep: %s: %s\n", cases[c].preset, gp_error_last());
             return 1;
         }
-        total[0] += rates[0];
-        total[1] += rates[1];
-        printf("  %-22s %-21s %14.0f %14.0f %6.2f\n", cases[c].preset, cases[c].key, rates[0],
-               rates[1], rates[1] / rates[0]);
+        gp_bench_side_stats(&bare, &r, 0, GP_BENCH_VALUE);
+        gp_bench_side_stats(&entry, &r, 1, GP_BENCH_VALUE);
+        gp_bench_ratio_stats(&ratio, &r, 1, 0, GP_BENCH_VALUE);
+        gp_bench_rounds_release(&r);
+        total[0] += bare.median;
+        total[1] += entry.median;
+        total[2] += ratio.median;
+        printf("  %-22s %-15s %8.0f/%8.0f/%8.0f  %8.0f/%8.0f/%8.0f  %.2f/%.2f/%.2f\n",
+               cases[c].preset, cases[c].key, bare.min, bare.median, bare.max, entry.min,
+               entry.median, entry.max, ratio.min, ratio.median, ratio.max);
     }
-    printf("mean: %.0f bare, %.0f through gp_plan_run evaluations/s on one core, ratio %.2f "
-           "(checksum %.6g)\n",
-           total[0] / ncases, total[1] / ncases, total[1] / total[0], checksum);
+    printf("mean of the medians: %.0f bare, %.0f through gp_plan_run evaluations/s on one core, "
+           "ratio %.2f (checksum %.6g)\n",
+           total[0] / ncases, total[1] / ncases, total[2] / ncases, checksum);
     bench_release(&b);
     return 0;
 }
