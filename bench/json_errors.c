@@ -3,11 +3,14 @@
  * time proportional to its size. Generates lists of 125,000 to 1,000,000 rows in memory, parses
  * each leniently (every row rejected) and, as the baseline of the same run, times the bare JSON
  * parse of the same text; then times the earlier rescan-per-error locator on 5,000 to 20,000
- * rows for comparison. Figures go to stdout; docs/benchmarks.md ("Rejected rows") records them
- * with the machine and date. */
+ * rows for comparison. The parse and the rejection take turns in interleaved rounds
+ * (bench/pairs.h), and each figure is min / median / max over the rounds, the ratio per round.
+ * Usage: json_errors [ROUNDS] (default 3). Figures go to stdout; docs/benchmarks.md ("Rejected
+ * rows") records them with the machine and date. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pairs.h"
 #include "catalog/catalog.h"
 #include "catalog/fx.h"
 #include "pricing/pricelist.h"
@@ -80,29 +83,67 @@ static double time_rescan(const struct gp_buf *doc, size_t rows)
     return gp_time_monotonic() - t0;
 }
 
-int main(void)
+/* The two sides of a size: the bare parse and the lenient read of the same list. */
+struct sides {
+    const struct gp_buf *doc;
+    size_t rows;
+    const struct gp_catalog *cat;
+    const struct gp_fx_table *fx;
+};
+
+static int parse_side(struct gp_bench_sample *out, void *payload)
+{
+    const struct sides *p = payload;
+    out->m[GP_BENCH_WALL] = time_parse(p->doc);
+    return 0;
+}
+
+static int reject_side(struct gp_bench_sample *out, void *payload)
+{
+    const struct sides *p = payload;
+    out->m[GP_BENCH_WALL] = time_reject(p->doc, p->rows, p->cat, p->fx);
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     static const size_t sizes[] = {125000, 250000, 500000, 1000000};
     static const size_t old_sizes[] = {5000, 10000, 20000};
     struct gp_catalog cat;
     struct gp_fx_table fx;
     double first_per_row = 0;
+    long rounds = 3;
 
+    if (argc > 1 && gp_bench_arg_long(argv[1], "ROUNDS", 1, 1000, &rounds))
+        return 2;
     if (gp_catalog_load(&cat) || gp_fx_load(&fx))
         die("data");
+    printf("parse and reject take turns, %ld rounds; min/median/max of each (seconds) and of the "
+           "per-round ratio; per row from the median\n",
+           rounds);
     printf("rows,bytes,parse_s,reject_s,reject_over_parse,ns_per_row,per_row_vs_125k\n");
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
         struct gp_buf doc;
+        struct gp_bench_rounds r;
+        struct gp_bench_stats parse, reject, ratio;
         make_list(&doc, sizes[k]);
-        double parse = time_parse(&doc), reject = time_reject(&doc, sizes[k], &cat, &fx);
-        double per_row = reject / (double)sizes[k];
+        struct sides p = {&doc, sizes[k], &cat, &fx};
+        struct gp_bench_side sides[2] = {{"parse", parse_side, &p}, {"reject", reject_side, &p}};
+        if (gp_bench_rounds_run(&r, sides, 2, (size_t)rounds))
+            return 1;
+        gp_bench_side_stats(&parse, &r, 0, GP_BENCH_WALL);
+        gp_bench_side_stats(&reject, &r, 1, GP_BENCH_WALL);
+        gp_bench_ratio_stats(&ratio, &r, 1, 0, GP_BENCH_WALL);
+        gp_bench_rounds_release(&r);
+        double per_row = reject.median / (double)sizes[k];
         if (k == 0)
             first_per_row = per_row;
-        printf("%zu,%zu,%.3f,%.3f,%.2f,%.0f,%.2f\n", sizes[k], doc.len, parse, reject,
-               reject / parse, per_row * 1e9, per_row / first_per_row);
+        printf("%zu,%zu,%.3f/%.3f/%.3f,%.3f/%.3f/%.3f,%.2f/%.2f/%.2f,%.0f,%.2f\n", sizes[k],
+               doc.len, parse.min, parse.median, parse.max, reject.min, reject.median, reject.max,
+               ratio.min, ratio.median, ratio.max, per_row * 1e9, per_row / first_per_row);
         gp_buf_release(&doc);
     }
-    printf("rescan-per-error locator (before): rows,locate_s\n");
+    printf("rescan-per-error locator (before), one run each: rows,locate_s\n");
     for (size_t k = 0; k < sizeof(old_sizes) / sizeof(old_sizes[0]); k++) {
         struct gp_buf doc;
         make_list(&doc, old_sizes[k]);
