@@ -12,7 +12,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config python3
   libcurl4-openssl-dev libsqlite3-dev libcjson-dev libgsl-dev libcmocka-dev libxlsxwriter-dev
-  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libopenblas0 mbw python3-yaml
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libopenblas0 mbw python3-yaml sqlite3
 )
 if [[ "${1:-}" == "--ci" ]]; then
   packages+=(clang libclang-rt-14-dev valgrind hipcc libreoffice-calc-nogui chromium unzip poppler-utils)
