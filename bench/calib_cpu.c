@@ -7,8 +7,8 @@
  *
  * Bytes are counted the STREAM way: triad moves 3 arrays per element (read b and c, write a);
  * an mbw copy of X MiB/s moves 2X (read and write). The machine may be shared, so the
- * benchmarks take turns over several rounds and each figure is the median of its per-round
- * medians, with the lowest and highest round beside it. */
+ * benchmarks take turns over several rounds, in pairs whose order alternates, and each figure is
+ * the median of its per-round medians, with the lowest and highest round beside it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,15 +195,16 @@ static int format_section(char *section, size_t size, const struct figure fig[FI
         "--backend cpu` times) and, in the same run, Debian's `mbw` memory benchmark, on arrays\n"
         "of 4x the last-level cache (%d MiB each). Triad counts 3 arrays moved per element, an\n"
         "mbw copy 2 (read and write); GB/s = 10^9 B/s. The benchmarks take turns over %d rounds\n"
-        "(the machine is shared); each figure is the median of the per-round medians, with the\n"
-        "lowest and highest round. mbw has no threads, so the 1-thread triad is the like-for-like\n"
-        "comparison. Run it with `calib_cpu [--seconds S] [--write docs/benchmarks.md]`.\n\n"
+        "(the machine is shared), gpuplan's kernels and mbw as a pair whose order alternates;\n"
+        "each figure is the median of the per-round medians, with the lowest (min) and highest\n"
+        "(max) round. mbw has no threads, so the 1-thread triad is the like-for-like comparison.\n"
+        "Run it with `calib_cpu [--seconds S] [--write docs/benchmarks.md]`.\n\n"
         "Machine: %s, %d CPUs, %s (shared virtual machine), `-O2`.\nDate: %s.\n\n"
-        "| benchmark | GB/s | lowest round | highest round |\n|---|---:|---:|---:|\n",
+        "| benchmark | min GB/s | median GB/s | max GB/s |\n|---|---:|---:|---:|\n",
         mib, ROUNDS, model, threads, kernel, date);
     for (size_t i = 0; i < FIGURES && n > 0 && (size_t)n < size; i++)
         n += snprintf(section + n, size - (size_t)n, "| %s | %.1f | %.1f | %.1f |\n", fig[i].name,
-                      fig[i].gbs, fig[i].lo, fig[i].hi);
+                      fig[i].lo, fig[i].gbs, fig[i].hi);
     if (n > 0 && (size_t)n < size)
         n += snprintf(section + n, size - (size_t)n,
                       "\nTriad reaches **%.0f%%** of the better mbw figure (%s) with %d threads\n"
@@ -249,17 +250,22 @@ int main(int argc, char **argv)
     snprintf(fig[MBW_MCBLOCK].name, sizeof(fig[0].name), "mbw MCBLOCK (1 thread)");
     printf("arrays of %d MiB (4x the %llu MiB last-level cache), %d threads, %d rounds\n", mib,
            (unsigned long long)(info.llc_bytes >> 20), threads, ROUNDS);
-    for (int r = 0; r < ROUNDS; r++) {
-        if (run_kernel(&fig[OURS_ALL].round[r], GP_BENCH_TRIAD, bytes, 0, slice) ||
-            run_kernel(&fig[OURS_ONE].round[r], GP_BENCH_TRIAD, bytes, 1, slice) ||
-            run_kernel(&fig[COPY_ALL].round[r], GP_BENCH_COPY, bytes, 0, slice))
-            return 1;
-        if (run_mbw(&fig[MBW_MEMCPY].round[r], 0, mib, mbw_runs / ROUNDS + 2) ||
-            run_mbw(&fig[MBW_MCBLOCK].round[r], 2, mib, mbw_runs / ROUNDS + 2)) {
-            fprintf(stderr, "calib_cpu: mbw failed (Debian package mbw)\n");
-            return 1;
+    /* Each round runs both sides, gpuplan's kernels and mbw, as a pair; odd rounds start with
+     * mbw, so that neither side always finds the machine as the other left it. */
+    for (int r = 0; r < ROUNDS; r++)
+        for (int turn = 0; turn < 2; turn++) {
+            if ((turn + r) % 2 == 0) {
+                if (run_kernel(&fig[OURS_ALL].round[r], GP_BENCH_TRIAD, bytes, 0, slice) ||
+                    run_kernel(&fig[OURS_ONE].round[r], GP_BENCH_TRIAD, bytes, 1, slice) ||
+                    run_kernel(&fig[COPY_ALL].round[r], GP_BENCH_COPY, bytes, 0, slice))
+                    return 1;
+            } else if (run_mbw(&fig[MBW_MEMCPY].round[r], 0, mib, mbw_runs / ROUNDS + 2) ||
+                       run_mbw(&fig[MBW_MCBLOCK].round[r], 2, mib, mbw_runs / ROUNDS + 2)) {
+                fprintf(stderr, "calib_cpu: mbw failed (Debian package mbw)\n");
+                return 1;
+            }
         }
-    }
+    gp_cpu_backend()->shutdown(); /* the kernels' arena */
     for (int i = 0; i < FIGURES; i++)
         summarise(&fig[i]);
     if (format_section(section, sizeof(section), fig, mib, threads))
