@@ -1,9 +1,13 @@
 /* Benchmark: price-feed parsing and storing. Generates, under a fresh folder in /tmp (removed
- * afterwards), a 1 GB AWS-style CSV offer file streamed through the aws adapter (throughput and
- * peak resident memory), a 200 MB Azure-style JSON feed in 1000-item pages parsed by the azure
- * adapter, and measures observations written per second into SQLite. Figures go to stdout;
- * docs/benchmarks.md ("Price feeds") records them with the machine and date. */
+ * afterwards, also when a case fails or the run is interrupted), a 1 GB AWS-style CSV offer file
+ * streamed through the aws adapter (throughput and peak resident memory), a 200 MB Azure-style
+ * JSON feed in 1000-item pages parsed by the azure adapter in interleaved pairs with cJSON alone
+ * on the same bytes (min / median / max of both rates and of their ratio), and measures
+ * observations written per second into SQLite. Figures go to stdout; docs/benchmarks.md
+ * ("Price feeds") records them with the machine and date. */
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +22,10 @@
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/timeutil.h"
 
 #define CSV_BYTES    ((size_t)1000 << 20)
-#define JSON_BYTES   ((size_t)200 << 20)
 #define STORE_OFFERS 200000
 #define CHUNK        ((size_t)64 << 10) /* what a transfer hands the parser at a time */
 
@@ -162,8 +166,8 @@ static const char *const skus[] = {
     "Standard_NC40ads_H100_v5", "Standard_D4s_v5",          "Standard_NC24ads_A100_v4",
 };
 
-/* Write the pages of a 200 MB feed; returns how many. */
-static int write_json_pages(const char *dir)
+/* Write the pages of a `json_bytes` feed (200 MB by default); returns how many. */
+static int write_json_pages(const char *dir, size_t json_bytes)
 {
     struct gp_buf page = GP_BUF_INIT;
     size_t total = 0;
@@ -171,7 +175,7 @@ static int write_json_pages(const char *dir)
     int pages = 0;
 
     gp_buf_init(&page, (size_t)8 << 20);
-    while (total < JSON_BYTES) {
+    while (total < json_bytes) {
         char path[512];
         FILE *f;
         gp_buf_reset(&page);
@@ -210,39 +214,126 @@ static int write_json_pages(const char *dir)
     return pages;
 }
 
-static void bench_json(const char *dir, const struct gp_catalog *cat, const struct gp_fx_table *fx)
-{
-    const struct gp_feed_adapter *a = gp_feed_adapter_find("azure");
-    int pages = write_json_pages(dir);
-    struct gp_buf body = GP_BUF_INIT;
-    struct gp_feed_ctx ctx;
-    size_t total = 0, offers = 0;
-    double parsing = 0;
+/* The pages of one JSON case, held in memory so that both sides parse the same bytes. */
+struct json_pages {
+    struct gp_buf *page; /* `count` pages */
+    int count;
+    size_t bytes; /* all pages, bytes */
+};
 
-    gp_feed_ctx_init(&ctx, "azure", "azure", 1790000000, fx, cat);
-    ctx.base_url = "https://prices.azure.com";
-    for (int p = 0; p < pages; p++) {
+/* Read back the `count` pages `name`-NNNNN.json of `dir`, removing each file once read. */
+static void load_pages(struct json_pages *out, const char *dir, const char *name, int count)
+{
+    out->page = calloc((size_t)count, sizeof(*out->page));
+    out->count = count;
+    out->bytes = 0;
+    if (!out->page)
+        die("out of memory");
+    for (int p = 0; p < count; p++) {
         char path[512];
-        snprintf(path, sizeof(path), "%s/azure-%05d.json", dir, p);
-        gp_buf_init(&body, (size_t)32 << 20);
-        if (gp_buf_read_file(&body, path))
+        snprintf(path, sizeof(path), "%s/%s-%05d.json", dir, name, p);
+        gp_buf_init(&out->page[p], (size_t)32 << 20);
+        if (gp_buf_read_file(&out->page[p], path))
             die(path);
         unlink(path);
-        ctx.url = path;
-        double t0 = gp_time_monotonic();
-        if (a->parse(&ctx, body.data, body.len))
-            die("azure parse");
-        parsing += gp_time_monotonic() - t0;
-        total += body.len;
-        offers += ctx.count;
-        ctx.count = 0; /* a real feed is a few thousand items: do not hold 200 MB of offers */
-        gp_buf_release(&body);
+        out->bytes += out->page[p].len;
     }
-    printf("Azure-style JSON, %d pages of 1000 items: %.0f MB parsed in %.2f s = %.0f MB/s; "
-           "%zu offers, %zu rejected\n",
-           pages, (double)total / 1e6, parsing, (double)total / 1e6 / parsing, offers,
-           ctx.rejected);
+}
+
+static void release_pages(struct json_pages *pages)
+{
+    for (int p = 0; p < pages->count; p++)
+        gp_buf_release(&pages->page[p]);
+    free(pages->page);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* "min / median / max" of n values (sorted in place). */
+static void print_stats(const char *label, double *v, int n, const char *fmt, const char *unit)
+{
+    char a[32], b[32], c[32];
+
+    qsort(v, (size_t)n, sizeof(*v), by_value);
+    snprintf(a, sizeof(a), fmt, v[0]);
+    snprintf(b, sizeof(b), fmt, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+    snprintf(c, sizeof(c), fmt, v[n - 1]);
+    printf("  %-22s %8s / %8s / %8s %s\n", label, a, b, c, unit);
+}
+
+/* Parse every page with the adapter `name` and with cJSON alone (cJSON_ParseWithLength, then
+ * cJSON_Delete: the floor any JSON adapter stands on), `rounds` times. Within a round each page
+ * is parsed by both sides back to back, the side that goes first alternating page by page and
+ * round by round, so neither always finds the page in cache or meets a neighbour's load alone;
+ * each round gives both rates and their ratio. */
+static void compare_json(const char *title, const char *name, const struct json_pages *pages,
+                         int rounds, const struct gp_catalog *cat, const struct gp_fx_table *fx)
+{
+    const struct gp_feed_adapter *a = gp_feed_adapter_find(name);
+    double *rate[2], *ratio = calloc((size_t)rounds, sizeof(double));
+    struct gp_feed_ctx ctx;
+    size_t offers = 0;
+
+    rate[0] = calloc((size_t)rounds, sizeof(double));
+    rate[1] = calloc((size_t)rounds, sizeof(double));
+    if (!a || !ratio || !rate[0] || !rate[1])
+        die("out of memory");
+    gp_json_init(); /* both sides allocate through the same cJSON hooks */
+    gp_feed_ctx_init(&ctx, name, name, 1790000000, fx, cat);
+    ctx.base_url = "https://prices.azure.com";
+    ctx.url = "https://prices.azure.com/api/retail/prices?$skip=1000";
+    for (int r = 0; r < rounds; r++) {
+        double spent[2] = {0, 0};
+        offers = 0;
+        ctx.rejected = 0;
+        for (int p = 0; p < pages->count; p++) {
+            const struct gp_buf *page = &pages->page[p];
+            for (int k = 0; k < 2; k++) {
+                int side = (p + r + k) % 2;
+                double t0 = gp_time_monotonic();
+                if (side == 0) {
+                    if (a->parse(&ctx, page->data, page->len))
+                        die(name);
+                } else {
+                    cJSON *doc = cJSON_ParseWithLength(page->data, page->len);
+                    if (!doc)
+                        die("cJSON_ParseWithLength");
+                    cJSON_Delete(doc);
+                }
+                spent[side] += gp_time_monotonic() - t0;
+            }
+            offers += ctx.count;
+            ctx.count = 0; /* a real feed is a few thousand items: do not hold every page's */
+        }
+        rate[0][r] = (double)pages->bytes / 1e6 / spent[0];
+        rate[1][r] = (double)pages->bytes / 1e6 / spent[1];
+        ratio[r] = rate[0][r] / rate[1][r];
+    }
+    printf("%s: %d pages, %.0f MB, %d rounds (each page parsed by both sides in turn); %zu "
+           "offers and %zu rejected a round\n",
+           title, pages->count, (double)pages->bytes / 1e6, rounds, offers, ctx.rejected);
+    printf("  %-22s %8s / %8s / %8s\n", "", "min", "median", "max");
+    print_stats(name, rate[0], rounds, "%.0f", "MB/s");
+    print_stats("cJSON parse + delete", rate[1], rounds, "%.0f", "MB/s");
+    print_stats("adapter / cJSON", ratio, rounds, "%.3f", "x (per-round ratio)");
     gp_feed_ctx_release(&ctx);
+    free(rate[0]);
+    free(rate[1]);
+    free(ratio);
+}
+
+static void bench_json(const char *dir, size_t json_bytes, int rounds, const struct gp_catalog *cat,
+                       const struct gp_fx_table *fx)
+{
+    struct json_pages pages;
+
+    load_pages(&pages, dir, "azure", write_json_pages(dir, json_bytes));
+    compare_json("Azure-style JSON, 1000 items a page", "azure", &pages, rounds, cat, fx);
+    release_pages(&pages);
 }
 
 /* The order the refresh hands offers to the store in (pricing/refresh.c sorts and dedupes by
@@ -309,40 +400,101 @@ static void bench_store(const char *dir, const struct gp_catalog *cat, const str
     free(offers);
 }
 
-/* Whether the command line asks for `name` (no arguments: every case). */
+/* The working folder, emptied and removed at exit and on SIGINT, SIGTERM or SIGHUP, so that a
+ * run that fails half-way (or is interrupted) leaves nothing in /tmp. */
+static char workdir[64];
+
+static void remove_workdir(void)
+{
+    DIR *d;
+    struct dirent *e;
+
+    if (!workdir[0] || !(d = opendir(workdir)))
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char path[600];
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", workdir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(workdir);
+    workdir[0] = '\0';
+}
+
+static void on_signal(int sig)
+{
+    remove_workdir();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Whether the command line asks for `name` (no case named: every case). */
 static bool wanted(int argc, char **argv, const char *name)
 {
-    for (int i = 1; i < argc; i++)
+    bool any = false;
+
+    for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], name) == 0)
             return true;
-    return argc < 2;
+        any |= argv[i][0] != '-';
+    }
+    return !any;
+}
+
+/* The value of option `--name=N` in argv[i], in [min, max]; false when argv[i] is not it. */
+static bool option(const char *arg, const char *name, long min, long max, long *out)
+{
+    size_t n = strlen(name);
+    char *end;
+
+    if (strncmp(arg, name, n) != 0 || arg[n] != '=')
+        return false;
+    *out = strtol(arg + n + 1, &end, 10);
+    if (end == arg + n + 1 || *end || *out < min || *out > max) {
+        fprintf(stderr, "feed_parse: %s wants a whole number in %ld..%ld\n", name, min, max);
+        exit(2);
+    }
+    return true;
 }
 
 int main(int argc, char **argv)
 {
-    char dir[] = "/tmp/gpuplan-feed-bench-XXXXXX";
+    static const char usage[] =
+        "usage: feed_parse [csv] [json] [store] [--rounds=N] [--json-mb=N]\n"
+        "  no case named: all three; --rounds: rounds of the JSON comparison (5);\n"
+        "  --json-mb: size of the Azure-style feed, MB (200)\n";
+    long rounds = 5, json_mb = 200;
     struct gp_catalog cat;
     struct gp_fx_table fx;
 
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "csv") && strcmp(argv[i], "json") && strcmp(argv[i], "store")) {
-            fprintf(stderr, "usage: feed_parse [csv] [json] [store]  (no argument: all three)\n");
+        if (strcmp(argv[i], "csv") && strcmp(argv[i], "json") && strcmp(argv[i], "store") &&
+            !option(argv[i], "--rounds", 1, 1000, &rounds) &&
+            !option(argv[i], "--json-mb", 1, 4096, &json_mb)) {
+            fputs(usage, stderr);
             return 2;
         }
     }
     if (gp_catalog_load(&cat) || gp_fx_load(&fx))
         die("data");
-    if (!mkdtemp(dir)) {
-        perror(dir);
+    snprintf(workdir, sizeof(workdir), "/tmp/gpuplan-feed-bench-XXXXXX");
+    if (!mkdtemp(workdir)) {
+        perror(workdir);
         return 1;
     }
+    atexit(remove_workdir);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
     if (wanted(argc, argv, "csv"))
-        bench_csv(dir, &cat, &fx); /* first, so its peak RSS is its own */
+        bench_csv(workdir, &cat, &fx); /* first, so its peak RSS is its own */
     if (wanted(argc, argv, "json"))
-        bench_json(dir, &cat, &fx);
+        bench_json(workdir, (size_t)json_mb << 20, (int)rounds, &cat, &fx);
     if (wanted(argc, argv, "store"))
-        bench_store(dir, &cat, &fx);
-    rmdir(dir);
+        bench_store(workdir, &cat, &fx);
+    remove_workdir();
     gp_catalog_release(&cat);
     gp_fx_release(&fx);
     return 0;
