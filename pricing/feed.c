@@ -111,6 +111,16 @@ void gp_feed_reject(struct gp_feed_ctx *ctx, const char *fmt, ...)
     }
 }
 
+/* Whether `s` is ASCII through and through: then it is valid UTF-8 and cannot hold
+ * GP_JSON_NUL_STAND_IN, so the full checks need not run (most names are). */
+static bool plain_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return false;
+    return true;
+}
+
 /* The first text field of `row` that is not UTF-8 or held an escaped NUL, by name, or NULL. */
 static const char *invalid_text(const struct gp_feed_row *row)
 {
@@ -123,7 +133,7 @@ static const char *invalid_text(const struct gp_feed_row *row)
                   {"currency", row->currency}};
 
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-        if (fields[i].value &&
+        if (fields[i].value && !plain_ascii(fields[i].value) &&
             (!gp_utf8_valid(fields[i].value) || strstr(fields[i].value, GP_JSON_NUL_STAND_IN)))
             return fields[i].name;
     return NULL;
@@ -153,6 +163,76 @@ static void source_url(char *out, size_t size, const char *url)
         clean[strcspn(clean, "?")] = '\0';
         gp_text_copy(out, size, clean);
     }
+}
+
+/* source_url() of ctx->url into out[size], worked out once per page rather than per offer. */
+static void page_source(char *out, size_t size, struct gp_feed_ctx *ctx)
+{
+    if (!ctx->url) {
+        out[0] = '\0';
+        return;
+    }
+    if (!ctx->memo_url_set || strcmp(ctx->memo_url, ctx->url) != 0) {
+        source_url(ctx->memo_source, sizeof(ctx->memo_source), ctx->url);
+        ctx->memo_url_set = gp_text_copy(ctx->memo_url, sizeof(ctx->memo_url), ctx->url) == 0;
+    }
+    gp_text_copy(out, size, ctx->memo_source);
+}
+
+enum name_outcome { NAME_MAPPED, NAME_OUT_OF_SCOPE, NAME_UNMAPPED };
+
+/* Map a row's GPU name: a catalog id as it is, else by the provider's spelling; a mapped id
+ * must be in the catalog (when there is one). */
+static enum name_outcome map_name(const struct gp_catalog *catalog, const char *provider,
+                                  const char *name, struct gp_gpu_name *mapped)
+{
+    if (catalog && gp_catalog_find(catalog, name)) {
+        gp_text_copy(mapped->gpu_id, sizeof(mapped->gpu_id), name);
+        mapped->gpu_count = 0;
+        return NAME_MAPPED;
+    }
+    switch (gp_normalize_gpu_name(mapped, provider, name)) {
+    case GP_NAME_MAPPED:
+        break;
+    case GP_NAME_OUT_OF_SCOPE:
+        return NAME_OUT_OF_SCOPE;
+    case GP_NAME_UNKNOWN:
+    default:
+        return NAME_UNMAPPED;
+    }
+    return catalog && !gp_catalog_find(catalog, mapped->gpu_id) ? NAME_UNMAPPED : NAME_MAPPED;
+}
+
+/* map_name(), remembered per name: a page names a few GPUs over and over. */
+static enum name_outcome map_name_memo(struct gp_feed_ctx *ctx, const char *provider,
+                                       const char *name, struct gp_gpu_name *mapped)
+{
+    struct gp_feed_name_memo *slot;
+    uint32_t hash = 2166136261u; /* FNV-1a */
+    size_t len = 0;
+    enum name_outcome outcome;
+
+    for (; name[len]; len++)
+        hash = (hash ^ (unsigned char)name[len]) * 16777619u;
+    if (!provider || len >= sizeof(slot->name) || strlen(provider) >= sizeof(slot->provider))
+        return map_name(ctx->catalog, provider, name, mapped);
+    slot = &ctx->name_memo[hash % (sizeof(ctx->name_memo) / sizeof(ctx->name_memo[0]))];
+    if (slot->set && slot->catalog == ctx->catalog && strcmp(slot->name, name) == 0 &&
+        strcmp(slot->provider, provider) == 0) {
+        memcpy(mapped->gpu_id, slot->gpu_id, sizeof(mapped->gpu_id));
+        mapped->gpu_count = slot->gpu_count;
+        return (enum name_outcome)slot->outcome;
+    }
+    memset(mapped, 0, sizeof(*mapped));
+    outcome = map_name(ctx->catalog, provider, name, mapped);
+    slot->set = true;
+    slot->catalog = ctx->catalog;
+    memcpy(slot->name, name, len + 1);
+    gp_text_copy(slot->provider, sizeof(slot->provider), provider);
+    memcpy(slot->gpu_id, mapped->gpu_id, sizeof(slot->gpu_id));
+    slot->gpu_count = mapped->gpu_count;
+    slot->outcome = (int)outcome;
+    return outcome;
 }
 
 static int grow(struct gp_feed_ctx *ctx)
@@ -195,24 +275,15 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
         gp_feed_reject(ctx, "%s: observed date more than a day ahead of the fetch", row->gpu_name);
         return 0;
     }
-    if (ctx->catalog && gp_catalog_find(ctx->catalog, row->gpu_name)) {
-        gp_text_copy(mapped.gpu_id, sizeof(mapped.gpu_id), row->gpu_name);
-        mapped.gpu_count = 0;
-    } else {
-        switch (gp_normalize_gpu_name(&mapped, row->provider ? row->provider : ctx->provider,
-                                      row->gpu_name)) {
-        case GP_NAME_MAPPED:
-            break;
-        case GP_NAME_OUT_OF_SCOPE:
-            ctx->out_of_scope++;
-            return 0;
-        case GP_NAME_UNKNOWN:
-        default:
-            gp_feed_note_unmapped(ctx, row->gpu_name);
-            return 0;
-        }
-    }
-    if (ctx->catalog && !gp_catalog_find(ctx->catalog, mapped.gpu_id)) {
+    switch (
+        map_name_memo(ctx, row->provider ? row->provider : ctx->provider, row->gpu_name, &mapped)) {
+    case NAME_MAPPED:
+        break;
+    case NAME_OUT_OF_SCOPE:
+        ctx->out_of_scope++;
+        return 0;
+    case NAME_UNMAPPED:
+    default:
         gp_feed_note_unmapped(ctx, row->gpu_name);
         return 0;
     }
@@ -237,7 +308,7 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
     gp_text_copy(o->currency, sizeof(o->currency), row->currency ? row->currency : "");
     o->unit = row->unit;
     o->observed_at = row->observed_at != GP_TIME_UNSET ? row->observed_at : ctx->observed_at;
-    source_url(o->source_url, sizeof(o->source_url), ctx->url);
+    page_source(o->source_url, sizeof(o->source_url), ctx);
 
     if (row->unit == GP_UNIT_INSTANCE_HOUR && row->gpus <= 0 && mapped.gpu_count <= 0) {
         gp_feed_reject(ctx, "%s: per-instance price but the GPU count is unknown", row->gpu_name);
@@ -428,6 +499,47 @@ int gp_feed_json_count(const cJSON *item, int max)
     if (!(v >= 0 && v <= max) || v != (double)(int)v)
         return -1;
     return (int)v;
+}
+
+void gp_feed_json_keys_init(struct gp_feed_json_keys *keys, const char *const *names, size_t count)
+{
+    memset(keys->by_first, 0, sizeof(keys->by_first));
+    keys->names = names;
+    keys->count = count < 32 ? count : 32;
+    for (size_t i = 0; i < keys->count; i++)
+        keys->by_first[(unsigned char)names[i][0]] |= (uint32_t)1 << i;
+}
+
+void gp_feed_json_members(const struct gp_feed_json_keys *keys, const cJSON *obj, const cJSON **out)
+{
+    uint32_t missing = keys->count == 32 ? ~(uint32_t)0 : ((uint32_t)1 << keys->count) - 1;
+
+    for (size_t i = 0; i < keys->count; i++)
+        out[i] = NULL;
+    if (!cJSON_IsObject(obj))
+        return;
+    for (const cJSON *m = obj->child; m && missing; m = m->next) {
+        const char *name = m->string;
+        uint32_t candidates;
+        if (!name) /* cJSON's own lookup stops at a member without a name */
+            return;
+        for (candidates = keys->by_first[(unsigned char)name[0]] & missing; candidates;
+             candidates &= candidates - 1) {
+            size_t i = 0;
+            while (!(candidates & ((uint32_t)1 << i)))
+                i++;
+            if (strcmp(name, keys->names[i]) == 0) {
+                out[i] = m; /* the first of that name, as cJSON finds it */
+                missing &= ~((uint32_t)1 << i);
+                break;
+            }
+        }
+    }
+}
+
+const char *gp_feed_json_string_of(const cJSON *item)
+{
+    return cJSON_IsString(item) ? item->valuestring : NULL;
 }
 
 const char *gp_feed_json_str(const cJSON *obj, const char *key)

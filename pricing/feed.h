@@ -29,6 +29,17 @@
  * that lists more fails instead of growing without bound. */
 #define GP_FEED_MAX_OFFERS 200000
 
+/* How gp_feed_add mapped one GPU name (private to pricing/feed.c). */
+struct gp_feed_name_memo {
+    const struct gp_catalog *catalog; /* the catalog it was mapped with (NULL: none) */
+    bool set;                         /* the slot holds a name */
+    char provider[32];                /* the provider it was mapped for */
+    char name[64];                    /* the name as the row spelled it */
+    char gpu_id[16];                  /* canonical id when outcome is 0 */
+    int gpu_count;                    /* GPUs the name says; 0 when it does not say */
+    int outcome;                      /* 0 mapped, 1 out of scope, 2 unmapped */
+};
+
 struct gp_feed_ctx {
     /* inputs */
     const char *feed;                 /* feed name, written into each offer */
@@ -58,6 +69,14 @@ struct gp_feed_ctx {
     /* outputs, per page */
     char next_url[GP_FEED_URL_MAX]; /* the next page, "" on the last */
     char next_token[1024];          /* continuation token for POST-paged APIs, "" on the last */
+
+    /* private to pricing/feed.c: what gp_feed_add would otherwise work out again for every
+     * offer of a page, the page's URL as offers record it and the outcome of the GPU names seen
+     * last (pure functions of their inputs, which are kept beside them) */
+    bool memo_url_set;                      /* memo_url/memo_source hold a pair */
+    char memo_url[GP_FEED_URL_MAX];         /* a ctx->url, verbatim */
+    char memo_source[256];                  /* its source_url for offers */
+    struct gp_feed_name_memo name_memo[32]; /* by a hash of the name */
 };
 
 /* Streaming parser state, for responses too large to hold (the AWS offer file). */
@@ -180,6 +199,25 @@ int gp_feed_json_price(const cJSON *item, double *out);
 /* A whole number in 0..max (a GPU count): its value, or -1 for anything else (fractions,
  * strings, out of range). */
 int gp_feed_json_count(const cJSON *item, int max);
+
+/* Names of object members looked up together, for reading many objects of one shape (the items
+ * of a page) in one walk of each instead of one walk per member. At most 32 names. */
+struct gp_feed_json_keys {
+    const char *const *names; /* borrowed */
+    size_t count;
+    uint32_t by_first[256]; /* bit i set: names[i] starts with that byte */
+};
+
+void gp_feed_json_keys_init(struct gp_feed_json_keys *keys, const char *const *names, size_t count);
+
+/* out[i] = the first member of `obj` named keys->names[i], or NULL when it has none (or `obj`
+ * is not an object): what cJSON_GetObjectItemCaseSensitive answers for each name, from one walk
+ * of the members. Borrowed from `obj`. */
+void gp_feed_json_members(const struct gp_feed_json_keys *keys, const cJSON *obj,
+                          const cJSON **out);
+
+/* The string of `item`, or NULL when it is not a string (NULL included). Borrowed. */
+const char *gp_feed_json_string_of(const cJSON *item);
 
 /* The string member `key` of `obj`, or NULL when absent or not a string. Borrowed. */
 const char *gp_feed_json_str(const cJSON *obj, const char *key);

@@ -263,14 +263,21 @@ char *gp_json_print(const cJSON *doc, bool formatted)
  * when there is none. */
 static size_t escaped_nul(const char *text, size_t len, size_t from)
 {
-    for (size_t i = from; i < len; i++) {
+    size_t i = from;
+
+    /* from one backslash to the next: most documents have few, and memchr skips the rest fast */
+    while (i < len) {
+        const char *slash = memchr(text + i, '\\', len - i);
         size_t run = 0;
+        if (!slash)
+            break;
+        i = (size_t)(slash - text);
         while (i + run < len && text[i + run] == '\\')
             run++;
         if (run % 2 == 1 && len - (i + run) >= 5 && text[i + run] == 'u' &&
             memcmp(text + i + run + 1, "0000", 4) == 0)
             return i + run - 1;
-        i += run;
+        i += run + 1; /* the character the run escapes is no backslash */
     }
     return len;
 }

@@ -19,8 +19,11 @@ static bool ends_with(const char *s, const char *suffix)
 static double unit_hours(const char *unit)
 {
     char *end = NULL;
-    double n = strtod(unit, &end);
+    double n;
 
+    if (strcmp(unit, "1 Hour") == 0) /* nearly every meter */
+        return 1;
+    n = strtod(unit, &end);
     if (end == unit || !(n >= 1))
         return 0;
     while (*end == ' ')
@@ -28,19 +31,43 @@ static double unit_hours(const char *unit)
     return gp_text_ieq(end, "Hour") || gp_text_ieq(end, "Hours") ? n : 0;
 }
 
-static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
+/* The members an item is read by, looked up together in one walk of the item. */
+enum field {
+    F_SKU,
+    F_REGION,
+    F_TYPE,
+    F_PRODUCT,
+    F_METER,
+    F_SKU_NAME,
+    F_UNIT,
+    F_CURRENCY,
+    F_PRICE,
+    F_COUNT
+};
+
+static const char *const field_names[F_COUNT] = {
+    [F_SKU] = "armSkuName",      [F_REGION] = "armRegionName",  [F_TYPE] = "type",
+    [F_PRODUCT] = "productName", [F_METER] = "meterName",       [F_SKU_NAME] = "skuName",
+    [F_UNIT] = "unitOfMeasure",  [F_CURRENCY] = "currencyCode", [F_PRICE] = "retailPrice",
+};
+
+static int parse_item(struct gp_feed_ctx *ctx, const struct gp_feed_json_keys *keys,
+                      const cJSON *item)
 {
-    const char *sku = gp_feed_json_str(item, "armSkuName");
-    const char *region = gp_feed_json_str(item, "armRegionName");
-    const char *type = gp_feed_json_str(item, "type");
-    const char *product = gp_feed_json_str(item, "productName");
-    const char *meter = gp_feed_json_str(item, "meterName");
-    const char *sku_name = gp_feed_json_str(item, "skuName");
-    const char *unit = gp_feed_json_str(item, "unitOfMeasure");
-    const char *currency = gp_feed_json_str(item, "currencyCode");
+    const cJSON *f[F_COUNT];
+    const char *sku, *region, *type, *product, *meter, *sku_name, *unit, *currency;
     struct gp_feed_row row = {0};
     double price, hours;
 
+    gp_feed_json_members(keys, item, f);
+    sku = gp_feed_json_string_of(f[F_SKU]);
+    region = gp_feed_json_string_of(f[F_REGION]);
+    type = gp_feed_json_string_of(f[F_TYPE]);
+    product = gp_feed_json_string_of(f[F_PRODUCT]);
+    meter = gp_feed_json_string_of(f[F_METER]);
+    sku_name = gp_feed_json_string_of(f[F_SKU_NAME]);
+    unit = gp_feed_json_string_of(f[F_UNIT]);
+    currency = gp_feed_json_string_of(f[F_CURRENCY]);
     if (!cJSON_IsObject(item) || !sku || !*sku) {
         gp_feed_reject(ctx, "an item without armSkuName");
         return 0;
@@ -54,7 +81,7 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
         (sku_name && ends_with(sku_name, "Low Priority")))
         return 0;
 
-    if (gp_feed_json_price(cJSON_GetObjectItemCaseSensitive(item, "retailPrice"), &price) != 0) {
+    if (gp_feed_json_price(f[F_PRICE], &price) != 0) {
         gp_feed_reject(ctx, "%s: retailPrice is not a number", sku);
         return 0;
     }
@@ -78,6 +105,7 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
 
 static int azure_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
+    struct gp_feed_json_keys keys;
     cJSON *root = NULL;
     const cJSON *items, *item, *next;
     int rc = gp_feed_json_list(&root, &items, ctx->url, body, len, "Items", NULL);
@@ -85,15 +113,16 @@ static int azure_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
     ctx->next_url[0] = '\0';
     if (rc)
         goto done;
+    gp_feed_json_keys_init(&keys, field_names, F_COUNT);
     cJSON_ArrayForEach(item, items)
     {
-        rc = parse_item(ctx, item);
+        rc = parse_item(ctx, &keys, item);
         if (rc)
             goto done;
     }
     /* An empty page ends the walk even if a link follows: $skip paging can drift. */
     next = cJSON_GetObjectItemCaseSensitive(root, "NextPageLink");
-    if (cJSON_IsString(next) && cJSON_GetArraySize(items) > 0)
+    if (cJSON_IsString(next) && items->child)
         rc = gp_feed_set_next(ctx, next->valuestring);
     else if (next && !cJSON_IsNull(next) && !cJSON_IsString(next))
         rc = gp_error_set(GP_EINVALID, "%s: NextPageLink is neither a string nor null", ctx->url);
