@@ -99,6 +99,15 @@ struct device {
     uint64_t max_alloc;
     int fp64;
     cl_int blocked; /* CPU device: each work-item streams through one contiguous slice */
+    /* The device's working memory over its calibration run: STREAM takes slots 0-2 for its
+     * arrays a, b, c and slot 3 for the partial sums, GEMM slots 0-2 for A, B and C (buffers
+     * are untyped). A slot is replaced only by a larger buffer when a benchmark needs more than
+     * it holds, and released with the device (shutdown), never between benchmarks. Only bench
+     * on this device touches them, which the ABI never runs twice at once. */
+    struct {
+        cl_handle mem; /* owned, or NULL */
+        size_t bytes;  /* its size, bytes */
+    } kept[4];
 };
 
 static struct device devices[MAX_DEVICES];
@@ -249,6 +258,9 @@ static void describe_device(struct device *d)
 
 static void release_device(struct device *d)
 {
+    for (size_t i = 0; i < sizeof(d->kept) / sizeof(d->kept[0]); i++)
+        if (d->kept[i].mem)
+            cl.clReleaseMemObject(d->kept[i].mem);
     cl_handle kernels[] = {d->k_init,   d->k_run[0], d->k_run[1], d->k_run[2],
                            d->k_run[3], d->k_read,   d->k_ginit,  d->k_gemm};
     for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
@@ -383,12 +395,19 @@ static size_t group_size(const struct device *d)
     return d->max_group && d->max_group < LOCAL_SIZE ? d->max_group : LOCAL_SIZE;
 }
 
-/* Release the buffers of `bufs` that were created (the others are NULL). */
-static void release_buffers(const cl_handle *bufs, int count)
+/* Buffer slot `slot` of `d` with room for `bytes` bytes, grown (replaced) when smaller; NULL when
+ * the device cannot allocate it. Borrowed: the device keeps it (see struct device). */
+static cl_handle kept_buffer(struct device *d, int slot, size_t bytes)
 {
-    for (int i = 0; i < count; i++)
-        if (bufs[i])
-            cl.clReleaseMemObject(bufs[i]);
+    cl_int err = CL_SUCCESS;
+
+    if (d->kept[slot].mem && d->kept[slot].bytes >= bytes)
+        return d->kept[slot].mem;
+    if (d->kept[slot].mem)
+        cl.clReleaseMemObject(d->kept[slot].mem);
+    d->kept[slot].mem = cl.clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    d->kept[slot].bytes = d->kept[slot].mem ? bytes : 0;
+    return d->kept[slot].mem;
 }
 
 /* ---- bandwidth -------------------------------------------------------------------------- */
@@ -470,7 +489,6 @@ static int bench_stream(struct device *d, const struct gp_bench_params *p,
                         struct gp_bench_result *out)
 {
     struct stream_ctx s = {d, p, NULL, NULL, NULL, NULL, 0, 1, 0, 0, 0, 0.0};
-    cl_int err = CL_SUCCESS;
     int rc = GP_BACKEND_OK;
 
     if (!d->fp64)
@@ -489,37 +507,29 @@ static int bench_stream(struct device *d, const struct gp_bench_params *p,
     if (s.groups > 4096)
         s.groups = 4096;
     s.global = s.groups * local;
-    s.a = cl.clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    s.b = cl.clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    s.c = cl.clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    s.partial =
-        cl.clCreateBuffer(d->context, CL_MEM_READ_WRITE, s.groups * sizeof(double), NULL, &err);
-    if (!s.a || !s.b || !s.c || !s.partial) {
-        rc = fail(GP_BACKEND_ENOMEM, "cannot allocate 3 arrays of %llu bytes",
-                  (unsigned long long)bytes);
-        goto done;
-    }
+    s.a = kept_buffer(d, 0, bytes);
+    s.b = kept_buffer(d, 1, bytes);
+    s.c = kept_buffer(d, 2, bytes);
+    s.partial = kept_buffer(d, 3, s.groups * sizeof(double));
+    if (!s.a || !s.b || !s.c || !s.partial)
+        return fail(GP_BACKEND_ENOMEM, "cannot allocate 3 arrays of %llu bytes",
+                    (unsigned long long)bytes);
     cl_ulong seed = p->seed, total = bytes / sizeof(double);
     if (cl.clSetKernelArg(d->k_init, 0, sizeof(s.a), &s.a) != CL_SUCCESS ||
         cl.clSetKernelArg(d->k_init, 1, sizeof(s.b), &s.b) != CL_SUCCESS ||
         cl.clSetKernelArg(d->k_init, 2, sizeof(s.c), &s.c) != CL_SUCCESS ||
         cl.clSetKernelArg(d->k_init, 3, sizeof(seed), &seed) != CL_SUCCESS ||
         cl.clSetKernelArg(d->k_init, 4, sizeof(total), &total) != CL_SUCCESS ||
-        cl.clSetKernelArg(d->k_init, 5, sizeof(d->blocked), &d->blocked) != CL_SUCCESS) {
-        rc = fail(GP_BACKEND_EFAIL, "clSetKernelArg failed");
-        goto done;
-    }
+        cl.clSetKernelArg(d->k_init, 5, sizeof(d->blocked), &d->blocked) != CL_SUCCESS)
+        return fail(GP_BACKEND_EFAIL, "clSetKernelArg failed");
     rc = launch(d, d->k_init, 1, &s.global, &local, NULL);
     if (rc != GP_BACKEND_OK)
-        goto done;
+        return rc;
     out->work = (double)gp_bench_arrays_moved(p->kind) * (double)s.window * 16.0;
     snprintf(out->impl, sizeof(out->impl), "%s", "double2 grid-stride");
     rc = gp_bench_drive(p, out, stream_once, &s);
     if (rc == GP_BACKEND_OK)
         rc = stream_verify(&s, out);
-
-done:
-    release_buffers((cl_handle[]){s.a, s.b, s.c, s.partial}, 4);
     return rc;
 }
 
@@ -588,7 +598,6 @@ static int bench_gemm(struct device *d, const struct gp_bench_params *p,
                       struct gp_bench_result *out)
 {
     struct gemm_ctx g = {d, p, NULL, NULL, NULL, 1, 0};
-    cl_int err = CL_SUCCESS;
     int rc = GP_BACKEND_OK;
 
     if (p->precision != GP_BENCH_FP32)
@@ -603,23 +612,18 @@ static int bench_gemm(struct device *d, const struct gp_bench_params *p,
         g.copies = MAX_COPIES;
     if (d->max_alloc && (na > nb ? na : nb) * sizeof(float) * (uint64_t)g.copies > d->max_alloc)
         g.copies = 1;
-    g.a = cl.clCreateBuffer(d->context, CL_MEM_READ_WRITE, na * sizeof(float) * (size_t)g.copies,
-                            NULL, &err);
-    g.b = cl.clCreateBuffer(d->context, CL_MEM_READ_WRITE, nb * sizeof(float) * (size_t)g.copies,
-                            NULL, &err);
-    g.c = cl.clCreateBuffer(d->context, CL_MEM_READ_WRITE,
-                            (size_t)p->m * (size_t)p->n * sizeof(float), NULL, &err);
-    if (!g.a || !g.b || !g.c) {
-        rc = fail(GP_BACKEND_ENOMEM, "cannot allocate GEMM operands");
-        goto done;
-    }
+    g.a = kept_buffer(d, 0, na * sizeof(float) * (size_t)g.copies);
+    g.b = kept_buffer(d, 1, nb * sizeof(float) * (size_t)g.copies);
+    g.c = kept_buffer(d, 2, (size_t)p->m * (size_t)p->n * sizeof(float));
+    if (!g.a || !g.b || !g.c)
+        return fail(GP_BACKEND_ENOMEM, "cannot allocate GEMM operands");
     for (int r = 0; r < g.copies && rc == GP_BACKEND_OK; r++) {
         rc = fill(d, g.a, (uint64_t)r * na, gp_bench_stream_a(p->seed, r), na);
         if (rc == GP_BACKEND_OK)
             rc = fill(d, g.b, (uint64_t)r * nb, gp_bench_stream_b(p->seed, r), nb);
     }
     if (rc != GP_BACKEND_OK)
-        goto done;
+        return rc;
     out->work = 2.0 * p->m * (double)p->n * (double)p->k;
     snprintf(out->impl, sizeof(out->impl), "%s", "own-tiled16");
     rc = gp_bench_drive(p, out, gemm_once, &g);
@@ -629,9 +633,6 @@ static int bench_gemm(struct device *d, const struct gp_bench_params *p,
     if (rc == GP_BACKEND_OK && out->max_error > 1.0)
         rc = fail(GP_BACKEND_EVERIFY, "gemm %dx%dx%d: off by %.3g times the error bound", p->m,
                   p->n, p->k, out->max_error);
-
-done:
-    release_buffers((cl_handle[]){g.a, g.b, g.c}, 3);
     return rc;
 }
 
