@@ -63,8 +63,14 @@ static int query_offers(struct gp_store *store, const char *sql,
     return rc;
 }
 
-static const char current_sql[] = "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers" FILTER_WHERE
-                                  "ORDER BY usd_per_gpu_hour, provider, region, instance_type";
+/* The price list's order, cheapest first: its first four terms are the index feed_offers_price
+ * (migration 008), which the walk follows; the rest, the offer's key, only orders ties. */
+#define PRICE_ORDER                                                                                \
+    " ORDER BY usd_per_gpu_hour, provider, region, instance_type, gpu_id, tier, term_months, "     \
+    "term_days, feed"
+
+static const char current_sql[] =
+    "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers" FILTER_WHERE PRICE_ORDER;
 
 int gp_store_offers_query(struct gp_store *store, const struct gp_offer_filter *filter,
                           struct gp_offer **out, size_t *count)
@@ -295,13 +301,15 @@ int gp_store_purchase_candidates(struct gp_store *store, const char *gpu_id, con
     "AND (?3 IS NULL OR ?3 = 'quote') AND (?5 IS NULL OR (region <> '' AND region GLOB ?5)) "      \
     "AND ?6 IS NULL"
 
-static const char price_rows_sql[] =
-    "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers" FILTER_WHERE " UNION ALL " QUOTE_ROWS
-    " ORDER BY usd_per_gpu_hour, provider, region, instance_type";
+static const char price_rows_sql[] = "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers" FILTER_WHERE
+                                     " UNION ALL " QUOTE_ROWS PRICE_ORDER;
 
+/* The rows of price_rows_sql per GPU. The offers are counted in one pass over the table in
+ * storage order, not by the price order's index, which would look each offer up; the offers
+ * view's join to their sources is left out, as every offer's source exists (a foreign key). */
 static const char price_counts_sql[] =
-    "SELECT gpu_id, count(*) FROM (SELECT gpu_id FROM offers" FILTER_WHERE
-    " UNION ALL SELECT gpu_id FROM (" QUOTE_ROWS ")) GROUP BY gpu_id ORDER BY gpu_id";
+    "SELECT gpu_id, count(*) FROM (SELECT gpu_id FROM feed_offers NOT INDEXED" FILTER_WHERE
+    "AND listed = 1 UNION ALL SELECT gpu_id FROM (" QUOTE_ROWS ")) GROUP BY gpu_id ORDER BY gpu_id";
 
 struct gp_offer_cursor {
     struct gp_store *store;
