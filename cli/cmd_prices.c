@@ -124,8 +124,7 @@ static int stream_row(struct price_stream *s, size_t r)
     struct gp_offer offer;
     int more = 1;
 
-    gp_table_release(&s->row);
-    gp_table_init(&s->row, gp_price_columns, gp_price_column_count);
+    gp_table_clear(&s->row);
     if (r >= s->offers)
         return gp_price_row_add_unpriced(&s->row, s->unpriced[r - s->offers]);
     if (r < s->pos) {

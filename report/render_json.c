@@ -1,11 +1,14 @@
 /* The JSON renderer: {"schema_version": N, <meta members>, "rows": [{column: value}]}, written
  * a row at a time. */
+#include <float.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/table.h"
+#include "util/buf.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/utf8.h"
@@ -134,6 +137,166 @@ static int write_row(const struct gp_table *t, size_t r, FILE *out)
     return 0;
 }
 
+/* `text` as cJSON prints a string: quoted, with '"', '\\' and the control characters escaped
+ * (\b \f \n \r \t by name, the others as \u00xx), every other byte as it is. The put_*
+ * functions return 0, or nonzero once an append failed (out of memory). */
+static int put_string(struct gp_buf *b, const char *text)
+{
+    static const char hex[] = "0123456789abcdef";
+    const char *run = text;
+    int rc = gp_buf_putc(b, '"');
+
+    for (const char *p = text;; p++) {
+        unsigned char c = (unsigned char)*p;
+        char esc[6] = {'\\', (char)c, '0', '0', hex[c >> 4], hex[c & 15]};
+        size_t len = 2;
+        if (c >= 32 && c != '"' && c != '\\')
+            continue;
+        rc |= gp_buf_append(b, run, (size_t)(p - run));
+        if (c == 0)
+            break;
+        switch (c) {
+        case '\b':
+            esc[1] = 'b';
+            break;
+        case '\f':
+            esc[1] = 'f';
+            break;
+        case '\n':
+            esc[1] = 'n';
+            break;
+        case '\r':
+            esc[1] = 'r';
+            break;
+        case '\t':
+            esc[1] = 't';
+            break;
+        case '"':
+        case '\\':
+            break;
+        default:
+            esc[1] = 'u';
+            len = 6;
+        }
+        rc |= gp_buf_append(b, esc, len);
+        run = p + 1;
+    }
+    return rc | gp_buf_putc(b, '"');
+}
+
+/* A text cell as text_json makes it: a byte that is not UTF-8 becomes U+FFFD. */
+static int put_text(struct gp_buf *b, const char *text, struct gp_buf *repair)
+{
+    size_t size;
+
+    if (gp_utf8_valid(text))
+        return put_string(b, text);
+    size = 3 * strlen(text) + 1;
+    gp_buf_reset(repair);
+    if (gp_buf_grow(repair, size))
+        return GP_ENOMEM;
+    gp_utf8_repair(repair->data, size, text);
+    return put_string(b, repair->data);
+}
+
+/* The digits of a whole number below 10^15 in magnitude, as "%1.15g" writes them. */
+static int put_whole(struct gp_buf *b, double d)
+{
+    char digits[24], *p = digits + sizeof(digits);
+    unsigned long long n = (unsigned long long)fabs(d);
+
+    do
+        *--p = (char)('0' + n % 10);
+    while ((n /= 10) != 0);
+    if (d < 0)
+        *--p = '-';
+    return gp_buf_append(b, p, (size_t)(digits + sizeof(digits) - p));
+}
+
+/* `d` as cJSON 1.7 prints a number: null when not finite; "%1.15g" when that reads back within
+ * a relative DBL_EPSILON, else "%1.17g". The decimal point is '.' (the C locale). */
+static int put_number(struct gp_buf *b, double d)
+{
+    char text[32];
+    double back;
+    int n;
+
+    if (!isfinite(d))
+        return gp_buf_puts(b, "null");
+    if (d == floor(d) && fabs(d) < 1e15 && !(d == 0 && signbit(d)))
+        return put_whole(b, d);
+    n = snprintf(text, sizeof(text), "%1.15g", d);
+    back = strtod(text, NULL);
+    if (!(fabs(back - d) <= fmax(fabs(back), fabs(d)) * DBL_EPSILON))
+        n = snprintf(text, sizeof(text), "%1.17g", d);
+    return gp_buf_append(b, text, n > 0 ? (size_t)n : 0);
+}
+
+static int put_value(struct gp_buf *b, const struct gp_value *value, struct gp_buf *repair)
+{
+    switch (value->kind) {
+    case GP_CELL_TEXT:
+        return put_text(b, value->text, repair);
+    case GP_CELL_NUMBER:
+    case GP_CELL_INT:
+        return put_number(b, value->number);
+    default:
+        return gp_buf_puts(b, "null");
+    }
+}
+
+/* Row `r` of a table whose rows carry nothing but their columns, byte for byte as write_row
+ * writes it, built in `b` without a cJSON tree: one member to a line, three tabs in. */
+static int put_row(const struct gp_table *t, size_t r, struct gp_buf *b, struct gp_buf *repair)
+{
+    char scratch[SCRATCH_MAX];
+    struct gp_value value;
+    int rc;
+
+    gp_buf_reset(b);
+    rc = gp_buf_putc(b, '{');
+    for (size_t c = 0; c < t->ncols; c++) {
+        gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
+        rc |= gp_buf_append(b, "\n\t\t\t", 4) | put_string(b, t->columns[c].name) |
+              gp_buf_append(b, ":\t", 2) | put_value(b, &value, repair);
+        if (c + 1 < t->ncols)
+            rc |= gp_buf_putc(b, ',');
+    }
+    rc |= gp_buf_append(b, "\n\t\t}", 4);
+    return rc ? gp_error_set(GP_ENOMEM, "out of memory rendering JSON") : 0;
+}
+
+/* The rows, ", " apart: built by cJSON, for rows that carry nested members. */
+static int write_rows(const struct gp_table *t, FILE *out)
+{
+    int rc = 0;
+
+    for (size_t r = 0; rc == 0 && r < t->nrows; r++) {
+        if (r)
+            fputs(", ", out);
+        rc = write_row(t, r, out);
+    }
+    return rc;
+}
+
+/* The rows, ", " apart: built directly, one buffer reused for every row. */
+static int put_rows(const struct gp_table *t, FILE *out)
+{
+    struct gp_buf row = GP_BUF_INIT, repair = GP_BUF_INIT;
+    int rc = 0;
+
+    for (size_t r = 0; rc == 0 && r < t->nrows; r++) {
+        if (r)
+            fputs(", ", out);
+        rc = put_row(t, r, &row, &repair);
+        if (!rc)
+            fwrite(row.data, 1, row.len, out);
+    }
+    gp_buf_release(&row);
+    gp_buf_release(&repair);
+    return rc;
+}
+
 /*
  * The document as cJSON prints it whole, written a row at a time, so that memory does not grow
  * with the rows (a price list of a million offers): the head up to the rows array's opening
@@ -153,11 +316,7 @@ int gp_render_json(const struct gp_table *t, const struct gp_render_options *opt
     }
     fwrite(head, 1, len - tail + 1, out);
     cJSON_free(head);
-    for (size_t r = 0; rc == 0 && r < t->nrows; r++) {
-        if (r)
-            fputs(", ", out);
-        rc = write_row(t, r, out);
-    }
+    rc = t->row_json ? write_rows(t, out) : put_rows(t, out);
     if (rc)
         return rc;
     fputs("]\n}\n", out);

@@ -42,17 +42,19 @@ void gp_table_release(struct gp_table *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; t->cells && !t->read && i < t->nrows * t->ncols; i++)
+    for (size_t i = 0; t->cells && i < t->used_rows * t->ncols; i++)
         free(t->cells[i].text);
     free(t->cells);
     cJSON_Delete(t->meta);
     t->cells = NULL;
     t->meta = NULL;
-    t->nrows = t->cap_rows = 0;
+    t->nrows = t->cap_rows = t->used_rows = 0;
 }
 
 int gp_table_add_row(struct gp_table *t)
 {
+    struct gp_cell *row;
+
     if (t->nrows == t->cap_rows) {
         size_t cap = t->cap_rows ? t->cap_rows * 2 : 16;
         struct gp_cell *grown = realloc(t->cells, cap * t->ncols * sizeof(*grown));
@@ -61,19 +63,55 @@ int gp_table_add_row(struct gp_table *t)
         t->cells = grown;
         t->cap_rows = cap;
     }
-    memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
+    row = &t->cells[t->nrows * t->ncols];
+    if (t->nrows < t->used_rows) { /* cleared: keep the text buffers */
+        for (size_t c = 0; c < t->ncols; c++)
+            row[c].kind = GP_CELL_EMPTY;
+    } else {
+        memset(row, 0, t->ncols * sizeof(*row));
+        t->used_rows++;
+    }
     t->nrows++;
     return 0;
 }
 
+void gp_table_clear(struct gp_table *t)
+{
+    t->nrows = 0;
+}
+
 static struct gp_cell *last_row_cell(struct gp_table *t, const char *column)
 {
-    if (t->nrows == 0)
+    if (t->nrows == 0 || t->ncols == 0)
         return NULL;
-    for (size_t c = 0; c < t->ncols; c++)
-        if (strcmp(t->columns[c].name, column) == 0)
+    for (size_t i = 1; i <= t->ncols; i++) {
+        size_t c = (t->last_col + i) % t->ncols;
+        const char *name = t->columns[c].name;
+        if (name == column || strcmp(name, column) == 0) {
+            t->last_col = c;
             return &t->cells[(t->nrows - 1) * t->ncols + c];
+        }
+    }
     return NULL;
+}
+
+/* Copy text[len] into the cell, in its buffer when that is large enough. */
+static int set_cell_text(struct gp_cell *cell, const char *text, size_t len)
+{
+    if (len >= cell->text_size) {
+        size_t size = len < 32 ? 32 : len + 1;
+        char *grown = malloc(size);
+        if (!grown)
+            return gp_error_set(GP_ENOMEM, "out of memory building a table");
+        free(cell->text);
+        cell->text = grown;
+        cell->text_size = size;
+    }
+    if (len)
+        memcpy(cell->text, text, len);
+    cell->text[len] = '\0';
+    cell->kind = GP_CELL_TEXT;
+    return 0;
 }
 
 int gp_table_set_text(struct gp_table *t, const char *column, const char *fmt, ...)
@@ -86,18 +124,17 @@ int gp_table_set_text(struct gp_table *t, const char *column, const char *fmt, .
     if (!cell)
         return gp_error_set(GP_ERROR, "table has no column '%s'", column);
     va_start(ap, fmt);
+    if (strcmp(fmt, "%s") == 0) { /* most cells: a copy, without printf */
+        const char *s = va_arg(ap, const char *);
+        va_end(ap);
+        return set_cell_text(cell, s, strlen(s));
+    }
     rc = gp_buf_vprintf(&text, fmt, ap);
     va_end(ap);
-    if (rc) {
-        gp_buf_release(&text);
-        return rc;
-    }
-    free(cell->text);
-    cell->text = gp_buf_detach(&text, NULL);
-    if (!cell->text)
-        return gp_error_set(GP_ENOMEM, "out of memory building a table");
-    cell->kind = GP_CELL_TEXT;
-    return 0;
+    if (!rc)
+        rc = set_cell_text(cell, text.data, text.len);
+    gp_buf_release(&text);
+    return rc;
 }
 
 int gp_table_set_number(struct gp_table *t, const char *column, double value)
@@ -116,7 +153,7 @@ int gp_table_set_int(struct gp_table *t, const char *column, long long value)
     int rc = gp_table_set_number(t, column, (double)value);
 
     if (rc == 0)
-        last_row_cell(t, column)->kind = GP_CELL_INT;
+        t->cells[(t->nrows - 1) * t->ncols + t->last_col].kind = GP_CELL_INT;
     return rc;
 }
 
@@ -132,7 +169,7 @@ void gp_table_value(const struct gp_table *t, size_t row, size_t col, struct gp_
     cell = &t->cells[row * t->ncols + col];
     out->kind = cell->kind;
     out->number = cell->number;
-    out->text = cell->text;
+    out->text = cell->kind == GP_CELL_TEXT ? cell->text : NULL;
 }
 
 const struct gp_column_look *gp_table_look(const struct gp_table *t, size_t col)

@@ -42,7 +42,9 @@ struct gp_column_look {
 struct gp_cell {
     enum gp_cell_kind kind; /* GP_CELL_EMPTY renders as "" / null */
     double number;          /* for NUMBER and INT */
-    char *text;             /* owned, for TEXT */
+    char *text;             /* owned, `text_size` bytes; the value only when kind is TEXT (a
+                               cleared cell keeps its buffer for the next text) */
+    size_t text_size;
 };
 
 /* One value as a renderer reads it. */
@@ -68,11 +70,14 @@ typedef int gp_table_row_json_fn(const void *source, size_t row, cJSON *out);
 struct gp_table {
     const struct gp_column *columns; /* borrowed, `ncols` entries */
     size_t ncols;
-    struct gp_cell *cells; /* owned, row-major, nrows * ncols */
+    struct gp_cell *cells; /* owned, row-major, cap_rows * ncols */
     size_t nrows;
     size_t cap_rows;
-    cJSON *meta;                        /* owned object; its members are added to the JSON output's
-                                           top level before "rows" (NULL = none) */
+    size_t used_rows; /* rows whose cells have been initialised (may hold text buffers), >= nrows */
+    size_t last_col;  /* the column the last gp_table_set_* call named: the next is looked for
+                         after it first */
+    cJSON *meta;      /* owned object; its members are added to the JSON output's
+                         top level before "rows" (NULL = none) */
     const char *rows_key;               /* JSON key of the rows array; default "rows" */
     gp_table_read_fn *read;             /* NULL: the cells */
     const void *source;                 /* borrowed, passed to `read` */
@@ -97,8 +102,13 @@ void gp_table_release(struct gp_table *t);
 /* Append an empty row; returns 0 or GP_ENOMEM. The new row is t->nrows - 1. */
 int gp_table_add_row(struct gp_table *t);
 
-/* Set a cell of the last row. Column is looked up by name once per call; setting a column the
- * table does not have is a programming error reported as GP_ERROR. */
+/* Remove every row of a table of cells, keeping their memory for the rows added next: a table
+ * refilled row by row (a stream's current row) allocates its cells' text once. */
+void gp_table_clear(struct gp_table *t);
+
+/* Set a cell of the last row. Column is looked up by name once per call, from the column after
+ * the last one set (cells are mostly set in order); setting a column the table does not have is
+ * a programming error reported as GP_ERROR. */
 int gp_table_set_text(struct gp_table *t, const char *column, const char *fmt, ...) GP_PRINTF(3, 4);
 int gp_table_set_number(struct gp_table *t, const char *column, double value);
 int gp_table_set_int(struct gp_table *t, const char *column, long long value);

@@ -227,6 +227,78 @@ static void json_streams_the_document_cjson_prints_whole(void **state)
     gp_table_release(&t);
 }
 
+/* Rows with nothing but their columns are written without a cJSON tree: still byte for byte
+ * what cJSON prints, for numbers near its 15-digit rule, whole numbers, -0, infinities and
+ * text with quotes, backslashes, control bytes and bytes that are not UTF-8. */
+static void json_rows_written_directly_match_cjson(void **state)
+{
+    static const double numbers[] = {0.30000000000000004,
+                                     0.1 + 0.7,
+                                     1e-7,
+                                     123456789012.5,
+                                     -0.0,
+                                     0.0,
+                                     1e300,
+                                     999999999999999.0,
+                                     1e15,
+                                     -123456.0,
+                                     4503599627370497.0,
+                                     2.675,
+                                     1.0 / 3.0,
+                                     -7.25e-310,
+                                     INFINITY,
+                                     NAN,
+                                     1.99,
+                                     8.8704};
+    static const char *const texts[] = {
+        "plain", "q\"uote", "back\\slash", "tab\there", "\b\f\n\r\x01\x1f", "bad \xff\xfe utf-8",
+        "Øre /", ""};
+    struct gp_table t;
+    (void)state;
+
+    gp_table_init(&t, columns, 3);
+    for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+        assert_int_equal(gp_table_add_row(&t), 0);
+        assert_int_equal(gp_table_set_text(&t, "name", "%s", texts[i % 8]), 0);
+        assert_int_equal(gp_table_set_number(&t, "price", numbers[i]), 0);
+        if (i % 3)
+            assert_int_equal(gp_table_set_int(&t, "count", (long long)i * 1000003), 0);
+    }
+    assert_streamed_as_whole(&t);
+    gp_table_release(&t);
+}
+
+/* A table refilled after gp_table_clear reuses its cells: no text of an earlier row shows
+ * through a cell the new row leaves empty or sets to a number. */
+static void cleared_table_keeps_no_old_values(void **state)
+{
+    struct gp_table t;
+    struct gp_value v;
+    char scratch[8];
+    (void)state;
+
+    gp_table_init(&t, columns, 3);
+    assert_int_equal(gp_table_add_row(&t), 0);
+    assert_int_equal(gp_table_set_text(&t, "name", "a rather long first name"), 0);
+    assert_int_equal(gp_table_set_text(&t, "count", "%d apples", 3), 0);
+    gp_table_clear(&t);
+    assert_int_equal(t.nrows, 0);
+    assert_int_equal(gp_table_add_row(&t), 0);
+    assert_int_equal(gp_table_set_text(&t, "name", "%s", "b"), 0);
+    assert_int_equal(gp_table_set_int(&t, "count", 4), 0);
+    gp_table_value(&t, 0, 0, &v, scratch, sizeof(scratch));
+    assert_int_equal(v.kind, GP_CELL_TEXT);
+    assert_string_equal(v.text, "b");
+    gp_table_value(&t, 0, 1, &v, scratch, sizeof(scratch));
+    assert_int_equal(v.kind, GP_CELL_EMPTY);
+    assert_null(v.text);
+    gp_table_value(&t, 0, 2, &v, scratch, sizeof(scratch));
+    assert_int_equal(v.kind, GP_CELL_INT);
+    assert_true(v.number == 4);
+    assert_int_equal(gp_table_set_text(&t, "nope", "x"), GP_ERROR);
+    gp_table_release(&t);
+}
+
 static void text_aligns_columns(void **state)
 {
     struct gp_table t;
@@ -466,6 +538,8 @@ int main(void)
         cmocka_unit_test(csv_fields_of_every_length),
         cmocka_unit_test(json_has_schema_meta_and_nulls),
         cmocka_unit_test(json_streams_the_document_cjson_prints_whole),
+        cmocka_unit_test(json_rows_written_directly_match_cjson),
+        cmocka_unit_test(cleared_table_keeps_no_old_values),
         cmocka_unit_test(text_aligns_columns),
         cmocka_unit_test(csv_da_dk_has_bom_semicolons_and_decimal_commas),
         cmocka_unit_test(number_format_matches_printf),
