@@ -660,6 +660,49 @@ static void describe(int dev, struct gp_device_info *info, int *sms)
     query_management(dev, &prop, info);
 }
 
+/* Each device's working memory over its calibration run. Slot 0 holds one benchmark's operands,
+ * one after another, each on 256 bytes: the STREAM arrays a, b, c and the partial sums, or the
+ * rotating GEMM copies of A, then of B, then C; slot 1 the library's GEMM workspace. A slot is
+ * replaced only by a larger block when a benchmark needs more than it holds (freed first: no
+ * benchmark's data outlives its call) and freed at shutdown, never between benchmarks. Slots of
+ * device d are touched only by bench on d, which the ABI never runs twice at once. */
+enum { KEPT_OPERANDS, KEPT_WORKSPACE, KEPT_SLOTS };
+static struct {
+    char *mem;    /* device memory, owned; NULL until a benchmark needs it */
+    size_t bytes; /* its size, bytes */
+} kept[MAX_DEVICES][KEPT_SLOTS];
+
+/* Slot `slot` of the current device `dev` with room for `bytes` bytes; NULL when the device is
+ * out of memory. Borrowed: the device keeps it. */
+static char *kept_block(int dev, int slot, size_t bytes)
+{
+    if (kept[dev][slot].mem && kept[dev][slot].bytes >= bytes)
+        return kept[dev][slot].mem;
+    if (kept[dev][slot].mem)
+        (void)gpuFree(kept[dev][slot].mem);
+    kept[dev][slot].mem = NULL;
+    kept[dev][slot].bytes = 0;
+    if (gpuMalloc((void **)&kept[dev][slot].mem, bytes ? bytes : 256) != gpuSuccess) {
+        (void)gpuGetLastError();
+        kept[dev][slot].mem = NULL;
+        return NULL;
+    }
+    kept[dev][slot].bytes = bytes;
+    return kept[dev][slot].mem;
+}
+
+static void kept_release(void)
+{
+    for (int d = 0; d < device_count; d++)
+        for (int slot = 0; slot < KEPT_SLOTS; slot++) {
+            if (!kept[d][slot].mem || gpuSetDevice(d) != gpuSuccess)
+                continue;
+            (void)gpuFree(kept[d][slot].mem);
+            kept[d][slot].mem = NULL;
+            kept[d][slot].bytes = 0;
+        }
+}
+
 static int gpu_init(void)
 {
     int n = 0;
@@ -676,6 +719,7 @@ static int gpu_init(void)
 
 static void gpu_shutdown(void)
 {
+    kept_release();
     mgmt_close();
     device_count = 0;
 }
@@ -929,15 +973,16 @@ static int bench_stream(int dev, const struct gp_bench_params *p, struct gp_benc
         goto done;
     }
     {
-        size_t bytes = (size_t)(s.window * s.windows * 16);
-        if (gpuMalloc((void **)&s.a, bytes) != gpuSuccess ||
-            gpuMalloc((void **)&s.b, bytes) != gpuSuccess ||
-            gpuMalloc((void **)&s.c, bytes) != gpuSuccess ||
-            gpuMalloc((void **)&s.partial, (size_t)s.grid * sizeof(double)) != gpuSuccess) {
-            (void)gpuGetLastError();
+        size_t bytes = (size_t)(s.window * s.windows * 16), stride = gp_gemm_copy_stride(bytes, 1);
+        char *base = kept_block(dev, KEPT_OPERANDS, 3 * stride + (size_t)s.grid * sizeof(double));
+        if (!base) {
             rc = fail(GP_BACKEND_ENOMEM, "cannot allocate 3 arrays of %zu bytes", bytes);
             goto done;
         }
+        s.a = (double2 *)base;
+        s.b = (double2 *)(base + stride);
+        s.c = (double2 *)(base + 2 * stride);
+        s.partial = (double *)(base + 3 * stride);
         stream_init<<<s.grid, BLOCK, 0, t.stream>>>((double *)s.a, (double *)s.b, (double *)s.c,
                                                     p->seed, bytes / sizeof(double));
         GPU_CHECK(gpuGetLastError());
@@ -954,14 +999,6 @@ static int bench_stream(int dev, const struct gp_bench_params *p, struct gp_benc
     if (rc == GP_BACKEND_OK)
         rc = stream_verify(&s, out);
 done:
-    if (s.a)
-        (void)gpuFree(s.a);
-    if (s.b)
-        (void)gpuFree(s.b);
-    if (s.c)
-        (void)gpuFree(s.c);
-    if (s.partial)
-        (void)gpuFree(s.partial);
     timer_close(&t);
     return rc;
 }
@@ -972,7 +1009,8 @@ struct gemm_ctx {
     const struct gp_bench_params *p;
     struct timer *t;
     enum store_format in, out; /* operand and result storage */
-    char *a, *b;               /* `copies` operand copies each, stride_a / stride_b bytes apart */
+    char *a, *b; /* `copies` operand copies each, stride_a / stride_b bytes apart, in the device's
+                    kept operand block (borrowed) */
     size_t stride_a, stride_b;
     void *c;
     struct gp_gemm_call call; /* the library call's layout (own kernel: not swapped) */
@@ -1082,10 +1120,9 @@ static int vendor_setup(struct gemm_ctx *g)
         return fail(GP_BACKEND_EUNSUPPORTED, "%s has no algorithm for %dx%dx%d%s: %s (%d)",
                     GP_VENDOR_GEMM_NAME, p->m, p->n, p->k, c->swapped ? " (as its transpose)" : "",
                     st != LT_SUCCESS ? ltStatusName(st) : "no heuristic result", (int)st);
-    if (gpuMalloc(&g->workspace, ws) != gpuSuccess) {
-        (void)gpuGetLastError();
+    g->workspace = kept_block(g->device, KEPT_WORKSPACE, ws);
+    if (!g->workspace)
         return fail(GP_BACKEND_ENOMEM, "cannot allocate the GEMM workspace");
-    }
     return GP_BACKEND_OK;
 }
 
@@ -1112,8 +1149,6 @@ static void vendor_name(const struct gemm_ctx *g, char *out, size_t size)
 
 static void vendor_release(struct gemm_ctx *g)
 {
-    if (g->workspace)
-        (void)gpuFree(g->workspace);
     if (g->pref)
         ltPreferenceDestroy(g->pref);
     if (g->lc)
@@ -1271,12 +1306,14 @@ static int gemm_alloc(struct gemm_ctx *g)
         g->copies = (int)(p->rotate_bytes / (g->stride_a + g->stride_b)) + 1;
     if (g->copies > MAX_COPIES)
         g->copies = MAX_COPIES;
-    if (gpuMalloc((void **)&g->a, g->stride_a * (size_t)g->copies) != gpuSuccess ||
-        gpuMalloc((void **)&g->b, g->stride_b * (size_t)g->copies) != gpuSuccess ||
-        gpuMalloc(&g->c, (size_t)p->m * (size_t)p->n * format_bytes(g->out)) != gpuSuccess) {
-        (void)gpuGetLastError();
+    size_t c_bytes = (size_t)p->m * (size_t)p->n * format_bytes(g->out);
+    char *base = kept_block(g->device, KEPT_OPERANDS,
+                            (g->stride_a + g->stride_b) * (size_t)g->copies + c_bytes);
+    if (!base)
         return fail(GP_BACKEND_ENOMEM, "cannot allocate GEMM operands (%d copies)", g->copies);
-    }
+    g->a = base;
+    g->b = base + g->stride_a * (size_t)g->copies;
+    g->c = g->b + g->stride_b * (size_t)g->copies;
     for (int r = 0; r < g->copies; r++) {
         gemm_init<<<1024, BLOCK, 0, g->t->stream>>>(g->a + (size_t)r * g->stride_a, 0,
                                                     gp_bench_stream_a(p->seed, r), na, bits, g->in);
@@ -1330,12 +1367,6 @@ done:
 #if defined(GP_HAVE_VENDOR_GEMM)
     vendor_release(&g);
 #endif
-    if (g.a)
-        (void)gpuFree(g.a);
-    if (g.b)
-        (void)gpuFree(g.b);
-    if (g.c)
-        (void)gpuFree(g.c);
     timer_close(&t);
     return rc;
 }
