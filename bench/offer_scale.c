@@ -177,14 +177,13 @@ static void build(char *gpuplan, const char *db, size_t extra)
 /* `plan` on each database against the snapshot's. */
 static double plan_at_scale(char *gpuplan, char db[][600], const size_t *extra, long runs)
 {
-    static char *plan[] = {NULL, "plan", "--workload", "chat-llama-3.1-70b", NULL};
+    char *plan[] = {gpuplan, "plan", "--workload", "chat-llama-3.1-70b", NULL};
     struct gp_bench_command cmd[3];
     struct gp_bench_side sides[3];
     struct gp_bench_rounds r;
     struct gp_bench_stats st;
     char names[3][64];
 
-    plan[0] = gpuplan;
     for (int s = 0; s < 3; s++) {
         cmd[s] = (struct gp_bench_command){plan, db[s], 0};
         snprintf(names[s], sizeof(names[s]), "plan, snapshot + %zu", extra[s]);
@@ -253,7 +252,6 @@ static double prices(char *gpuplan, const char *db, size_t offers, long rounds)
     struct gp_bench_stats st;
     size_t bytes[2] = {0, 0};
     int status[2];
-    char title[160];
 
     /* Warm-up runs that also count what the two comparable sides print. */
     if (gp_bench_spawn(&s, &status[0], &cmd[0], &bytes[0]) ||
@@ -268,8 +266,7 @@ static double prices(char *gpuplan, const char *db, size_t offers, long rounds)
     printf("prices csv, json, table: gpuplan prices --format csv, --format json, (no --format)\n");
     printf("output: sqlite3 -csv %zu bytes, gpuplan prices --format csv %zu bytes\n", bytes[0],
            bytes[1]);
-    snprintf(title, sizeof(title), "CPU time (user + system)");
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, title, 1, "s");
+    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", 1, "s");
     gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1, "s");
     gp_bench_print(stdout, &r, sides, 0, GP_BENCH_RSS, "peak resident memory", 1, "MiB");
     gp_bench_ratio_stats(&st, &r, 1, 0, GP_BENCH_CPU);
