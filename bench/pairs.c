@@ -196,7 +196,10 @@ int gp_bench_spawn(struct gp_bench_sample *out, int *status, const struct gp_ben
     out->m[GP_BENCH_WALL] = gp_time_monotonic() - t0;
     out->m[GP_BENCH_CPU] = seconds_of(&ru.ru_utime) + seconds_of(&ru.ru_stime);
     out->m[GP_BENCH_RSS] = (double)ru.ru_maxrss / 1024.0; /* Linux: KiB */
-    *status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+    if (WIFEXITED(wstatus))
+        *status = WEXITSTATUS(wstatus);
+    else if (WIFSIGNALED(wstatus))
+        *status = 128 + WTERMSIG(wstatus);
     return 0;
 }
 
@@ -223,7 +226,11 @@ int gp_bench_command_side(struct gp_bench_sample *out, void *payload)
         fprintf(stderr, "bench: %s", cmd->argv[0]);
         for (size_t i = 1; cmd->argv[i]; i++)
             fprintf(stderr, " %s", cmd->argv[i]);
-        fprintf(stderr, ": exit status %d, expected %d\n", status, cmd->expect_status);
+        if (status > 128)
+            fprintf(stderr, ": killed by signal %d (%s), expected exit status %d\n", status - 128,
+                    strsignal(status - 128), cmd->expect_status);
+        else
+            fprintf(stderr, ": exit status %d, expected %d\n", status, cmd->expect_status);
         print_child_stderr();
         return -1;
     }

@@ -81,9 +81,9 @@ struct gp_bench_command {
  * Run `cmd` once with standard output to /dev/null (or, when `bytes` is not NULL, to a pipe
  * this process reads and counts into *bytes), standard error to the working folder's stderr.txt
  * once there is one (shown when gp_bench_command_side fails; inherited before), and fill `out`
- * with its
- * wall time, CPU time and peak resident memory (wait4). *status is its exit status, or -1 when
- * it could not be started or died of a signal. Returns 0 when it ran (whatever its status).
+ * with its wall time, CPU time and peak resident memory (wait4). *status is its exit status,
+ * 128 + the signal's number when a signal ended it (as a shell says), or -1 when it could not be
+ * started. Returns 0 when it ran (whatever its status), -1 when it could not (printed).
  */
 int gp_bench_spawn(struct gp_bench_sample *out, int *status, const struct gp_bench_command *cmd,
                    size_t *bytes);
