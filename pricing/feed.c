@@ -566,6 +566,204 @@ int gp_feed_json_list(cJSON **root, const cJSON **list, const char *url, const c
     return gp_error_set(GP_EINVALID, "%s: no %s array: the response format changed", url, key);
 }
 
+/* ---- reading a list element by element ------------------------------------------------- */
+
+/* The counts gp_feed_json_items restores before reading a page again. */
+struct ctx_mark {
+    size_t count, rows, rejected, unmapped, out_of_scope, unmapped_name_count;
+    char first_rejection[sizeof(((struct gp_feed_ctx *)0)->first_rejection)];
+};
+
+static void mark_take(struct ctx_mark *m, const struct gp_feed_ctx *ctx)
+{
+    m->count = ctx->count;
+    m->rows = ctx->rows;
+    m->rejected = ctx->rejected;
+    m->unmapped = ctx->unmapped;
+    m->out_of_scope = ctx->out_of_scope;
+    m->unmapped_name_count = ctx->unmapped_name_count;
+    if (!ctx->rejected) /* once set, the first rejection never changes */
+        memcpy(m->first_rejection, ctx->first_rejection, sizeof(m->first_rejection));
+}
+
+static void mark_restore(const struct ctx_mark *m, struct gp_feed_ctx *ctx)
+{
+    ctx->count = m->count;
+    ctx->rows = m->rows;
+    if (!m->rejected)
+        memcpy(ctx->first_rejection, m->first_rejection, sizeof(m->first_rejection));
+    ctx->rejected = m->rejected;
+    ctx->unmapped = m->unmapped;
+    ctx->out_of_scope = m->out_of_scope;
+    ctx->unmapped_name_count = m->unmapped_name_count;
+}
+
+/* What cJSON skips between tokens: every byte up to the space. */
+static size_t skip_blank(const char *text, size_t len, size_t i)
+{
+    while (i < len && (unsigned char)text[i] <= 32)
+        i++;
+    return i;
+}
+
+/* cJSON's nesting limit (CJSON_NESTING_LIMIT); an element of the list sits two levels down. */
+#define NESTING_LIMIT 1000
+
+/* Whether a list element of `n` bytes parsed on its own could nest deeper than it may in the
+ * document: it would need as many brackets. */
+static bool may_nest_too_deep(const char *text, size_t n)
+{
+    size_t open = 0;
+
+    if (n < NESTING_LIMIT - 2)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        open += text[i] == '{' || text[i] == '[';
+    return open >= NESTING_LIMIT - 2;
+}
+
+/*
+ * The element-by-element read: 1 when it read the page (*root holds the document with the list
+ * emptied), 0 when the page must be read the plain way (nothing it did stays), <0 never. It
+ * finds the root object's first member `key` with cJSON's own grammar (blanks are bytes up to
+ * 32; values before it are skipped by parsing them), takes the array's elements one at a time
+ * with cJSON_ParseWithLengthOpts, and then parses the document with the array's inside cut
+ * out: the whole is valid JSON exactly when both parts and the commas between elements are.
+ */
+static int items_by_element(cJSON **root, size_t *count, struct gp_feed_ctx *ctx, const char *body,
+                            size_t len, const char *key, gp_feed_item_fn each, void *payload)
+{
+    size_t klen = strlen(key), i, open, close, n = 0;
+    const cJSON *list;
+    char *skeleton;
+    int rc;
+
+    i = skip_blank(body, len, 0);
+    if (i >= len || body[i] != '{')
+        return 0;
+    i++;
+    for (;;) { /* the root's members, up to `key` */
+        size_t name, name_end;
+        const char *end = NULL;
+        cJSON *skipped;
+        bool is_key;
+        i = skip_blank(body, len, i);
+        if (i >= len || body[i] != '"')
+            return 0;
+        name = ++i;
+        while (i < len && body[i] != '"' && body[i] != '\\' && body[i] != '\0')
+            i++;
+        if (i >= len || body[i] != '"')
+            return 0; /* an escape or a NUL in a member name: cJSON decodes it */
+        name_end = i;
+        is_key = name_end - name == klen && memcmp(body + name, key, klen) == 0;
+        i = skip_blank(body, len, i + 1);
+        if (i >= len || body[i] != ':')
+            return 0;
+        i = skip_blank(body, len, i + 1);
+        if (i >= len)
+            return 0;
+        if (is_key && body[i] == '[')
+            break;
+        if (is_key || (unsigned char)body[i] == 0xEF) /* not an array; a byte-order mark */
+            return 0;
+        skipped = cJSON_ParseWithLengthOpts(body + i, len - i, &end, 0);
+        if (!skipped)
+            return 0;
+        cJSON_Delete(skipped);
+        i = skip_blank(body, len, (size_t)(end - body));
+        if (i >= len || body[i] != ',')
+            return 0;
+        i++;
+    }
+    open = i++;
+    i = skip_blank(body, len, i);
+    if (i < len && body[i] != ']') {
+        for (;;) {
+            const char *end = NULL;
+            cJSON *item;
+            if ((unsigned char)body[i] == 0xEF)
+                return 0;
+            item = cJSON_ParseWithLengthOpts(body + i, len - i, &end, 0);
+            if (!item)
+                return 0;
+            if (may_nest_too_deep(body + i, (size_t)(end - (body + i)))) {
+                cJSON_Delete(item);
+                return 0;
+            }
+            rc = each(ctx, item, payload);
+            cJSON_Delete(item);
+            if (rc)
+                return 0; /* the plain path fails the same way, or on invalid JSON first */
+            n++;
+            i = skip_blank(body, len, (size_t)(end - body));
+            if (i >= len || (body[i] != ',' && body[i] != ']'))
+                return 0;
+            if (body[i] == ']')
+                break;
+            i = skip_blank(body, len, i + 1);
+            if (i >= len)
+                return 0;
+        }
+    }
+    if (i >= len)
+        return 0;
+    close = i;
+    /* the document without the inside of the list */
+    skeleton = malloc(open + 1 + len - close);
+    if (!skeleton)
+        return 0;
+    memcpy(skeleton, body, open + 1);
+    memcpy(skeleton + open + 1, body + close, len - close);
+    rc = gp_json_parse(root, skeleton, open + 1 + len - close, ctx->url ? ctx->url : "");
+    free(skeleton);
+    if (rc) {
+        gp_error_clear();
+        cJSON_Delete(*root);
+        *root = NULL;
+        return 0;
+    }
+    list = cJSON_GetObjectItemCaseSensitive(*root, key);
+    if (!cJSON_IsArray(list) || list->child) { /* not the list that was read: never expected */
+        cJSON_Delete(*root);
+        *root = NULL;
+        return 0;
+    }
+    *count = n;
+    return 1;
+}
+
+int gp_feed_json_items(cJSON **root, size_t *count, struct gp_feed_ctx *ctx, const char *body,
+                       size_t len, const char *key, const char *const *message_keys,
+                       gp_feed_item_fn each, void *payload)
+{
+    const cJSON *list, *item;
+    struct ctx_mark mark;
+    int rc;
+
+    *root = NULL;
+    *count = 0;
+    gp_json_init();
+    mark_take(&mark, ctx);
+    /* an escaped NUL takes the plain path, which rewrites it */
+    if (len > 0 && gp_json_escaped_nul(body, len) == len &&
+        items_by_element(root, count, ctx, body, len, key, each, payload) == 1)
+        return 0;
+    mark_restore(&mark, ctx);
+    *count = 0;
+    rc = gp_feed_json_list(root, &list, ctx->url, body, len, key, message_keys);
+    if (rc)
+        return rc;
+    cJSON_ArrayForEach(item, list)
+    {
+        rc = each(ctx, item, payload);
+        if (rc)
+            return rc;
+        (*count)++;
+    }
+    return 0;
+}
+
 int gp_feed_csv_split(char *line, char **fields, int max)
 {
     int n = 0;

@@ -231,6 +231,25 @@ const char *gp_feed_json_str(const cJSON *obj, const char *key);
 int gp_feed_json_list(cJSON **root, const cJSON **list, const char *url, const char *body,
                       size_t len, const char *key, const char *const *message_keys);
 
+/* Called by gp_feed_json_items for each element of the list, in order; a nonzero return stops
+ * the walk and is returned. It may change nothing but `ctx` (offers, counts, the first
+ * rejection): a page that is read again is read from the counts it started with. */
+typedef int (*gp_feed_item_fn)(struct gp_feed_ctx *ctx, const cJSON *item, void *payload);
+
+/*
+ * gp_feed_json_list, then `each` on every element of the list: the same offers, counts and
+ * errors, in the same order. Most pages are read element by element instead, each one parsed,
+ * read while it is in cache and freed before the next (the document around the list is parsed
+ * on its own); a page that is not plainly shaped, or fails in any way, is read again the plain
+ * way from the counts it started with, so errors name the same positions. *root is the
+ * caller's (cJSON_Delete) even on error; its member `key` may then be an empty array: *count
+ * says how many elements the list had. Returns 0, GP_EINVALID, GP_ENOMEM or what `each`
+ * returned.
+ */
+int gp_feed_json_items(cJSON **root, size_t *count, struct gp_feed_ctx *ctx, const char *body,
+                       size_t len, const char *key, const char *const *message_keys,
+                       gp_feed_item_fn each, void *payload);
+
 /* Split one CSV record (RFC 4180 quoting; no embedded newlines) in place into at most `max`
  * fields. Returns the number of fields, or -1 on an unterminated quote. */
 int gp_feed_csv_split(char *line, char **fields, int max);

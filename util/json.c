@@ -304,6 +304,11 @@ static char *without_nul(const char *text, size_t len, bool *failed)
     return copy;
 }
 
+size_t gp_json_escaped_nul(const char *text, size_t len)
+{
+    return escaped_nul(text, len, 0);
+}
+
 int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file)
 {
     const char *end = NULL;

@@ -67,6 +67,10 @@ char *gp_json_print(const cJSON *doc, bool formatted);
 #define GP_JSON_NUL_STAND_IN "\xef\xbf\xbf"
 int gp_json_parse(cJSON **out, const char *text, size_t len, const char *file);
 
+/* The offset of the first escaped NUL ("\u0000") in the JSON text, or `len` when it has none:
+ * without one, cJSON reads the text as gp_json_parse does. */
+size_t gp_json_escaped_nul(const char *text, size_t len);
+
 void gp_json_reader_init(struct gp_json_reader *r, const char *file, const char *text, size_t len);
 
 /*

@@ -51,9 +51,9 @@ static const char *const field_names[F_COUNT] = {
     [F_UNIT] = "unitOfMeasure",  [F_CURRENCY] = "currencyCode", [F_PRICE] = "retailPrice",
 };
 
-static int parse_item(struct gp_feed_ctx *ctx, const struct gp_feed_json_keys *keys,
-                      const cJSON *item)
+static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item, void *payload)
 {
+    const struct gp_feed_json_keys *keys = payload;
     const cJSON *f[F_COUNT];
     const char *sku, *region, *type, *product, *meter, *sku_name, *unit, *currency;
     struct gp_feed_row row = {0};
@@ -107,22 +107,18 @@ static int azure_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
     struct gp_feed_json_keys keys;
     cJSON *root = NULL;
-    const cJSON *items, *item, *next;
-    int rc = gp_feed_json_list(&root, &items, ctx->url, body, len, "Items", NULL);
+    const cJSON *next;
+    size_t count = 0;
+    int rc;
 
     ctx->next_url[0] = '\0';
+    gp_feed_json_keys_init(&keys, field_names, F_COUNT);
+    rc = gp_feed_json_items(&root, &count, ctx, body, len, "Items", NULL, parse_item, &keys);
     if (rc)
         goto done;
-    gp_feed_json_keys_init(&keys, field_names, F_COUNT);
-    cJSON_ArrayForEach(item, items)
-    {
-        rc = parse_item(ctx, &keys, item);
-        if (rc)
-            goto done;
-    }
     /* An empty page ends the walk even if a link follows: $skip paging can drift. */
     next = cJSON_GetObjectItemCaseSensitive(root, "NextPageLink");
-    if (cJSON_IsString(next) && items->child)
+    if (cJSON_IsString(next) && count > 0)
         rc = gp_feed_set_next(ctx, next->valuestring);
     else if (next && !cJSON_IsNull(next) && !cJSON_IsString(next))
         rc = gp_error_set(GP_EINVALID, "%s: NextPageLink is neither a string nor null", ctx->url);

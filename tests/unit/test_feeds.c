@@ -22,6 +22,8 @@
 #include "util/error.h"
 #include "util/timeutil.h"
 
+#include "../fuzz/feed_items_check.h"
+
 static struct gp_catalog catalog;
 static struct gp_fx_table fx;
 
@@ -728,6 +730,106 @@ static void retried_statuses_are_curls(void **state)
             fail_msg("status %ld: retried %d", statuses[i].status, !statuses[i].retried);
 }
 
+/* Pages read element by element must read exactly as the plain way reads them: the same
+ * elements, counts, document and errors, including where the two ways could part (escapes in
+ * member names, escaped NULs, byte-order marks, nesting at cJSON's limit, bytes below the space
+ * as blanks, a callback failing half-way). */
+static void lists_read_element_by_element_as_plainly(void **state)
+{
+    static const char *const pages[] = {
+        "{\"Items\":[{\"a\":1},{\"a\":[2,{\"b\":\"c\"}]}],\"NextPageLink\":null}",
+        " \t\r\n{ \"x\" : {\"Items\":[9]} , \"Items\" : [ 1 , \"two\" , null ] } \n",
+        "{\"Items\":[{\"a\":1},{\"a\":}]}",
+        "{\"Items\":[1,]}",
+        "{\"Items\":[1 2]}",
+        "{\"Items\":[1,2]} x",
+        "{\"Items\":[1,2]}{}",
+        "{\"Items\":[\"a\\u0000b\",\"c\"]}",
+        "{\"Items\":[\"a\\\\u0000b\"]}",
+        "{\"It\\u0065ms\":[1,2]}",
+        "{\"Items\":5}",
+        "{\"Items\":[1],\"Items\":[2]}",
+        "{\"Items\":[\xef\xbb\xbf"
+        "1]}",
+        "\xef\xbb\xbf{\"Items\":[1]}",
+        "{\"Items\":[\x01 1 \x02,\x1f"
+        "2]}",
+        "{\"Items\":[ ]}",
+        "{\"Items\":[]}",
+        "{\"Items\":[1,2",
+        "{\"Items\":[1, ",
+        "{\"Items\":[1",
+        "{\"Items\":[",
+        "{\"Items\":",
+        "{\"Items\"",
+        "{\"message\":\"throttled\"}",
+        "[1,2]",
+        "{}",
+        "",
+        "   ",
+        "{\"a\":1,}",
+        "{\"a\":\"\\\"Items\\\":[\",\"Items\":[3]}",
+        "{\"Items\":[1e999,-0,0.5e-3,\"\\ud83d\\ude00\"]}",
+    };
+    char buf[4096];
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+        for (size_t fail_at = 0; fail_at < 4; fail_at++) {
+            const char *why = items_check_differs(pages[i], strlen(pages[i]), "Items", fail_at);
+            if (why)
+                fail_msg("page %zu, failing at %zu: %s", i, fail_at, why);
+        }
+    }
+    /* a NUL in a member name, which cJSON ends the name at */
+    {
+        static const char nul_name[] = "{\"Ite\0ms\":[1],\"Items\":[2]}";
+        assert_null(items_check_differs(nul_name, sizeof(nul_name) - 1, "Items", 0));
+    }
+    /* an element nested as deep as the document allows, and one level deeper */
+    for (int depth = 996; depth <= 1000; depth++) {
+        size_t n = 0;
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "{\"Items\":[");
+        for (int d = 0; d < depth; d++)
+            buf[n++] = '[';
+        for (int d = 0; d < depth; d++)
+            buf[n++] = ']';
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "]}");
+        const char *why = items_check_differs(buf, n, "Items", 0);
+        if (why)
+            fail_msg("nesting %d: %s", depth, why);
+    }
+}
+
+/* Offers record their own page's URL, however the caller reuses the URL's buffer. */
+static void offers_record_their_own_page(void **state)
+{
+    const struct gp_feed_adapter *a = gp_feed_adapter_find("azure");
+    struct gp_feed_ctx ctx;
+    struct gp_buf body;
+    char url[128];
+    size_t first;
+    (void)state;
+
+    read_fixture(&body, "azure/page1.json");
+    gp_feed_ctx_init(&ctx, "azure", "azure", 1791500000, &fx, &catalog);
+    ctx.base_url = "https://prices.azure.com";
+    ctx.url = url;
+    snprintf(url, sizeof(url), "https://prices.azure.com/api/retail/prices?$skip=0");
+    assert_int_equal(a->parse(&ctx, body.data, body.len), 0);
+    first = ctx.count;
+    assert_true(first > 0);
+    snprintf(url, sizeof(url), "https://user:pw@prices.azure.com/api/retail/prices?$skip=100");
+    assert_int_equal(a->parse(&ctx, body.data, body.len), 0);
+    assert_int_equal(ctx.count, 2 * first);
+    for (size_t i = 0; i < ctx.count; i++)
+        assert_string_equal(ctx.offers[i].source_url,
+                            i < first ? "https://prices.azure.com/api/retail/prices?$skip=0"
+                                      : "https://prices.azure.com/api/retail/prices?$skip=100");
+    gp_feed_ctx_release(&ctx);
+    gp_buf_release(&body);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -745,6 +847,8 @@ int main(void)
         cmocka_unit_test(retried_statuses_are_curls),
         cmocka_unit_test(user_config_merges_by_name),
         cmocka_unit_test(bad_configs_are_rejected_with_a_location),
+        cmocka_unit_test(lists_read_element_by_element_as_plainly),
+        cmocka_unit_test(offers_record_their_own_page),
     };
     return cmocka_run_group_tests(tests, load_data, free_data);
 }
