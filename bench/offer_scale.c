@@ -365,16 +365,24 @@ static struct sweep_figures sweep(char *gpuplan, const char *db, long want, long
     return f;
 }
 
-static const char *verdict(bool met)
+/* One line of the goals: the figure, the goal and whether it is met. */
+static void goal(const char *label, double value, const char *unit, const char *op, double target,
+                 const char *verdict)
 {
-    return met ? "met" : "NOT met";
+    printf("  %-56s %8.2f %-3s goal %s %.1f %s: %s\n", label, value, unit, op, target, unit,
+           verdict);
+}
+
+static const char *met(bool yes)
+{
+    return yes ? "met" : "NOT met";
 }
 
 int main(int argc, char **argv)
 {
     struct options o;
     size_t extra[3];
-    char dir[512], db[3][600];
+    char dir[512], db[3][600], label[128];
     double scale, plan_vs_count, csv_vs_scan;
     struct sweep_figures sw;
 
@@ -390,7 +398,7 @@ int main(int argc, char **argv)
         return 1;
     setenv("GPUPLAN_NOW", "2026-10-01T12:00:00Z", 1);
     for (int s = 0; s < 3; s++) {
-        snprintf(db[s], sizeof(db[s]), "%s/offers-%zu.db", dir, extra[s]);
+        snprintf(db[s], sizeof(db[s]), "%s/offers-%d-%zu.db", dir, s, extra[s]);
         build(argv[1], db[s], extra[s]);
     }
     printf("offer_scale: databases of the snapshot + 0, %zu and %zu offers in %s\n", extra[1],
@@ -401,25 +409,19 @@ int main(int argc, char **argv)
     csv_vs_scan = prices(argv[1], db[2], extra[2], o.price_rounds);
     sw = sweep(argv[1], db[0], o.points, o.sweep_rounds);
 
-    printf("\n== goals (median of the per-round CPU ratios) ==\n");
-    printf("  plan at %zu offers / at the snapshot        %6.2fx  goal <= %.1fx: %s\n", extra[2],
-           scale, SCALE_GOAL, verdict(scale <= SCALE_GOAL));
-    printf("  plan / sqlite3 count                         %6.2fx  goal <= %.1fx: %s\n",
-           plan_vs_count, PLAN_VS_COUNT_GOAL, verdict(plan_vs_count <= PLAN_VS_COUNT_GOAL));
-    printf(
-        "  prices --format csv / sqlite3 -csv scan      %6.2fx  goal <= %.1fx: %s (%zu offers)\n",
-        csv_vs_scan, CSV_VS_SCAN_GOAL, verdict(csv_vs_scan <= CSV_VS_SCAN_GOAL), extra[2]);
-    printf(
-        "  sweep JSON / CSV, CPU per point              %6.2fx  goal <= %.1fx: %s (%ld points)\n",
-        sw.json_vs_csv, JSON_VS_CSV_GOAL, verdict(sw.json_vs_csv <= JSON_VS_CSV_GOAL), sw.points);
-    if (sw.points >= 100000)
-        printf("  CSV sweep peak resident memory           %8.1f MiB  goal < %.0f MiB: %s (%ld "
-               "points)\n",
-               sw.csv_rss_mib, SWEEP_RSS_GOAL_MIB, verdict(sw.csv_rss_mib < SWEEP_RSS_GOAL_MIB),
-               sw.points);
-    else
-        printf("  CSV sweep peak resident memory           %8.1f MiB  at %ld points; the goal "
-               "(< %.0f MiB) is for 100,000 points: not measured\n",
-               sw.csv_rss_mib, sw.points, SWEEP_RSS_GOAL_MIB);
+    printf("\n== goals (ratios: the median of the per-round CPU ratios) ==\n");
+    snprintf(label, sizeof(label), "plan at %zu offers / at the snapshot", extra[2]);
+    goal(label, scale, "x", "<=", SCALE_GOAL, met(scale <= SCALE_GOAL));
+    goal("plan / sqlite3 count", plan_vs_count, "x", "<=", PLAN_VS_COUNT_GOAL,
+         met(plan_vs_count <= PLAN_VS_COUNT_GOAL));
+    snprintf(label, sizeof(label), "prices --format csv / sqlite3 -csv scan, %zu offers", extra[2]);
+    goal(label, csv_vs_scan, "x", "<=", CSV_VS_SCAN_GOAL, met(csv_vs_scan <= CSV_VS_SCAN_GOAL));
+    snprintf(label, sizeof(label), "sweep JSON / CSV per point, %ld points", sw.points);
+    goal(label, sw.json_vs_csv, "x", "<=", JSON_VS_CSV_GOAL,
+         met(sw.json_vs_csv <= JSON_VS_CSV_GOAL));
+    snprintf(label, sizeof(label), "CSV sweep peak resident memory, %ld points", sw.points);
+    goal(label, sw.csv_rss_mib, "MiB", "<", SWEEP_RSS_GOAL_MIB,
+         sw.points < 100000 ? "not measured (the goal is for 100,000 points)"
+                            : met(sw.csv_rss_mib < SWEEP_RSS_GOAL_MIB));
     return 0; /* the working folder goes at exit */
 }
