@@ -8,7 +8,7 @@
 #include "util/error.h"
 #include "util/json.h"
 
-static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
+static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size, void *payload)
 {
     const char *slug = gp_feed_json_str(size, "slug");
     const cJSON *info = cJSON_GetObjectItemCaseSensitive(size, "gpu_info");
@@ -16,6 +16,7 @@ static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
     struct gp_feed_row row = {0};
     double hourly;
 
+    (void)payload;
     if (!slug) {
         gp_feed_reject(ctx, "a size without a slug");
         return 0;
@@ -46,23 +47,18 @@ static int parse_size(struct gp_feed_ctx *ctx, const cJSON *size)
 static int digitalocean_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
     cJSON *root = NULL;
-    const cJSON *sizes, *size, *next;
-    int rc = gp_feed_json_list(&root, &sizes, ctx->url, body, len, "sizes",
-                               (const char *const[]){"message", NULL});
+    const cJSON *next;
+    size_t count;
+    int rc = gp_feed_json_items(&root, &count, ctx, body, len, "sizes",
+                                (const char *const[]){"message", NULL}, parse_size, NULL);
 
     ctx->next_url[0] = '\0';
     if (rc)
         goto done;
-    cJSON_ArrayForEach(size, sizes)
-    {
-        rc = parse_size(ctx, size);
-        if (rc)
-            goto done;
-    }
     next = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "links"), "pages"),
         "next");
-    if (cJSON_IsString(next) && cJSON_GetArraySize(sizes) > 0)
+    if (cJSON_IsString(next) && count > 0)
         rc = gp_feed_set_next(ctx, next->valuestring);
 done:
     cJSON_Delete(root);

@@ -93,7 +93,7 @@ static int pick_price(const cJSON *locs, const char **currency, double *amount, 
     return found;
 }
 
-static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
+static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item, void *payload)
 {
     const char *name = gp_feed_json_str(item, "displayName");
     const char *metric = gp_feed_json_str(item, "metricName");
@@ -103,6 +103,7 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
     double amount = 0;
     bool bad;
 
+    (void)payload;
     if (!name || !metric)
         return 0;
     /* Only GPU parts are priced per GPU-hour; BYOL and other metrics are not GPU prices. */
@@ -140,18 +141,13 @@ static int parse_item(struct gp_feed_ctx *ctx, const cJSON *item)
 static int oci_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
     cJSON *root = NULL;
-    const cJSON *items, *item, *more, *links, *link;
-    int rc = gp_feed_json_list(&root, &items, ctx->url, body, len, "items", NULL);
+    const cJSON *more, *links, *link;
+    size_t count;
+    int rc = gp_feed_json_items(&root, &count, ctx, body, len, "items", NULL, parse_item, NULL);
 
     ctx->next_url[0] = '\0';
     if (rc)
         goto done;
-    cJSON_ArrayForEach(item, items)
-    {
-        rc = parse_item(ctx, item);
-        if (rc)
-            goto done;
-    }
     /* ORDS paging, should the list ever be split: hasMore plus a "next" link. */
     more = cJSON_GetObjectItemCaseSensitive(root, "hasMore");
     links = cJSON_GetObjectItemCaseSensitive(root, "links");

@@ -40,29 +40,29 @@ static int add_cloud(struct gp_feed_ctx *ctx, const cJSON *gpu, const char *id, 
     return gp_feed_add(ctx, &row);
 }
 
+static int parse_gpu(struct gp_feed_ctx *ctx, const cJSON *gpu, void *payload)
+{
+    const char *id = gp_feed_json_str(gpu, "id");
+    int rc;
+
+    (void)payload;
+    if (!id) {
+        gp_feed_reject(ctx, "a GPU without an id");
+        return 0;
+    }
+    rc = add_cloud(ctx, gpu, id, "secure");
+    if (!rc)
+        rc = add_cloud(ctx, gpu, id, "community");
+    return rc;
+}
+
 static int runpod_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
     cJSON *root = NULL;
-    const cJSON *gpus, *gpu;
-    int rc = gp_feed_json_list(&root, &gpus, ctx->url, body, len, "gpus", NULL);
+    size_t count;
+    int rc = gp_feed_json_items(&root, &count, ctx, body, len, "gpus", NULL, parse_gpu, NULL);
 
     ctx->next_url[0] = '\0';
-    if (rc)
-        goto done;
-    cJSON_ArrayForEach(gpu, gpus)
-    {
-        const char *id = gp_feed_json_str(gpu, "id");
-        if (!id) {
-            gp_feed_reject(ctx, "a GPU without an id");
-            continue;
-        }
-        rc = add_cloud(ctx, gpu, id, "secure");
-        if (!rc)
-            rc = add_cloud(ctx, gpu, id, "community");
-        if (rc)
-            break;
-    }
-done:
     cJSON_Delete(root);
     return rc;
 }

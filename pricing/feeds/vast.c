@@ -26,7 +26,7 @@ static const char *country_of(const char *geolocation, char *out)
     return out;
 }
 
-static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
+static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer, void *payload)
 {
     const char *gpu = gp_feed_json_str(offer, "gpu_name");
     int num = gp_feed_json_count(cJSON_GetObjectItemCaseSensitive(offer, "num_gpus"), 64);
@@ -36,6 +36,7 @@ static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
     double dph, min_bid;
     int rc;
 
+    (void)payload;
     if (!gpu) {
         gp_feed_reject(ctx, "an offer without gpu_name");
         return 0;
@@ -74,20 +75,11 @@ static int parse_offer(struct gp_feed_ctx *ctx, const cJSON *offer)
 static int vast_parse(struct gp_feed_ctx *ctx, const char *body, size_t len)
 {
     cJSON *root = NULL;
-    const cJSON *offers, *offer;
-    int rc = gp_feed_json_list(&root, &offers, ctx->url, body, len, "offers",
-                               (const char *const[]){"msg", "error", NULL});
+    size_t count;
+    int rc = gp_feed_json_items(&root, &count, ctx, body, len, "offers",
+                                (const char *const[]){"msg", "error", NULL}, parse_offer, NULL);
 
     ctx->next_url[0] = '\0';
-    if (rc)
-        goto done;
-    cJSON_ArrayForEach(offer, offers)
-    {
-        rc = parse_offer(ctx, offer);
-        if (rc)
-            break;
-    }
-done:
     cJSON_Delete(root);
     return rc;
 }
