@@ -39,7 +39,8 @@ int gp_plan_sweep_check(const struct gp_plan_input *base, const struct gp_sweep 
 {
     for (size_t v = 0; sweep && v < sweep->count; v++) {
         struct gp_plan_input probe = *base;
-        int rc = gp_plan_apply(&probe, sweep->key, sweep->values[v]);
+        char text[GP_SWEEP_VALUE_MAX];
+        int rc = gp_plan_apply(&probe, sweep->key, gp_sweep_value(sweep, v, text));
         if (rc)
             return rc;
     }
@@ -330,7 +331,14 @@ static void tally_point(struct gp_plan_result *res, struct tally *t, const struc
     if (copy && rows != res->rows)
         memcpy(res->rows, rows, n * sizeof(*rows));
     res->best = first + best;
-    res->best_value = sweep ? sweep->values[v] : NULL;
+    res->best_point = v;
+    res->best_value = NULL;
+    if (sweep) {
+        const char *value = gp_sweep_value(sweep, v, res->best_value_text);
+        if (value != res->best_value_text)
+            memcpy(res->best_value_text, value, sizeof(res->best_value_text));
+        res->best_value = res->best_value_text;
+    }
     res->runner_up = SIZE_MAX;
     for (size_t j = best + 1; j < n && res->runner_up == SIZE_MAX; j++)
         if (gp_plan_row_runner_up_to(&rows[j], &rows[best]))
@@ -376,9 +384,10 @@ static int plan_point(struct gp_plan_result *out, const struct gp_plan_request *
 {
     size_t n = out->per_point;
     struct gp_plan_input in = req->base;
+    char text[GP_SWEEP_VALUE_MAX];
     int rc;
 
-    if (sweep && (rc = gp_plan_set(&in, sweep->key, sweep->values[v])))
+    if (sweep && (rc = gp_plan_set(&in, sweep->key, gp_sweep_value(sweep, v, text))))
         return rc;
     for (size_t i = 0; i < n; i++)
         plan_row(&dest[i], req, &in, &out->gpus[p->order[i]], &p->memos[p->order[i]]);

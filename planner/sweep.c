@@ -11,20 +11,6 @@
 #include "util/error.h"
 #include "util/text.h"
 
-static int add_value(struct gp_sweep *out, const char *text, size_t len)
-{
-    if (len == 0 || len >= GP_SWEEP_VALUE_MAX)
-        return gp_error_set(GP_EINVALID, "--sweep %s: value '%.*s' is empty or too long", out->key,
-                            (int)len, text);
-    if (out->count >= GP_SWEEP_MAX_POINTS)
-        return gp_error_set(GP_EINVALID, "--sweep %s: more than %d values", out->key,
-                            GP_SWEEP_MAX_POINTS);
-    memcpy(out->values[out->count], text, len);
-    out->values[out->count][len] = '\0';
-    out->count++;
-    return 0;
-}
-
 /* A range's value as text: "%.10g", which writes whole numbers below 10^10 as integers, as the
  * cheaper "%lld" does (zero aside: "%.10g" keeps the sign of -0). Returns the length. */
 static size_t format_point(char *out, size_t size, double value)
@@ -34,6 +20,14 @@ static size_t format_point(char *out, size_t size, double value)
                 : snprintf(out, size, "%.10g", value);
 
     return n > 0 ? (size_t)n : 0;
+}
+
+const char *gp_sweep_value(const struct gp_sweep *sweep, size_t i, char buf[GP_SWEEP_VALUE_MAX])
+{
+    if (sweep->values)
+        return sweep->values[i];
+    format_point(buf, GP_SWEEP_VALUE_MAX, sweep->from + (double)i * sweep->step);
+    return buf;
 }
 
 static int parse_range(struct gp_sweep *out, const char *spec)
@@ -59,22 +53,39 @@ static int parse_range(struct gp_sweep *out, const char *spec)
         return gp_error_set(GP_EINVALID, "--sweep %s: step %g does not lead from %g to %g",
                             out->key, step, from, to);
     double points = floor((to - from) / step + 1e-9) + 1;
-    if (points > GP_SWEEP_MAX_POINTS)
+    if (!(points <= GP_SWEEP_MAX_POINTS))
         return gp_error_set(GP_EINVALID, "--sweep %s: %.0f points, more than %d", out->key, points,
                             GP_SWEEP_MAX_POINTS);
-    for (int i = 0; i < (int)points; i++) {
-        char text[GP_SWEEP_VALUE_MAX];
-        int rc = add_value(out, text, format_point(text, sizeof(text), from + i * step));
-        if (rc)
-            return rc;
-    }
+    out->from = from;
+    out->step = step;
+    out->count = (size_t)points;
     return 0;
+}
+
+/* "a,b,c": each value copied, the list grown as it is read (it is as long as the argument). */
+static int parse_list(struct gp_sweep *out, const char *list)
+{
+    size_t cap = 1 + strlen(list) / 2; /* every value takes at least one byte and a comma */
+
+    if (!(out->values = calloc(cap, sizeof(*out->values))))
+        return gp_error_set(GP_ENOMEM, "out of memory");
+    for (;;) {
+        size_t n = strcspn(list, ",");
+        if (n == 0 || n >= GP_SWEEP_VALUE_MAX)
+            return gp_error_set(GP_EINVALID, "--sweep %s: value '%.*s' is empty or too long",
+                                out->key, (int)n, list);
+        memcpy(out->values[out->count], list, n);
+        out->values[out->count++][n] = '\0';
+        if (list[n] != ',')
+            return 0;
+        list += n + 1;
+    }
 }
 
 int gp_sweep_parse(struct gp_sweep *out, const char *spec)
 {
     const char *eq = strchr(spec, '=');
-    int rc = 0;
+    int rc;
 
     memset(out, 0, sizeof(*out));
     if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(out->key))
@@ -84,21 +95,7 @@ int gp_sweep_parse(struct gp_sweep *out, const char *spec)
     out->key[eq - spec] = '\0';
     if (!gp_plan_key_find(out->key))
         return GP_EINVALID;
-    out->values = calloc(GP_SWEEP_MAX_POINTS, sizeof(*out->values));
-    if (!out->values)
-        return gp_error_set(GP_ENOMEM, "out of memory");
-    const char *list = eq + 1;
-    if (strchr(list, ':')) {
-        rc = parse_range(out, list);
-    } else {
-        while (!rc) {
-            size_t n = strcspn(list, ",");
-            rc = add_value(out, list, n);
-            if (list[n] != ',')
-                break;
-            list += n + 1;
-        }
-    }
+    rc = strchr(eq + 1, ':') ? parse_range(out, eq + 1) : parse_list(out, eq + 1);
     if (rc)
         gp_sweep_release(out);
     return rc;

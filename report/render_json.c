@@ -13,7 +13,10 @@
 #include "util/json.h"
 #include "util/utf8.h"
 
-enum { SCRATCH_MAX = 512 };
+enum {
+    SCRATCH_MAX = 512,
+    ROW_DEPTH = 2, /* a row's nesting in the document: the document object, the rows array */
+};
 
 /* A JSON string of `text`, with any byte that is not UTF-8 (text stored before it was checked)
  * replaced by U+FFFD, so the document stays valid JSON. */
@@ -115,26 +118,6 @@ static char *document_head(const struct gp_table *t, const struct gp_render_opti
     cJSON_Delete(rows);
     cJSON_Delete(doc);
     return text;
-}
-
-/* Row `r` as cJSON prints it inside the document: printed alone, with the two tabs of the
- * document and the rows array after every line break. */
-static int write_row(const struct gp_table *t, size_t r, FILE *out)
-{
-    cJSON *row = row_object(t, r);
-    char *text = row ? gp_json_print(row, true) : NULL;
-    const char *p = text;
-
-    cJSON_Delete(row);
-    if (!text)
-        return gp_error_set(GP_ENOMEM, "out of memory rendering JSON");
-    for (const char *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
-        fwrite(p, 1, (size_t)(nl - p + 1), out);
-        fputs("\t\t", out);
-    }
-    fputs(p, out);
-    cJSON_free(text);
-    return 0;
 }
 
 /* `text` as cJSON prints a string: quoted, with '"', '\\' and the control characters escaped
@@ -245,8 +228,70 @@ static int put_value(struct gp_buf *b, const struct gp_value *value, struct gp_b
     }
 }
 
-/* Row `r` of a table whose rows carry nothing but their columns, byte for byte as write_row
- * writes it, built in `b` without a cJSON tree: one member to a line, three tabs in. */
+/* A line break and `depth` tabs, as cJSON indents a member. */
+static int put_indent(struct gp_buf *b, int depth)
+{
+    int rc = gp_buf_putc(b, '\n');
+
+    for (int i = 0; i < depth; i++)
+        rc |= gp_buf_putc(b, '\t');
+    return rc;
+}
+
+/* The opening of member `key` (NULL: none) of an object at `depth`: the comma after the one
+ * before (`first` false), the indent, the key and the tab. */
+static int put_member(struct gp_buf *b, const char *key, bool first, int depth)
+{
+    int rc = first ? 0 : gp_buf_putc(b, ',');
+
+    rc |= put_indent(b, depth) | put_string(b, key);
+    return rc | gp_buf_append(b, ":\t", 2);
+}
+
+/* `item` as cJSON_Print writes it at nesting `depth` (the objects and arrays around it): an
+ * object's members one to a line, indented a tab deeper; an array's items ", " apart. */
+static int put_item(struct gp_buf *b, const cJSON *item, int depth)
+{
+    const cJSON *child;
+    int rc = 0;
+
+    if (cJSON_IsObject(item)) {
+        rc = gp_buf_putc(b, '{');
+        for (child = item->child; child; child = child->next)
+            rc |= put_member(b, child->string, child == item->child, depth + 1) |
+                  put_item(b, child, depth + 1);
+        return rc | put_indent(b, depth) | gp_buf_putc(b, '}');
+    }
+    if (cJSON_IsArray(item)) {
+        rc = gp_buf_putc(b, '[');
+        for (child = item->child; child; child = child->next)
+            rc |= (child == item->child ? 0 : gp_buf_append(b, ", ", 2)) |
+                  put_item(b, child, depth + 1);
+        return rc | gp_buf_putc(b, ']');
+    }
+    if (cJSON_IsString(item))
+        return put_string(b, item->valuestring ? item->valuestring : "");
+    if (cJSON_IsNumber(item))
+        return put_number(b, item->valuedouble);
+    if (cJSON_IsRaw(item))
+        return gp_buf_puts(b, item->valuestring ? item->valuestring : "");
+    return gp_buf_puts(b, cJSON_IsTrue(item) ? "true" : cJSON_IsFalse(item) ? "false" : "null");
+}
+
+/* What row_json adds to row `r`, as members after its columns (`first`: no column before). */
+static int put_extras(const struct gp_table *t, size_t r, struct gp_buf *b, bool first)
+{
+    cJSON *extras = cJSON_CreateObject();
+    int rc = !extras || t->row_json(t->source, r, extras);
+
+    for (const cJSON *m = extras ? extras->child : NULL; !rc && m; m = m->next, first = false)
+        rc = put_member(b, m->string, first, ROW_DEPTH + 1) | put_item(b, m, ROW_DEPTH + 1);
+    cJSON_Delete(extras);
+    return rc;
+}
+
+/* Row `r` byte for byte as cJSON prints it inside the document (an object in the rows array),
+ * built in `b` without a tree for its columns: one member to a line, three tabs in. */
 static int put_row(const struct gp_table *t, size_t r, struct gp_buf *b, struct gp_buf *repair)
 {
     char scratch[SCRATCH_MAX];
@@ -257,36 +302,22 @@ static int put_row(const struct gp_table *t, size_t r, struct gp_buf *b, struct 
     rc = gp_buf_putc(b, '{');
     for (size_t c = 0; c < t->ncols; c++) {
         gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
-        rc |= gp_buf_append(b, "\n\t\t\t", 4) | put_string(b, t->columns[c].name) |
-              gp_buf_append(b, ":\t", 2) | put_value(b, &value, repair);
-        if (c + 1 < t->ncols)
-            rc |= gp_buf_putc(b, ',');
+        rc |=
+            put_member(b, t->columns[c].name, c == 0, ROW_DEPTH + 1) | put_value(b, &value, repair);
     }
-    rc |= gp_buf_append(b, "\n\t\t}", 4);
+    if (t->row_json && !rc)
+        rc = put_extras(t, r, b, t->ncols == 0);
+    rc |= put_indent(b, ROW_DEPTH) | gp_buf_putc(b, '}');
     return rc ? gp_error_set(GP_ENOMEM, "out of memory rendering JSON") : 0;
 }
 
-/* The rows, ", " apart: built by cJSON, for rows that carry nested members. */
-static int write_rows(const struct gp_table *t, FILE *out)
-{
-    int rc = 0;
-
-    for (size_t r = 0; rc == 0 && r < t->nrows; r++) {
-        if (r)
-            fputs(", ", out);
-        rc = write_row(t, r, out);
-    }
-    return rc;
-}
-
-/* The rows, ", " apart: built directly, one buffer reused for every row. */
-static int put_rows(const struct gp_table *t, FILE *out)
+int gp_render_json_rows(const struct gp_table *t, bool first, FILE *out)
 {
     struct gp_buf row = GP_BUF_INIT, repair = GP_BUF_INIT;
     int rc = 0;
 
     for (size_t r = 0; rc == 0 && r < t->nrows; r++) {
-        if (r)
+        if (r || !first)
             fputs(", ", out);
         rc = put_row(t, r, &row, &repair);
         if (!rc)
@@ -297,6 +328,38 @@ static int put_rows(const struct gp_table *t, FILE *out)
     return rc;
 }
 
+int gp_render_json_head(const struct gp_table *t, const struct gp_render_options *options,
+                        FILE *out)
+{
+    static const char empty_tail[] = "[]\n}"; /* how the head ends: the empty rows array */
+    char *head = document_head(t, options);
+    size_t len = head ? strlen(head) : 0, tail = sizeof(empty_tail) - 1;
+
+    if (!head || len < tail || strcmp(head + len - tail, empty_tail) != 0) {
+        cJSON_free(head);
+        return gp_error_set(GP_ENOMEM, "out of memory rendering JSON");
+    }
+    fwrite(head, 1, len - tail + 1, out);
+    cJSON_free(head);
+    return 0;
+}
+
+int gp_render_json_tail(const cJSON *after, FILE *out)
+{
+    struct gp_buf b = GP_BUF_INIT;
+    int rc = gp_buf_putc(&b, ']');
+
+    for (const cJSON *m = after ? after->child : NULL; m; m = m->next)
+        rc |= put_member(&b, m->string, false, 1) | put_item(&b, m, 1);
+    rc |= gp_buf_append(&b, "\n}\n", 3);
+    if (!rc)
+        fwrite(b.data, 1, b.len, out);
+    gp_buf_release(&b);
+    if (rc)
+        return gp_error_set(GP_ENOMEM, "out of memory rendering JSON");
+    return ferror(out) ? gp_error_set(GP_ERROR, "cannot write output") : 0;
+}
+
 /*
  * The document as cJSON prints it whole, written a row at a time, so that memory does not grow
  * with the rows (a price list of a million offers): the head up to the rows array's opening
@@ -305,22 +368,9 @@ static int put_rows(const struct gp_table *t, FILE *out)
  */
 int gp_render_json(const struct gp_table *t, const struct gp_render_options *options, FILE *out)
 {
-    static const char empty_tail[] = "[]\n}"; /* how the head ends: the empty rows array */
-    char *head = document_head(t, options);
-    size_t len = head ? strlen(head) : 0, tail = sizeof(empty_tail) - 1;
-    int rc = 0;
+    int rc = gp_render_json_head(t, options, out);
 
-    if (!head || len < tail || strcmp(head + len - tail, empty_tail) != 0) {
-        cJSON_free(head);
-        return gp_error_set(GP_ENOMEM, "out of memory rendering JSON");
-    }
-    fwrite(head, 1, len - tail + 1, out);
-    cJSON_free(head);
-    rc = t->row_json ? write_rows(t, out) : put_rows(t, out);
-    if (rc)
-        return rc;
-    fputs("]\n}\n", out);
-    if (ferror(out))
-        rc = gp_error_set(GP_ERROR, "cannot write output");
-    return rc;
+    if (!rc)
+        rc = gp_render_json_rows(t, true, out);
+    return rc ? rc : gp_render_json_tail(NULL, out);
 }

@@ -160,6 +160,15 @@ int gp_render_csv_rows(const struct gp_table *t, const struct gp_render_options 
                        FILE *out);
 int gp_render_json(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
 
+/* gp_render_json in parts, for rows that arrive in batches (a streamed sweep): the head, up to
+ * the rows array's opening bracket; the rows of `t` (`first`: no row before them); then the
+ * close of the array, the members of `after` (an object, NULL = none: members known only after
+ * the rows), and the document's close. Each returns 0, GP_ENOMEM or GP_ERROR (a write). */
+int gp_render_json_head(const struct gp_table *t, const struct gp_render_options *options,
+                        FILE *out);
+int gp_render_json_rows(const struct gp_table *t, bool first, FILE *out);
+int gp_render_json_tail(const cJSON *after, FILE *out);
+
 /* The rows as a JSON array of objects keyed by column name (absent values null); owned, NULL
  * when out of memory. */
 cJSON *gp_table_json_rows(const struct gp_table *t);

@@ -351,6 +351,8 @@ static void test_plan_stream(void **state)
     assert_true(all.best / 2 > 0);
     assert_string_equal(all.sweep_key, "output_tokens");
     assert_string_equal(all.best_value, sweep.values[all.best / 2]);
+    assert_int_equal(all.best_point, all.best / 2);
+    assert_int_equal(streamed.best_point, all.best_point);
     assert_string_equal(streamed.best_value, all.best_value);
     assert_int_equal(streamed.best, all.best % 2);
     assert_int_equal(streamed.runner_up, all.runner_up - all.best / 2 * 2);
