@@ -1,10 +1,11 @@
 /* Benchmark: price-feed parsing and storing. Generates, under a fresh folder in /tmp (removed
  * afterwards, also when a case fails or the run is interrupted), a 1 GB AWS-style CSV offer file
  * streamed through the aws adapter (throughput and peak resident memory), a 200 MB Azure-style
- * JSON feed in 1000-item pages parsed by the azure adapter in interleaved pairs with cJSON alone
- * on the same bytes (min / median / max of both rates and of their ratio), and measures
- * observations written per second into SQLite. Figures go to stdout; docs/benchmarks.md
- * ("Price feeds") records them with the machine and date. */
+ * JSON feed in 1000-item pages and a 50 MB Vast.ai-style one in 3000-offer pages, each parsed by
+ * its adapter in interleaved pairs with cJSON alone on the same bytes (min / median / max of
+ * both rates and of their ratio), and measures observations written per second into SQLite.
+ * Figures go to stdout; docs/benchmarks.md ("Price feeds") records them with the machine and
+ * date. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -270,8 +271,9 @@ static void print_stats(const char *label, double *v, int n, const char *fmt, co
  * is parsed by both sides back to back, the side that goes first alternating page by page and
  * round by round, so neither always finds the page in cache or meets a neighbour's load alone;
  * each round gives both rates and their ratio. */
-static void compare_json(const char *title, const char *name, const struct json_pages *pages,
-                         int rounds, const struct gp_catalog *cat, const struct gp_fx_table *fx)
+static void compare_json(const char *title, const char *name, const char *url,
+                         const struct json_pages *pages, int rounds, const struct gp_catalog *cat,
+                         const struct gp_fx_table *fx)
 {
     const struct gp_feed_adapter *a = gp_feed_adapter_find(name);
     double *rate[2], *ratio = calloc((size_t)rounds, sizeof(double));
@@ -284,8 +286,8 @@ static void compare_json(const char *title, const char *name, const struct json_
         die("out of memory");
     gp_json_init(); /* both sides allocate through the same cJSON hooks */
     gp_feed_ctx_init(&ctx, name, name, 1790000000, fx, cat);
-    ctx.base_url = "https://prices.azure.com";
-    ctx.url = "https://prices.azure.com/api/retail/prices?$skip=1000";
+    ctx.base_url = url;
+    ctx.url = url;
     for (int r = 0; r < rounds; r++) {
         double spent[2] = {0, 0};
         offers = 0;
@@ -326,13 +328,64 @@ static void compare_json(const char *title, const char *name, const struct json_
     free(ratio);
 }
 
+/* Write the pages of a Vast.ai-style offer search of `bytes` (3000 offers a page, the search's
+ * limit: GPU and non-GPU machines of 1 to 8 GPUs over many countries); returns how many. */
+static int write_vast_pages(const char *dir, size_t bytes)
+{
+    static const char *const gpus[] = {"H100 SXM", "H200", "RTX 4090", "A100 SXM4",
+                                       "H100 NVL", "B200", "RTX 5090"};
+    static const char *const places[] = {"Texas, US", "Oregon, US", "Quebec, CA", "Bavaria, DE",
+                                         "Sweden",    "Tokyo, JP",  "Czechia, CZ"};
+    struct gp_buf page = GP_BUF_INIT;
+    size_t total = 0;
+    unsigned long offer = 0;
+    int pages = 0;
+
+    gp_buf_init(&page, (size_t)32 << 20);
+    while (total < bytes) {
+        char path[512];
+        FILE *f;
+        gp_buf_reset(&page);
+        gp_buf_puts(&page, "{\"offers\": [");
+        for (int i = 0; i < 3000; i++, offer++) {
+            unsigned n = 1u << (offer % 4);
+            gp_buf_printf(
+                &page,
+                "%s\n  {\"id\": %lu, \"machine_id\": %lu, \"host_id\": %lu, \"gpu_name\": "
+                "\"%s\", \"num_gpus\": %u, \"gpu_ram\": 81559, \"gpu_total_ram\": %u, "
+                "\"cpu_cores\": %s, \"cpu_ram\": 257000, \"disk_space\": 500, \"dph_base\": "
+                "%u.%02lu, \"dph_total\": %u.%02lu, \"min_bid\": %s, \"storage_cost\": 0.15, "
+                "\"geolocation\": \"%s\", \"verified\": true, \"rentable\": true, \"rented\": "
+                "false, \"reliability2\": 0.99%lu}",
+                i ? "," : "", 40000000 + offer, 4000000 + offer / 8, 4000000 + offer % 977,
+                gpus[offer % 7], n, 81559 * n, offer % 3 ? "32" : "null", 2 * n, offer % 100,
+                2 * n + 1, offer % 100, offer % 4 ? "1.1" : "null", places[offer % 7], offer % 10);
+        }
+        gp_buf_puts(&page, "\n]}");
+        snprintf(path, sizeof(path), "%s/vast-%05d.json", dir, pages++);
+        f = fopen(path, "w");
+        if (!f || fwrite(page.data, 1, page.len, f) != page.len || fclose(f) != 0) {
+            perror(path);
+            exit(1);
+        }
+        total += page.len;
+    }
+    gp_buf_release(&page);
+    return pages;
+}
+
 static void bench_json(const char *dir, size_t json_bytes, int rounds, const struct gp_catalog *cat,
                        const struct gp_fx_table *fx)
 {
     struct json_pages pages;
 
     load_pages(&pages, dir, "azure", write_json_pages(dir, json_bytes));
-    compare_json("Azure-style JSON, 1000 items a page", "azure", &pages, rounds, cat, fx);
+    compare_json("Azure-style JSON, 1000 items a page", "azure",
+                 "https://prices.azure.com/api/retail/prices?$skip=1000", &pages, rounds, cat, fx);
+    release_pages(&pages);
+    load_pages(&pages, dir, "vast", write_vast_pages(dir, json_bytes / 4));
+    compare_json("Vast.ai-style JSON, 3000 offers a page", "vast",
+                 "https://console.vast.ai/api/v0/bundles/", &pages, rounds, cat, fx);
     release_pages(&pages);
 }
 
@@ -464,7 +517,8 @@ int main(int argc, char **argv)
     static const char usage[] =
         "usage: feed_parse [csv] [json] [store] [--rounds=N] [--json-mb=N]\n"
         "  no case named: all three; --rounds: rounds of the JSON comparison (5);\n"
-        "  --json-mb: size of the Azure-style feed, MB (200)\n";
+        "  --json-mb: size of the Azure-style feed, MB (200); the Vast.ai-style one is a\n"
+        "  quarter of it\n";
     long rounds = 5, json_mb = 200;
     struct gp_catalog cat;
     struct gp_fx_table fx;
