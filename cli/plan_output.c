@@ -113,7 +113,7 @@ static int show_rows(struct gp_cli *cli, const struct gp_cli_plan_run *run,
     if (rc)
         return rc;
     gp_plan_view_table(&view, &table);
-    table.row_json = gp_cli_plan_row_json;
+    table.list = &gp_cli_plan_alternatives;
     table.fit_hint = "--wide shows every column, --columns picks them";
     table.meta = cJSON_CreateObject();
     if (describe(table.meta, run, true, true)) {
@@ -284,7 +284,7 @@ int gp_cli_plan_stream(struct gp_cli *cli, struct gp_cli_plan_run *run,
     rc = plan_view(cli, run, out, &s->view, NULL, 0, 1, NULL, 0);
     if (!rc) {
         gp_plan_view_table(&s->view, &s->table);
-        s->table.row_json = gp_cli_plan_row_json;
+        s->table.list = &gp_cli_plan_alternatives;
         if (gp_plan_stream(&run->res, &run->req, &sink))
             rc = gp_cli_fail();
         else

@@ -186,29 +186,35 @@ void gp_cli_plan_warn_stale(const struct gp_plan_result *res)
     }
 }
 
-int gp_cli_plan_row_json(const void *view, size_t row, cJSON *out)
-{
-    const struct gp_plan_view *v = view;
-    const struct gp_plan_row *r = &v->rows[row];
-    cJSON *list = cJSON_AddArrayToObject(out, "alternatives");
+static const struct gp_column alternative_columns[] = {
+    {"provider", GP_CELL_TEXT, 0},        {"instance_type", GP_CELL_TEXT, 0},
+    {"instances", GP_CELL_INT, 0},        {"gpus", GP_CELL_INT, 0},
+    {"cost_per_hour", GP_CELL_NUMBER, 2}, {"cost_per_month", GP_CELL_NUMBER, 2},
+};
 
-    if (!list)
-        return -1;
-    for (size_t i = 0; i < r->nalternatives; i++) {
-        const struct gp_plan_alternative *a = &r->alternatives[i];
-        cJSON *o = cJSON_CreateObject();
-        if (!o || !cJSON_AddItemToArray(list, o))
-            return -1;
-        if (!cJSON_AddStringToObject(o, "provider", a->provider) ||
-            !cJSON_AddStringToObject(o, "instance_type", a->instance_type) ||
-            !cJSON_AddNumberToObject(o, "instances", a->instances) ||
-            !cJSON_AddNumberToObject(o, "gpus", a->gpus) ||
-            !cJSON_AddNumberToObject(o, "cost_per_hour", a->cost_per_hour) ||
-            !cJSON_AddNumberToObject(o, "cost_per_month", a->cost_per_month))
-            return -1;
-    }
-    return 0;
+static size_t count_alternatives(const void *view, size_t row)
+{
+    return ((const struct gp_plan_view *)view)->rows[row].nalternatives;
 }
+
+static void read_alternative(const void *view, size_t row, size_t item, size_t col,
+                             struct gp_value *out)
+{
+    const struct gp_plan_alternative *a =
+        &((const struct gp_plan_view *)view)->rows[row].alternatives[item];
+    static const enum gp_cell_kind kinds[] = {GP_CELL_TEXT, GP_CELL_TEXT,   GP_CELL_INT,
+                                              GP_CELL_INT,  GP_CELL_NUMBER, GP_CELL_NUMBER};
+    const double numbers[] = {0, 0, a->instances, a->gpus, a->cost_per_hour, a->cost_per_month};
+
+    out->kind = kinds[col];
+    out->text = col == 0 ? a->provider : col == 1 ? a->instance_type : NULL;
+    out->number = numbers[col];
+}
+
+const struct gp_table_list gp_cli_plan_alternatives = {"alternatives", alternative_columns,
+                                                       sizeof(alternative_columns) /
+                                                           sizeof(alternative_columns[0]),
+                                                       count_alternatives, read_alternative};
 
 /* The offers a region rule ruled out, per GPU type of the first sweep point. */
 static int excluded_json(cJSON *o, const struct gp_plan_result *res)

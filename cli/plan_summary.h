@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "planner/plan.h"
+#include "report/table.h"
 
 /* "cheapest purchasable fleet: ...; runner-up: ..." into out[size], numbers with the decimal
  * mark `decimal` ('.' or the locale's ','); false (out "") when no row is feasible and priced.
@@ -23,8 +24,9 @@ void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res, char
 /* One warning line (stderr) when some row uses a price older than the allowed age. */
 void gp_cli_plan_warn_stale(const struct gp_plan_result *res);
 
-/* gp_table_row_json_fn over a struct gp_plan_view: the row's "alternatives" list. */
-int gp_cli_plan_row_json(const void *view, size_t row, cJSON *out);
+/* The list each JSON row of a struct gp_plan_view carries: "alternatives", the next cheapest
+ * purchasable fleets of its GPU type. */
+extern const struct gp_table_list gp_cli_plan_alternatives;
 
 /* The price and exchange-rate facts of `res` added to the assumptions object `o`. Returns 0
  * or GP_ENOMEM. */

@@ -1,12 +1,11 @@
 /* The JSON renderer: {"schema_version": N, <meta members>, "rows": [{column: value}]}, written
  * a row at a time. */
-#include <float.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/json_number.h"
 #include "report/table.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -36,39 +35,76 @@ static cJSON *text_json(const char *text)
     return item;
 }
 
-static cJSON *value_json(const struct gp_table *t, size_t r, size_t c)
+static cJSON *value_json(const struct gp_value *value)
 {
-    char scratch[SCRATCH_MAX];
-    struct gp_value value;
-
-    gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
-    switch (value.kind) {
+    switch (value->kind) {
     case GP_CELL_TEXT:
-        return text_json(value.text);
+        return text_json(value->text);
     case GP_CELL_NUMBER:
     case GP_CELL_INT:
-        return cJSON_CreateNumber(value.number);
+        return cJSON_CreateNumber(value->number);
     default:
         return cJSON_CreateNull();
     }
 }
 
-/* Row `r` as a JSON object: its columns, then what row_json adds; NULL when out of memory. */
+/* Add `value` to `object` as `key`; false when out of memory. */
+static bool add_value(cJSON *object, const char *key, const struct gp_value *value)
+{
+    cJSON *item = value_json(value);
+
+    if (item && cJSON_AddItemToObject(object, key, item))
+        return true;
+    cJSON_Delete(item);
+    return false;
+}
+
+/* Row `r`'s list as a JSON array of objects; NULL when out of memory. */
+static cJSON *list_json(const struct gp_table *t, size_t r)
+{
+    const struct gp_table_list *l = t->list;
+    cJSON *array = cJSON_CreateArray();
+
+    for (size_t i = 0, n = array ? l->count(t->source, r) : 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !cJSON_AddItemToArray(array, o)) {
+            cJSON_Delete(o);
+            cJSON_Delete(array);
+            return NULL;
+        }
+        for (size_t c = 0; c < l->ncols; c++) {
+            struct gp_value value;
+            l->read(t->source, r, i, c, &value);
+            if (!add_value(o, l->columns[c].name, &value)) {
+                cJSON_Delete(array);
+                return NULL;
+            }
+        }
+    }
+    return array;
+}
+
+/* Row `r` as a JSON object: its columns, then its list; NULL when out of memory. */
 static cJSON *row_object(const struct gp_table *t, size_t r)
 {
-    cJSON *row = cJSON_CreateObject();
+    cJSON *row = cJSON_CreateObject(), *list;
+    char scratch[SCRATCH_MAX];
 
     for (size_t c = 0; row && c < t->ncols; c++) {
-        cJSON *value = value_json(t, r, c);
-        if (!value || !cJSON_AddItemToObject(row, t->columns[c].name, value)) {
-            cJSON_Delete(value);
+        struct gp_value value;
+        gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
+        if (!add_value(row, t->columns[c].name, &value)) {
             cJSON_Delete(row);
             return NULL;
         }
     }
-    if (row && t->row_json && t->row_json(t->source, r, row)) {
-        cJSON_Delete(row);
-        return NULL;
+    if (row && t->list) {
+        list = list_json(t, r);
+        if (!list || !cJSON_AddItemToObject(row, t->list->key, list)) {
+            cJSON_Delete(list);
+            cJSON_Delete(row);
+            return NULL;
+        }
     }
     return row;
 }
@@ -182,37 +218,12 @@ static int put_text(struct gp_buf *b, const char *text, struct gp_buf *repair)
     return put_string(b, repair->data);
 }
 
-/* The digits of a whole number below 10^15 in magnitude, as "%1.15g" writes them. */
-static int put_whole(struct gp_buf *b, double d)
-{
-    char digits[24], *p = digits + sizeof(digits);
-    unsigned long long n = (unsigned long long)fabs(d);
-
-    do
-        *--p = (char)('0' + n % 10);
-    while ((n /= 10) != 0);
-    if (d < 0)
-        *--p = '-';
-    return gp_buf_append(b, p, (size_t)(digits + sizeof(digits) - p));
-}
-
-/* `d` as cJSON 1.7 prints a number: null when not finite; "%1.15g" when that reads back within
- * a relative DBL_EPSILON, else "%1.17g". The decimal point is '.' (the C locale). */
+/* `d` as cJSON prints a number (report/json_number.h). */
 static int put_number(struct gp_buf *b, double d)
 {
-    char text[32];
-    double back;
-    int n;
+    char text[GP_JSON_NUMBER_MAX];
 
-    if (!isfinite(d))
-        return gp_buf_puts(b, "null");
-    if (d == floor(d) && fabs(d) < 1e15 && !(d == 0 && signbit(d)))
-        return put_whole(b, d);
-    n = snprintf(text, sizeof(text), "%1.15g", d);
-    back = strtod(text, NULL);
-    if (!(fabs(back - d) <= fmax(fabs(back), fabs(d)) * DBL_EPSILON))
-        n = snprintf(text, sizeof(text), "%1.17g", d);
-    return gp_buf_append(b, text, n > 0 ? (size_t)n : 0);
+    return gp_buf_append(b, text, gp_json_number_text(text, d));
 }
 
 static int put_value(struct gp_buf *b, const struct gp_value *value, struct gp_buf *repair)
@@ -231,11 +242,12 @@ static int put_value(struct gp_buf *b, const struct gp_value *value, struct gp_b
 /* A line break and `depth` tabs, as cJSON indents a member. */
 static int put_indent(struct gp_buf *b, int depth)
 {
-    int rc = gp_buf_putc(b, '\n');
+    static const char tabs[] = "\n\t\t\t\t\t\t\t\t";
+    int rc = 0;
 
-    for (int i = 0; i < depth; i++)
+    for (; depth > 8; depth--)
         rc |= gp_buf_putc(b, '\t');
-    return rc;
+    return rc | gp_buf_append(b, tabs, 1 + (size_t)depth);
 }
 
 /* The opening of member `key` (NULL: none) of an object at `depth`: the comma after the one
@@ -278,53 +290,100 @@ static int put_item(struct gp_buf *b, const cJSON *item, int depth)
     return gp_buf_puts(b, cJSON_IsTrue(item) ? "true" : cJSON_IsFalse(item) ? "false" : "null");
 }
 
-/* What row_json adds to row `r`, as members after its columns (`first`: no column before). */
-static int put_extras(const struct gp_table *t, size_t r, struct gp_buf *b, bool first)
+/* Item `item` of row `r`'s list as the object at `depth` (cJSON's layout). */
+static int put_item_of(struct gp_buf *b, const struct gp_table *t, size_t r, size_t item, int depth,
+                       struct gp_buf *repair)
 {
-    cJSON *extras = cJSON_CreateObject();
-    int rc = !extras || t->row_json(t->source, r, extras);
+    const struct gp_table_list *l = t->list;
+    int rc = gp_buf_putc(b, '{');
 
-    for (const cJSON *m = extras ? extras->child : NULL; !rc && m; m = m->next, first = false)
-        rc = put_member(b, m->string, first, ROW_DEPTH + 1) | put_item(b, m, ROW_DEPTH + 1);
-    cJSON_Delete(extras);
-    return rc;
+    for (size_t c = 0; c < l->ncols; c++) {
+        struct gp_value value;
+        l->read(t->source, r, item, c, &value);
+        rc |= put_member(b, l->columns[c].name, c == 0, depth + 1) | put_value(b, &value, repair);
+    }
+    return rc | put_indent(b, depth) | gp_buf_putc(b, '}');
+}
+
+/* Row `r`'s list as the member after its columns (`first`: no column before it). */
+static int put_list(const struct gp_table *t, size_t r, struct gp_buf *b, bool first,
+                    struct gp_buf *repair)
+{
+    const struct gp_table_list *l = t->list;
+    int rc = put_member(b, l->key, first, ROW_DEPTH + 1) | gp_buf_putc(b, '[');
+
+    for (size_t i = 0, n = l->count(t->source, r); i < n; i++)
+        rc |= (i ? gp_buf_append(b, ", ", 2) : 0) | put_item_of(b, t, r, i, ROW_DEPTH + 2, repair);
+    return rc | gp_buf_putc(b, ']');
+}
+
+/* What writing rows reuses from row to row: the row's text, a repaired text's, and each
+ * column's member opening (",\n\t\t\t\"name\":\t", escaped once). */
+struct row_writer {
+    struct gp_buf row, repair, keys;
+    size_t *key_at; /* owned, ncols + 1 offsets into keys */
+};
+
+static int row_writer_init(struct row_writer *w, const struct gp_table *t)
+{
+    int rc = 0;
+
+    memset(w, 0, sizeof(*w));
+    if (!(w->key_at = malloc((t->ncols + 1) * sizeof(*w->key_at))))
+        return gp_error_set(GP_ENOMEM, "out of memory rendering JSON");
+    for (size_t c = 0; c < t->ncols; c++) {
+        w->key_at[c] = w->keys.len;
+        rc |= put_member(&w->keys, t->columns[c].name, false, ROW_DEPTH + 1);
+    }
+    w->key_at[t->ncols] = w->keys.len;
+    return rc ? gp_error_set(GP_ENOMEM, "out of memory rendering JSON") : 0;
+}
+
+static void row_writer_release(struct row_writer *w)
+{
+    gp_buf_release(&w->row);
+    gp_buf_release(&w->repair);
+    gp_buf_release(&w->keys);
+    free(w->key_at);
 }
 
 /* Row `r` byte for byte as cJSON prints it inside the document (an object in the rows array),
- * built in `b` without a tree for its columns: one member to a line, three tabs in. */
-static int put_row(const struct gp_table *t, size_t r, struct gp_buf *b, struct gp_buf *repair)
+ * built in w->row without a tree for its columns: one member to a line, three tabs in. */
+static int put_row(const struct gp_table *t, size_t r, struct row_writer *w)
 {
     char scratch[SCRATCH_MAX];
     struct gp_value value;
+    struct gp_buf *b = &w->row;
     int rc;
 
     gp_buf_reset(b);
     rc = gp_buf_putc(b, '{');
     for (size_t c = 0; c < t->ncols; c++) {
+        size_t skip = c == 0; /* no comma before the first */
         gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
-        rc |=
-            put_member(b, t->columns[c].name, c == 0, ROW_DEPTH + 1) | put_value(b, &value, repair);
+        rc |= gp_buf_append(b, w->keys.data + w->key_at[c] + skip,
+                            w->key_at[c + 1] - w->key_at[c] - skip) |
+              put_value(b, &value, &w->repair);
     }
-    if (t->row_json && !rc)
-        rc = put_extras(t, r, b, t->ncols == 0);
+    if (t->list)
+        rc |= put_list(t, r, b, t->ncols == 0, &w->repair);
     rc |= put_indent(b, ROW_DEPTH) | gp_buf_putc(b, '}');
     return rc ? gp_error_set(GP_ENOMEM, "out of memory rendering JSON") : 0;
 }
 
 int gp_render_json_rows(const struct gp_table *t, bool first, FILE *out)
 {
-    struct gp_buf row = GP_BUF_INIT, repair = GP_BUF_INIT;
-    int rc = 0;
+    struct row_writer w;
+    int rc = row_writer_init(&w, t);
 
     for (size_t r = 0; rc == 0 && r < t->nrows; r++) {
         if (r || !first)
             fputs(", ", out);
-        rc = put_row(t, r, &row, &repair);
+        rc = put_row(t, r, &w);
         if (!rc)
-            fwrite(row.data, 1, row.len, out);
+            fwrite(w.row.data, 1, w.row.len, out);
     }
-    gp_buf_release(&row);
-    gp_buf_release(&repair);
+    row_writer_release(&w);
     return rc;
 }
 

@@ -63,9 +63,15 @@ typedef void gp_table_read_fn(const void *source, size_t row, size_t col, struct
  * A table holds its rows either as cells (gp_table_add_row and gp_table_set_*), or, when `read`
  * is set, as `nrows` rows read on demand from `source` with no copy.
  */
-/* Add members that are no column (nested lists) to JSON row `row` of `source`; 0, or
- * GP_ENOMEM. */
-typedef int gp_table_row_json_fn(const void *source, size_t row, cJSON *out);
+/* A list of objects each JSON row carries after its columns (a plan row's alternatives): the
+ * items of row `row` of `source` have the members `columns`, read as a table's values are. */
+struct gp_table_list {
+    const char *key;                 /* the row's member that holds the list */
+    const struct gp_column *columns; /* borrowed, `ncols`: each item's members */
+    size_t ncols;
+    size_t (*count)(const void *source, size_t row); /* items in row `row` */
+    void (*read)(const void *source, size_t row, size_t item, size_t col, struct gp_value *out);
+};
 
 struct gp_table {
     const struct gp_column *columns; /* borrowed, `ncols` entries */
@@ -83,7 +89,7 @@ struct gp_table {
     const void *source;                 /* borrowed, passed to `read` */
     const struct gp_column_look *looks; /* borrowed, `ncols` entries beside `columns`;
                                            NULL = every column plain, headed by its name */
-    gp_table_row_json_fn *row_json;     /* NULL, or adds members to each JSON row */
+    const struct gp_table_list *list;   /* borrowed; NULL, or the list each JSON row carries */
     const char *fit_hint; /* borrowed: text tables add it to the line saying how many columns
                              were left out to fit ("--wide shows them all"); NULL = none */
 };

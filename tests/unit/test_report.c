@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "report/json_number.h"
 #include "report/plan_table.h"
 #include "report/table.h"
 #include "util/error.h"
@@ -157,19 +158,27 @@ static void json_has_schema_meta_and_nulls(void **state)
     gp_table_release(&t);
 }
 
-/* Nested members a JSON row may carry beside its columns: a list of objects, one empty. */
-static int row_extras(const void *source, size_t row, cJSON *out)
-{
-    cJSON *list = cJSON_AddArrayToObject(out, "alternatives");
-    cJSON *first = cJSON_CreateObject();
+/* The list a JSON row may carry after its columns: two items a row, none for row 3, with text
+ * that needs escaping and numbers that need 17 digits. */
+static const struct gp_column list_columns[] = {{"cost", GP_CELL_NUMBER, 2},
+                                                {"note", GP_CELL_TEXT, 0}};
 
+static size_t list_count(const void *source, size_t row)
+{
     (void)source;
-    cJSON_AddNumberToObject(first, "cost", 0.1 * (double)row + 0.2);
-    cJSON_AddStringToObject(first, "note", "two\nlines\t\"q\"");
-    cJSON_AddItemToArray(list, first);
-    cJSON_AddItemToArray(list, cJSON_CreateObject());
-    return 0;
+    return row == 3 ? 0 : 2;
 }
+
+static void list_read(const void *source, size_t row, size_t item, size_t col, struct gp_value *out)
+{
+    (void)source;
+    out->kind = col == 0 ? (item ? GP_CELL_EMPTY : GP_CELL_NUMBER) : GP_CELL_TEXT;
+    out->number = 0.1 * (double)row + 0.2;
+    out->text = item ? "" : "two\nlines\t\"q\"";
+}
+
+static const struct gp_table_list row_list = {"alternatives", list_columns, 2, list_count,
+                                              list_read};
 
 /* The document as cJSON prints it whole: what the renderer, which writes a row at a time, must
  * write byte for byte. */
@@ -214,7 +223,7 @@ static void json_streams_the_document_cjson_prints_whole(void **state)
         assert_int_equal(gp_table_set_text(&t, "name", "row\n%zu", i), 0);
         assert_int_equal(gp_table_set_number(&t, "price", prices[i]), 0);
     }
-    t.row_json = row_extras;
+    t.list = &row_list;
     t.meta = cJSON_CreateObject();
     nested = cJSON_AddObjectToObject(t.meta, "assumptions");
     cJSON_AddNumberToObject(nested, "fx", 6.4321);
@@ -266,6 +275,54 @@ static void json_rows_written_directly_match_cjson(void **state)
     }
     assert_streamed_as_whole(&t);
     gp_table_release(&t);
+}
+
+/* The fast number text is cJSON's (snprintf "%1.15g", read back, else "%1.17g") for figures of
+ * every magnitude a plan has, random and near the edges: halves, powers of ten and of two, the
+ * 15-digit read-back boundary, whole numbers, tiny and huge values. */
+static void json_numbers_match_cjson_rule(void **state)
+{
+    static const double edges[] = {0.5,    0.25,   1.5,      2.5,  1e-5,  1e-4,    0.0001234,
+                                   1e14,   1e15,   1e16,     1e17, 1e21,  1e22,    1e-300,
+                                   5e-324, 2.675,  0.1,      0.2,  0.3,   1.0 / 3, 2.0 / 3,
+                                   1e100,  -1e-7,  8.8704,   1.99, 964.4, 0.07,    123.456,
+                                   9.5,    99.995, 999.9995, 0.15, 1e-10, 4.35,    2e-5};
+    char fast[GP_JSON_NUMBER_MAX], slow[GP_JSON_NUMBER_MAX];
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+        for (int ulps = -3; ulps <= 3; ulps++) {
+            double d = edges[i];
+            for (int u = 0; u < abs(ulps); u++)
+                d = nextafter(d, ulps < 0 ? 0.0 : INFINITY);
+            gp_json_number_text(fast, d);
+            gp_json_number_text_printf(slow, d);
+            assert_string_equal(fast, slow);
+        }
+    }
+    for (int i = 0; i < 300000; i++) {
+        double mantissa, d;
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        mantissa = (double)(seed >> 11) / 9007199254740992.0; /* [0, 1) */
+        /* figures of plans (1e-6 to 1e12), decimal values, and any magnitude at all */
+        switch (i % 3) {
+        case 0:
+            d = (mantissa + 0.1) * pow(10.0, (double)(int)(seed % 19) - 6);
+            break;
+        case 1:
+            d = (double)(seed % 100000000) / pow(10.0, (double)(seed % 9));
+            break;
+        default:
+            d = ldexp(mantissa + 0.5, (int)(seed % 600) - 300);
+        }
+        if (seed & 1)
+            d = -d;
+        gp_json_number_text(fast, d);
+        gp_json_number_text_printf(slow, d);
+        if (strcmp(fast, slow) != 0)
+            fail_msg("%a: fast %s, cJSON %s", d, fast, slow);
+    }
 }
 
 /* A table refilled after gp_table_clear reuses its cells: no text of an earlier row shows
@@ -539,6 +596,7 @@ int main(void)
         cmocka_unit_test(json_has_schema_meta_and_nulls),
         cmocka_unit_test(json_streams_the_document_cjson_prints_whole),
         cmocka_unit_test(json_rows_written_directly_match_cjson),
+        cmocka_unit_test(json_numbers_match_cjson_rule),
         cmocka_unit_test(cleared_table_keeps_no_old_values),
         cmocka_unit_test(text_aligns_columns),
         cmocka_unit_test(csv_da_dk_has_bom_semicolons_and_decimal_commas),
