@@ -267,10 +267,12 @@ static void print_stats(const char *label, double *v, int n, const char *fmt, co
 }
 
 /* Parse every page with the adapter `name` and with cJSON alone (cJSON_ParseWithLength, then
- * cJSON_Delete: the floor any JSON adapter stands on), `rounds` times. Within a round each page
- * is parsed by both sides back to back, the side that goes first alternating page by page and
- * round by round, so neither always finds the page in cache or meets a neighbour's load alone;
- * each round gives both rates and their ratio. */
+ * cJSON_Delete: what any JSON adapter would cost if reading the tree were free), `rounds` times.
+ * Each round runs both sides over all the pages, one after the other, the side that goes first
+ * alternating round by round (A B, B A, ...), so neither always runs first or meets a
+ * neighbour's load alone; each round gives both rates and their ratio. A side runs over all the
+ * pages at once rather than page by page in turn with the other, so that each meets malloc's
+ * free lists and the caches as it leaves them itself, not as the other side does. */
 static void compare_json(const char *title, const char *name, const char *url,
                          const struct json_pages *pages, int rounds, const struct gp_catalog *cat,
                          const struct gp_fx_table *fx)
@@ -292,31 +294,31 @@ static void compare_json(const char *title, const char *name, const char *url,
         double spent[2] = {0, 0};
         offers = 0;
         ctx.rejected = 0;
-        for (int p = 0; p < pages->count; p++) {
-            const struct gp_buf *page = &pages->page[p];
-            for (int k = 0; k < 2; k++) {
-                int side = (p + r + k) % 2;
-                double t0 = gp_time_monotonic();
+        for (int k = 0; k < 2; k++) {
+            int side = (r + k) % 2;
+            double t0 = gp_time_monotonic();
+            for (int p = 0; p < pages->count; p++) {
+                const struct gp_buf *page = &pages->page[p];
                 if (side == 0) {
                     if (a->parse(&ctx, page->data, page->len))
                         die(name);
+                    offers += ctx.count;
+                    ctx.count = 0; /* a real feed is a few thousand items: do not hold them all */
                 } else {
                     cJSON *doc = cJSON_ParseWithLength(page->data, page->len);
                     if (!doc)
                         die("cJSON_ParseWithLength");
                     cJSON_Delete(doc);
                 }
-                spent[side] += gp_time_monotonic() - t0;
             }
-            offers += ctx.count;
-            ctx.count = 0; /* a real feed is a few thousand items: do not hold every page's */
+            spent[side] = gp_time_monotonic() - t0;
         }
         rate[0][r] = (double)pages->bytes / 1e6 / spent[0];
         rate[1][r] = (double)pages->bytes / 1e6 / spent[1];
         ratio[r] = rate[0][r] / rate[1][r];
     }
-    printf("%s: %d pages, %.0f MB, %d rounds (each page parsed by both sides in turn); %zu "
-           "offers and %zu rejected a round\n",
+    printf("%s: %d pages, %.0f MB, %d rounds of both sides in turn; %zu offers and %zu "
+           "rejected a round\n",
            title, pages->count, (double)pages->bytes / 1e6, rounds, offers, ctx.rejected);
     printf("  %-22s %8s / %8s / %8s\n", "", "min", "median", "max");
     print_stats(name, rate[0], rounds, "%.0f", "MB/s");
