@@ -1,8 +1,8 @@
 /* cJSON's number text from the digits themselves. printf's "%.Pg" rounds the exact binary value
- * to P significant digits; with a 64-bit long double mantissa, |d| * 10^k (10^k exact up to
- * k = 27) is known to within 1/128 of a unit of the last digit, so the rounding is decided
- * here unless the rest lies near a half, and then, as for anything out of range, the digits
- * come from printf after all. cJSON's read-back test is decided the same way. */
+ * to P significant digits: a = m * 2^q times 10^k is m * 5^k * 2^(q + k), an exact 128-bit
+ * integer for k <= 27, so the digits and the rounding (to nearest, a tie to even) are exact.
+ * cJSON's read-back test is decided exactly in the same integers. What falls outside that
+ * range, and the rare case these cannot tell, takes printf and strtod as cJSON does. */
 #include "report/json_number.h"
 
 #include <float.h>
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if LDBL_MANT_DIG >= 64 && defined(__SIZEOF_INT128__)
+#if defined(__SIZEOF_INT128__)
 #define FAST_DIGITS 1
 __extension__ typedef unsigned __int128 u128; /* GCC and Clang on 64-bit targets */
 #else
-#define FAST_DIGITS 0 /* no 128-bit integers or wide long double: printf for every fraction */
+#define FAST_DIGITS 0 /* no 128-bit integers: printf for every fraction */
 #endif
 
 size_t gp_json_number_text_printf(char out[GP_JSON_NUMBER_MAX], double d)
@@ -38,11 +38,35 @@ size_t gp_json_number_text_printf(char out[GP_JSON_NUMBER_MAX], double d)
 
 enum { MAX_POW = 27 };
 
-/* 10^0 .. 10^27: exact in a 64-bit mantissa (5^27 < 2^64). */
-static const long double pow10_exact[MAX_POW + 1] = {
-    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
-    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
-    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+/* 5^0 .. 5^27: each below 2^63. */
+static const uint64_t pow5[MAX_POW + 1] = {1ull,
+                                           5ull,
+                                           25ull,
+                                           125ull,
+                                           625ull,
+                                           3125ull,
+                                           15625ull,
+                                           78125ull,
+                                           390625ull,
+                                           1953125ull,
+                                           9765625ull,
+                                           48828125ull,
+                                           244140625ull,
+                                           1220703125ull,
+                                           6103515625ull,
+                                           30517578125ull,
+                                           152587890625ull,
+                                           762939453125ull,
+                                           3814697265625ull,
+                                           19073486328125ull,
+                                           95367431640625ull,
+                                           476837158203125ull,
+                                           2384185791015625ull,
+                                           11920928955078125ull,
+                                           59604644775390625ull,
+                                           298023223876953125ull,
+                                           1490116119384765625ull,
+                                           7450580596923828125ull};
 
 static const uint64_t pow10_int[] = {1ull,
                                      10ull,
@@ -72,60 +96,11 @@ static int binary_exponent(double a)
     return (int)((bits >> 52) & 0x7ff) - 1022;
 }
 
-/* 2^e for a normal result, from its bits. */
-static double power_of_two(int e)
-{
-    uint64_t bits = (uint64_t)(e + 1023) << 52;
-    double d;
-
-    memcpy(&d, &bits, sizeof(d));
-    return d;
-}
-
-/* n * 10^j, or |a| * 10^j, in long double; false when 10^|j| is not exact. */
-static bool scale(long double x, int j, long double *out)
-{
-    if (j < -MAX_POW || j > MAX_POW)
-        return false;
-    *out = j >= 0 ? x * pow10_exact[j] : x / pow10_exact[-j];
-    return true;
-}
-
-/* The first `prec` (15 or 17) significant digits of a > 0 as printf rounds them, and the
- * decimal exponent of the first; false when that cannot be told here. */
 /* floor(a * 10^k) for 0 <= k <= 27, exactly, and how the rest compares with a half (-1, 0, 1),
  * in 128-bit integers: a = m * 2^q with m < 2^53, 10^k = 5^k * 2^k and m * 5^k < 2^116. False
  * when the product does not fit 64 bits. */
 static bool scale_exact(double a, int k, uint64_t *whole, int *rest_vs_half)
 {
-    static const uint64_t pow5[MAX_POW + 1] = {1ull,
-                                               5ull,
-                                               25ull,
-                                               125ull,
-                                               625ull,
-                                               3125ull,
-                                               15625ull,
-                                               78125ull,
-                                               390625ull,
-                                               1953125ull,
-                                               9765625ull,
-                                               48828125ull,
-                                               244140625ull,
-                                               1220703125ull,
-                                               6103515625ull,
-                                               30517578125ull,
-                                               152587890625ull,
-                                               762939453125ull,
-                                               3814697265625ull,
-                                               19073486328125ull,
-                                               95367431640625ull,
-                                               476837158203125ull,
-                                               2384185791015625ull,
-                                               11920928955078125ull,
-                                               59604644775390625ull,
-                                               298023223876953125ull,
-                                               1490116119384765625ull,
-                                               7450580596923828125ull};
     uint64_t bits, m;
     u128 p;
     int shift;
@@ -232,26 +207,43 @@ static size_t layout(char *out, bool negative, uint64_t digits, int prec, int x)
     return (size_t)(p - out);
 }
 
-/* cJSON's test on digits15 (exponent x) of a = |d|: does the double nearest to that decimal lie
- * within max(|back|, a) * DBL_EPSILON of a? Within one binade that is: the decimal lies less
- * than 1.5 units in the last place from a. 1 yes, 0 no, -1 too near to tell (or near the
- * binade's edges, where the units differ on each side). */
+/* a's 53-bit significand m and exponent q: a = m * 2^q, for a normal a > 0. */
+static uint64_t split_double(double a, int *q)
+{
+    uint64_t bits;
+
+    memcpy(&bits, &a, sizeof(bits));
+    *q = (int)((bits >> 52) & 0x7ff) - 1075;
+    return (bits & ((1ull << 52) - 1)) | (1ull << 52);
+}
+
+/*
+ * cJSON's test on digits15 (exponent x) of a = |d|: does back, the double nearest to that
+ * decimal D, lie within max(|back|, a) * DBL_EPSILON of a? For an `a` at least 3 units in the
+ * last place (u) below its binade's top and 2 above its bottom, that holds exactly when back
+ * is a - u, a or a + u, that is when |D - a| < 1.5 u. With a = m * 2^q (u = 2^q) and
+ * D = digits15 / 10^j, 2 |D - a| / u < 3 is 2 |digits15 * 2^s - m * 5^j| < 3 * 5^j with
+ * s = -q - j, in 128-bit integers. 1 yes, 0 no, -1 when this cannot tell (an exact tie at
+ * 1.5 u, the binade's edges, or out of range).
+ */
 static int reads_back(double a, uint64_t digits15, int x)
 {
-    int binade = binary_exponent(a); /* a = m * 2^binade, m in [0.5, 1) */
-    long double v, ulp, off, top;
+    int q, j = 14 - x, s;
+    uint64_t m = split_double(a, &q);
+    u128 left, right, diff, bound;
 
-    if (binade - DBL_MANT_DIG < -1021 || binade > 1023 || !scale((long double)digits15, x - 14, &v))
+    if (m - (1ull << 52) < 2 || (1ull << 53) - m <= 3 || j < 0 || j > MAX_POW)
         return -1;
-    ulp = power_of_two(binade - DBL_MANT_DIG);
-    top = power_of_two(binade); /* the binade is [top / 2, top) */
-    /* the decimal, or a, within two units of the binade's edge: the units differ there */
-    if (v >= top - 2 * ulp || v < top / 2 + 2 * ulp || a >= top - 2 * ulp || a < top / 2 + 2 * ulp)
+    s = -q - j;
+    if (s < 0 || s > 70) /* digits15 < 2^50: digits15 * 2^s fits */
         return -1;
-    off = fabsl(v - (long double)a) / ulp;
-    if (fabsl(off - 1.5L) < 0.01L)
+    left = (u128)digits15 << s;
+    right = (u128)m * pow5[j];
+    diff = left > right ? left - right : right - left;
+    bound = 3 * (u128)pow5[j];
+    if (2 * diff == bound)
         return -1;
-    return off < 1.5L;
+    return 2 * diff < bound;
 }
 
 /* A whole number below 10^15 in magnitude: its digits, as "%1.15g" writes them. */

@@ -290,53 +290,50 @@ static int put_item(struct gp_buf *b, const cJSON *item, int depth)
     return gp_buf_puts(b, cJSON_IsTrue(item) ? "true" : cJSON_IsFalse(item) ? "false" : "null");
 }
 
-/* Item `item` of row `r`'s list as the object at `depth` (cJSON's layout). */
-static int put_item_of(struct gp_buf *b, const struct gp_table *t, size_t r, size_t item, int depth,
-                       struct gp_buf *repair)
-{
-    const struct gp_table_list *l = t->list;
-    int rc = gp_buf_putc(b, '{');
-
-    for (size_t c = 0; c < l->ncols; c++) {
-        struct gp_value value;
-        l->read(t->source, r, item, c, &value);
-        rc |= put_member(b, l->columns[c].name, c == 0, depth + 1) | put_value(b, &value, repair);
-    }
-    return rc | put_indent(b, depth) | gp_buf_putc(b, '}');
-}
-
-/* Row `r`'s list as the member after its columns (`first`: no column before it). */
-static int put_list(const struct gp_table *t, size_t r, struct gp_buf *b, bool first,
-                    struct gp_buf *repair)
-{
-    const struct gp_table_list *l = t->list;
-    int rc = put_member(b, l->key, first, ROW_DEPTH + 1) | gp_buf_putc(b, '[');
-
-    for (size_t i = 0, n = l->count(t->source, r); i < n; i++)
-        rc |= (i ? gp_buf_append(b, ", ", 2) : 0) | put_item_of(b, t, r, i, ROW_DEPTH + 2, repair);
-    return rc | gp_buf_putc(b, ']');
-}
-
-/* What writing rows reuses from row to row: the row's text, a repaired text's, and each
- * column's member opening (",\n\t\t\t\"name\":\t", escaped once). */
+/*
+ * What writing rows reuses from row to row: the row's text, a repaired text's, and each
+ * member's opening (",\n\t\t\t\"name\":\t", escaped once): the columns', then the list's key
+ * and its items' members, one level deeper.
+ */
 struct row_writer {
     struct gp_buf row, repair, keys;
-    size_t *key_at; /* owned, ncols + 1 offsets into keys */
+    size_t *key_at; /* owned, offsets into keys: one per column, list key and item member, + 1 */
+    size_t nkeys;
 };
+
+static int add_key(struct row_writer *w, const char *name, int depth)
+{
+    w->key_at[w->nkeys++] = w->keys.len;
+    return put_member(&w->keys, name, false, depth);
+}
 
 static int row_writer_init(struct row_writer *w, const struct gp_table *t)
 {
+    const struct gp_table_list *l = t->list;
+    size_t n = t->ncols + (l ? 1 + l->ncols : 0);
     int rc = 0;
 
     memset(w, 0, sizeof(*w));
-    if (!(w->key_at = malloc((t->ncols + 1) * sizeof(*w->key_at))))
+    if (!(w->key_at = malloc((n + 1) * sizeof(*w->key_at))))
         return gp_error_set(GP_ENOMEM, "out of memory rendering JSON");
-    for (size_t c = 0; c < t->ncols; c++) {
-        w->key_at[c] = w->keys.len;
-        rc |= put_member(&w->keys, t->columns[c].name, false, ROW_DEPTH + 1);
+    for (size_t c = 0; c < t->ncols; c++)
+        rc |= add_key(w, t->columns[c].name, ROW_DEPTH + 1);
+    if (l) {
+        rc |= add_key(w, l->key, ROW_DEPTH + 1);
+        for (size_t c = 0; c < l->ncols; c++)
+            rc |= add_key(w, l->columns[c].name, ROW_DEPTH + 3);
     }
-    w->key_at[t->ncols] = w->keys.len;
+    w->key_at[n] = w->keys.len;
     return rc ? gp_error_set(GP_ENOMEM, "out of memory rendering JSON") : 0;
+}
+
+/* Member opening `i`, without its comma when it is the first of its object. */
+static int put_key(struct row_writer *w, size_t i, bool first)
+{
+    size_t skip = first;
+
+    return gp_buf_append(&w->row, w->keys.data + w->key_at[i] + skip,
+                         w->key_at[i + 1] - w->key_at[i] - skip);
 }
 
 static void row_writer_release(struct row_writer *w)
@@ -347,8 +344,28 @@ static void row_writer_release(struct row_writer *w)
     free(w->key_at);
 }
 
+/* Row `r`'s list as the member after its columns (`first`: no column before it): its items,
+ * objects two levels deeper, ", " apart. */
+static int put_list(const struct gp_table *t, size_t r, struct row_writer *w, bool first)
+{
+    const struct gp_table_list *l = t->list;
+    struct gp_buf *b = &w->row;
+    int rc = put_key(w, t->ncols, first) | gp_buf_putc(b, '[');
+
+    for (size_t i = 0, n = l->count(t->source, r); i < n; i++) {
+        rc |= (i ? gp_buf_append(b, ", ", 2) : 0) | gp_buf_putc(b, '{');
+        for (size_t c = 0; c < l->ncols; c++) {
+            struct gp_value value;
+            l->read(t->source, r, i, c, &value);
+            rc |= put_key(w, t->ncols + 1 + c, c == 0) | put_value(b, &value, &w->repair);
+        }
+        rc |= put_indent(b, ROW_DEPTH + 2) | gp_buf_putc(b, '}');
+    }
+    return rc | gp_buf_putc(b, ']');
+}
+
 /* Row `r` byte for byte as cJSON prints it inside the document (an object in the rows array),
- * built in w->row without a tree for its columns: one member to a line, three tabs in. */
+ * built in w->row without a tree: one member to a line, three tabs in. */
 static int put_row(const struct gp_table *t, size_t r, struct row_writer *w)
 {
     char scratch[SCRATCH_MAX];
@@ -359,14 +376,11 @@ static int put_row(const struct gp_table *t, size_t r, struct row_writer *w)
     gp_buf_reset(b);
     rc = gp_buf_putc(b, '{');
     for (size_t c = 0; c < t->ncols; c++) {
-        size_t skip = c == 0; /* no comma before the first */
         gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
-        rc |= gp_buf_append(b, w->keys.data + w->key_at[c] + skip,
-                            w->key_at[c + 1] - w->key_at[c] - skip) |
-              put_value(b, &value, &w->repair);
+        rc |= put_key(w, c, c == 0) | put_value(b, &value, &w->repair);
     }
     if (t->list)
-        rc |= put_list(t, r, b, t->ncols == 0, &w->repair);
+        rc |= put_list(t, r, w, t->ncols == 0);
     rc |= put_indent(b, ROW_DEPTH) | gp_buf_putc(b, '}');
     return rc ? gp_error_set(GP_ENOMEM, "out of memory rendering JSON") : 0;
 }

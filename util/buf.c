@@ -59,7 +59,7 @@ int gp_buf_grow(struct gp_buf *buf, size_t extra)
     return 0;
 }
 
-int gp_buf_append(struct gp_buf *buf, const void *bytes, size_t len)
+int gp_buf_append_grown(struct gp_buf *buf, const void *bytes, size_t len)
 {
     int rc = gp_buf_grow(buf, len);
     if (rc)
@@ -74,11 +74,6 @@ int gp_buf_append(struct gp_buf *buf, const void *bytes, size_t len)
 int gp_buf_puts(struct gp_buf *buf, const char *text)
 {
     return gp_buf_append(buf, text, strlen(text));
-}
-
-int gp_buf_putc(struct gp_buf *buf, char c)
-{
-    return gp_buf_append(buf, &c, 1);
 }
 
 int gp_buf_vprintf(struct gp_buf *buf, const char *fmt, va_list ap)

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "util/format.h"
 
@@ -33,9 +34,30 @@ void gp_buf_release(struct gp_buf *buf);
 void gp_buf_reset(struct gp_buf *buf);
 /* Make room for `extra` more bytes. Returns 0, GP_ENOMEM or GP_EINVALID (over the limit). */
 int gp_buf_grow(struct gp_buf *buf, size_t extra);
-int gp_buf_append(struct gp_buf *buf, const void *bytes, size_t len);
+/* gp_buf_append past its inline case: growing, or refusing past the limit. */
+int gp_buf_append_grown(struct gp_buf *buf, const void *bytes, size_t len);
+
+/* Append `len` bytes. Inline while they fit what is allocated (writers that append a few bytes
+ * at a time, like the JSON renderer, pay no call). */
+static inline int gp_buf_append(struct gp_buf *buf, const void *bytes, size_t len)
+{
+    if (buf->data && len < buf->cap - buf->len &&
+        len <= (buf->limit ? buf->limit : GP_BUF_DEFAULT_LIMIT) - buf->len) {
+        if (len)
+            memcpy(buf->data + buf->len, bytes, len);
+        buf->len += len;
+        buf->data[buf->len] = '\0';
+        return 0;
+    }
+    return gp_buf_append_grown(buf, bytes, len);
+}
+
+static inline int gp_buf_putc(struct gp_buf *buf, char c)
+{
+    return gp_buf_append(buf, &c, 1);
+}
+
 int gp_buf_puts(struct gp_buf *buf, const char *text);
-int gp_buf_putc(struct gp_buf *buf, char c);
 int gp_buf_printf(struct gp_buf *buf, const char *fmt, ...) GP_PRINTF(2, 3);
 int gp_buf_vprintf(struct gp_buf *buf, const char *fmt, va_list ap);
 /* Hand the contents to the caller (free() it); the buffer is left empty. Never returns NULL
