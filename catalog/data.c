@@ -17,6 +17,11 @@ void gp_data_set_dir(const char *dir)
     data_dir = dir;
 }
 
+bool gp_data_embedded_only(void)
+{
+    return data_dir == NULL;
+}
+
 static const struct gp_embedded_file *embedded_find(const char *relpath)
 {
     for (const struct gp_embedded_file *f = gp_embedded_files; f->path; f++)

@@ -2,6 +2,7 @@
 #ifndef GP_CATALOG_DATA_H
 #define GP_CATALOG_DATA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/buf.h"
@@ -9,6 +10,8 @@
 /* Read data files from `dir` (borrowed; must outlive use) before the embedded copies; NULL
  * restores embedded-only. */
 void gp_data_set_dir(const char *dir);
+/* True when no --data folder is set: every data file is the embedded copy. */
+bool gp_data_embedded_only(void);
 
 /*
  * Append the file `relpath` ("gpus.json", "workloads/chat.json") to `out`, and write into

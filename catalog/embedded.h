@@ -12,5 +12,8 @@ struct gp_embedded_file {
 
 /* Sorted by path, ended by an entry whose path is NULL. */
 extern const struct gp_embedded_file gp_embedded_files[];
+/* Names the embedded files' contents (hex SHA-256, computed at build time), so that a database
+ * seeded from them is known current without hashing them again. */
+extern const char gp_embedded_files_digest[];
 
 #endif

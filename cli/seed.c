@@ -1,4 +1,5 @@
-/* Seeding the store: a content hash of the data files decides whether anything is written. */
+/* Seeding the store: a mark of the data files (the build's digest of the embedded ones, else a
+ * content hash) decides whether anything is written. */
 #include "cli/seed.h"
 
 #include <stdint.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "catalog/data.h"
+#include "catalog/embedded.h"
 #include "catalog/fx.h"
 #include "catalog/regions.h"
 #include "pricing/pricelist.h"
@@ -60,22 +62,41 @@ static int data_hash(char *out, size_t size)
     return rc;
 }
 
-/* The hash of the data in use into want[], and whether the store holds the same. */
-static int compare_hash(struct gp_store *store, char *want, size_t size, bool *current)
+/*
+ * The seed mark of the data in use into want[]: the FNV hash of its files, followed, when every
+ * file is the embedded copy, by " " and the digest the build computed of them. A store marked
+ * with this build's digest is current without reading the files; any other is compared by the
+ * hash, so that a --data folder holding the same files does not reseed.
+ */
+static int compare_mark(struct gp_store *store, char *want, size_t size, bool *current)
 {
-    char have[80];
-    int rc = data_hash(want, size);
+    char have[160];
+    const char *digest = gp_data_embedded_only() ? gp_embedded_files_digest : NULL;
+    const char *space;
+    int rc = gp_store_seed_hash(store, have, sizeof(have));
 
-    if (!rc)
-        rc = gp_store_seed_hash(store, have, sizeof(have));
-    *current = rc == 0 && strcmp(want, have) == 0;
-    return rc;
+    *current = false;
+    if (rc)
+        return rc;
+    space = strchr(have, ' ');
+    if (digest && space && strcmp(space + 1, digest) == 0) {
+        *current = true;
+        return 0;
+    }
+    rc = data_hash(want, size);
+    if (rc)
+        return rc;
+    size_t hash_len = space ? (size_t)(space - have) : strlen(have);
+    *current = strlen(want) == hash_len && memcmp(want, have, hash_len) == 0;
+    if (digest)
+        snprintf(want + strlen(want), size - strlen(want), " %s", digest);
+    return 0;
 }
 
 int gp_cli_seed_current(struct gp_store *store, bool *current)
 {
-    char want[32];
-    return compare_hash(store, want, sizeof(want), current);
+    char want[128];
+    return compare_mark(store, want, sizeof(want), current);
 }
 
 int gp_cli_seed(struct gp_store *store, const struct gp_catalog *catalog)
@@ -83,9 +104,9 @@ int gp_cli_seed(struct gp_store *store, const struct gp_catalog *catalog)
     struct gp_fx_table fx = {NULL, 0};
     struct gp_region_table regions;
     struct gp_pricelist snapshot = {0};
-    char want[32];
+    char want[128];
     bool current = false;
-    int rc = compare_hash(store, want, sizeof(want), &current);
+    int rc = compare_mark(store, want, sizeof(want), &current);
 
     if (rc || current)
         return rc;

@@ -46,6 +46,26 @@ before=$(sqlite "$db" 'select count(*) from price_observations')
 "$gpuplan" prices --db "$db" >/dev/null 2>&1
 check "seed is idempotent" "$before" "$(sqlite "$db" 'select count(*) from price_observations')"
 
+# The seed mark: the data's hash and, seeded from the embedded files, the build's digest of
+# them, which later runs check instead of hashing the files. Another build's digest with the
+# same hash, or a --data folder of the same files, is current too; changed data reseeds.
+mark=$(sqlite "$db" "select value from meta where key = 'seed_hash'")
+[[ "$mark" =~ ^[0-9a-f]{16}\ [0-9a-f]{64}$ ]]; check "seed mark holds the build digest" 0 $?
+sqlite "$db" "update meta set value = substr(value, 1, 17) || '$(printf '0%.0s' {1..64})' where key = 'seed_hash'" >/dev/null
+"$gpuplan" prices --db "$db" >/dev/null 2>&1
+check "another build of the same data: no reseed" "$before" "$(sqlite "$db" 'select count(*) from price_observations')"
+mkdir -p "$tmp/same" && cp -r "$(dirname "$0")/../../data/." "$tmp/same/"
+"$gpuplan" --data "$tmp/same" prices --db "$db" >/dev/null 2>&1
+check "a --data folder of the same files: no reseed" "$before" "$(sqlite "$db" 'select count(*) from price_observations')"
+sed -i 's/"price": 2.39,/"price": 2.41,/' "$tmp/same/prices/runpod.json"
+"$gpuplan" --data "$tmp/same" prices --db "$db" >/dev/null 2>&1
+check "changed --data reseeds" 0 $?
+after=$(sqlite "$db" 'select count(*) from price_observations')
+[[ "$after" -gt "$before" ]]; check "changed --data: a new price in the history" 0 $?
+"$gpuplan" prices --db "$db" >/dev/null 2>&1
+[[ "$(sqlite "$db" "select value from meta where key = 'seed_hash'")" == "$mark" ]]
+check "back to the embedded data: its mark again" 0 $?
+
 # History is append-only, in its table and through the compatibility view.
 for target in price_history price_observations; do
   sqlite "$db" "update $target set amount = 1" >/dev/null 2>"$tmp/err"
