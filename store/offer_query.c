@@ -113,11 +113,20 @@ static const char groups_sql[] =
     "SELECT " GP_STORE_OFFER_COLUMNS " FROM purchase_cheapest WHERE gpu_id = ?1 AND tier = ?2 "
     "ORDER BY provider, gpus_per_instance, term_months, term_days";
 
+/* A group's cheapest offers within the filter, when the group's cheapest alone does not answer. */
+static const char cheapest_sql[] =
+    "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers WHERE gpu_id = ?1 AND tier = ?2 "
+    "AND provider = ?3 AND gpus_per_instance = ?4 AND term_months = ?7 AND term_days = ?8 "
+    "AND observed_at >= ?10 AND (valid_until = 0 OR valid_until >= ?11) " PLACE_WHERE
+    "ORDER BY usd_per_gpu_hour LIMIT ?9";
+
 /* The statements of one purchase read: the groups, and a group's cheapest offers within the
  * filter (when the group's cheapest alone does not answer). */
 struct purchase_read {
-    sqlite3_stmt *groups, *cheapest;
-    bool filtered; /* a place, provider or date filter, or more than one offer per group */
+    sqlite3_stmt *groups, *cheapest; /* cheapest: prepared when a group first needs it */
+    const struct gp_offer_filter *filter;
+    const char *tier; /* the tier being read */
+    bool filtered;    /* a place, provider or date filter, or more than one offer per group */
     struct gp_offer *offers;
     size_t count, cap;
 };
@@ -136,6 +145,16 @@ static int read_group(struct gp_store *store, struct purchase_read *r, const str
 {
     int step = SQLITE_DONE, rc = 0;
 
+    if (!r->cheapest) {
+        rc = gp_store__cached(store, GP_STMT_PURCHASE_CHEAPEST, cheapest_sql, &r->cheapest);
+        if (rc)
+            return rc;
+        bind_place(store, r->cheapest, r->filter);
+        sqlite3_bind_int64(r->cheapest, 10, r->filter->since);
+        sqlite3_bind_int64(r->cheapest, 11, r->filter->valid_at);
+    }
+    gp_store__bind_text(store, r->cheapest, 1, r->filter->gpu_id);
+    gp_store__bind_text(store, r->cheapest, 2, r->tier);
     gp_store__bind_text(store, r->cheapest, 3, g->provider);
     sqlite3_bind_int(r->cheapest, 4, g->gpus_per_instance);
     sqlite3_bind_int(r->cheapest, 7, g->term_months);
@@ -163,10 +182,9 @@ static int read_tier(struct gp_store *store, struct purchase_read *r,
     struct gp_offer g;
     int step = SQLITE_DONE, rc = 0;
 
+    r->tier = gp_tier_name((enum gp_tier)tier);
     gp_store__bind_text(store, r->groups, 1, filter->gpu_id);
-    gp_store__bind_text(store, r->groups, 2, gp_tier_name((enum gp_tier)tier));
-    gp_store__bind_text(store, r->cheapest, 1, filter->gpu_id);
-    gp_store__bind_text(store, r->cheapest, 2, gp_tier_name((enum gp_tier)tier));
+    gp_store__bind_text(store, r->groups, 2, r->tier);
     while (rc == 0 && (step = gp_store__step(store, r->groups)) == SQLITE_ROW) {
         struct gp_offer *o;
         gp_store__read_offer(store, r->groups, &g);
@@ -185,12 +203,6 @@ static int read_tier(struct gp_store *store, struct purchase_read *r,
     return rc;
 }
 
-static const char cheapest_sql[] =
-    "SELECT " GP_STORE_OFFER_COLUMNS " FROM offers WHERE gpu_id = ?1 AND tier = ?2 "
-    "AND provider = ?3 AND gpus_per_instance = ?4 AND term_months = ?7 AND term_days = ?8 "
-    "AND observed_at >= ?10 AND (valid_until = 0 OR valid_until >= ?11) " PLACE_WHERE
-    "ORDER BY usd_per_gpu_hour LIMIT ?9";
-
 static void purchase_read_close(struct purchase_read *r)
 {
     gp_store__release(r->groups);
@@ -205,6 +217,7 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
     int rc = 0;
 
     memset(&r, 0, sizeof(r));
+    r.filter = filter;
     *out = NULL;
     *count = 0;
     if (!filter->gpu_id)
@@ -217,13 +230,6 @@ int gp_store_purchase_offers(struct gp_store *store, const struct gp_offer_filte
     /* prepared once per connection: a plan reads every GPU type's groups, each sweep point */
     if (!rc)
         rc = gp_store__cached(store, GP_STMT_PURCHASE_GROUPS, groups_sql, &r.groups);
-    if (!rc)
-        rc = gp_store__cached(store, GP_STMT_PURCHASE_CHEAPEST, cheapest_sql, &r.cheapest);
-    if (!rc) {
-        bind_place(store, r.cheapest, filter);
-        sqlite3_bind_int64(r.cheapest, 10, filter->since);
-        sqlite3_bind_int64(r.cheapest, 11, filter->valid_at);
-    }
     for (int t = 0; rc == 0 && t < GP_TIER_COUNT; t++)
         if (t != GP_TIER_QUOTE && (filter->tier < 0 || filter->tier == t))
             rc = read_tier(store, &r, filter, t, per_group ? per_group : 1);
