@@ -376,13 +376,21 @@ int gp_json_parse_versioned(cJSON **out, const struct gp_json_reader *r, const c
 
 size_t gp_json_enter(struct gp_json_reader *r, const char *key, int idx)
 {
-    size_t saved = strlen(r->path);
-    size_t room = sizeof(r->path) - saved;
+    size_t saved = strlen(r->path), room = sizeof(r->path) - saved, len;
 
-    if (key)
-        snprintf(r->path + saved, room, "%s%s", saved ? "." : "", key);
-    else
+    if (!key) {
         snprintf(r->path + saved, room, "[%d]", idx);
+        return saved;
+    }
+    /* ".key" (no dot at the start), cut to fit as snprintf would: the common case, no printf */
+    len = strlen(key);
+    if (saved && room > 1) {
+        r->path[saved] = '.';
+        room--;
+    }
+    len = len < room - 1 ? len : room - 1;
+    memcpy(r->path + sizeof(r->path) - room, key, len);
+    r->path[sizeof(r->path) - room + len] = '\0';
     return saved;
 }
 
@@ -495,13 +503,16 @@ int gp_json_string(const struct gp_json_reader *r, const cJSON *obj, const char 
         return rc;
     if (!cJSON_IsString(item))
         return gp_json_fail(r, key, "must be a string");
-    if (strlen(item->valuestring) >= size)
+    size_t len = strlen(item->valuestring);
+    if (len >= size)
         return gp_json_fail(r, key, "is longer than %zu characters", size - 1);
     if (!gp_utf8_valid(item->valuestring))
         return gp_json_fail(r, key, "is not valid UTF-8");
-    if (strstr(item->valuestring, GP_JSON_NUL_STAND_IN))
+    /* the stand-in starts with a byte no ASCII text holds: most strings skip the search */
+    if (memchr(item->valuestring, GP_JSON_NUL_STAND_IN[0], len) &&
+        strstr(item->valuestring, GP_JSON_NUL_STAND_IN))
         return gp_json_fail(r, key, "holds \\u0000 (NUL) or \\uffff, which no text may hold");
-    memcpy(out, item->valuestring, strlen(item->valuestring) + 1);
+    memcpy(out, item->valuestring, len + 1);
     return 0;
 }
 
