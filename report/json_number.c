@@ -160,6 +160,20 @@ static bool significant(double a, int prec, uint64_t *digits, int *exp10)
     return false;
 }
 
+/* v's last `count` decimal digits into out[count], two a division. */
+static void put_digits(char *out, uint32_t v, int count)
+{
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                   "25262728293031323334353637383940414243444546474849"
+                                   "50515253545556575859606162636465666768697071727374"
+                                   "75767778798081828384858687888990919293949596979899";
+
+    for (; count >= 2; count -= 2, v /= 100)
+        memcpy(out + count - 2, pairs + 2 * (v % 100), 2);
+    if (count)
+        out[0] = (char)('0' + v % 10);
+}
+
 /* The text of digits[prec] (exponent `x`) as "%.Pg" lays it out: fixed for -4 <= x < prec,
  * else with an exponent of at least two digits; trailing zeros of the fraction dropped. */
 static size_t layout(char *out, bool negative, uint64_t digits, int prec, int x)
@@ -167,8 +181,9 @@ static size_t layout(char *out, bool negative, uint64_t digits, int prec, int x)
     char d[20], *p = out;
     int kept = prec;
 
-    for (int i = prec - 1; i >= 0; i--, digits /= 10)
-        d[i] = (char)('0' + digits % 10);
+    /* the low 8 digits and the rest, each in 32-bit arithmetic */
+    put_digits(d + prec - 8, (uint32_t)(digits % 100000000), 8);
+    put_digits(d, (uint32_t)(digits / 100000000), prec - 8);
     while (kept > 1 && d[kept - 1] == '0')
         kept--;
     if (negative)
@@ -198,7 +213,7 @@ static size_t layout(char *out, bool negative, uint64_t digits, int prec, int x)
     } else {
         *p++ = '0';
         *p++ = '.';
-        for (int i = 0; i < -x - 1; i++)
+        for (int z = 0; z < -x - 1; z++)
             *p++ = '0';
         memcpy(p, d, (size_t)kept);
         p += kept;

@@ -159,45 +159,38 @@ static char *document_head(const struct gp_table *t, const struct gp_render_opti
 /* `text` as cJSON prints a string: quoted, with '"', '\\' and the control characters escaped
  * (\b \f \n \r \t by name, the others as \u00xx), every other byte as it is. The put_*
  * functions return 0, or nonzero once an append failed (out of memory). */
-static int put_string(struct gp_buf *b, const char *text)
+/* The escape of byte c, which JSON text cannot hold as it is, into esc[6]; its length. */
+static size_t escape(char esc[6], unsigned char c)
 {
     static const char hex[] = "0123456789abcdef";
+    static const char named[] = {['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r',
+                                 ['\t'] = 't', ['"'] = '"',  ['\\'] = '\\'};
+
+    esc[0] = '\\';
+    if (c < sizeof(named) && named[c]) {
+        esc[1] = named[c];
+        return 2;
+    }
+    memcpy(esc + 1, "u00", 3);
+    esc[4] = hex[c >> 4];
+    esc[5] = hex[c & 15];
+    return 6;
+}
+
+static int put_string(struct gp_buf *b, const char *text)
+{
     const char *run = text;
     int rc = gp_buf_putc(b, '"');
 
     for (const char *p = text;; p++) {
         unsigned char c = (unsigned char)*p;
-        char esc[6] = {'\\', (char)c, '0', '0', hex[c >> 4], hex[c & 15]};
-        size_t len = 2;
+        char esc[6];
         if (c >= 32 && c != '"' && c != '\\')
             continue;
         rc |= gp_buf_append(b, run, (size_t)(p - run));
         if (c == 0)
             break;
-        switch (c) {
-        case '\b':
-            esc[1] = 'b';
-            break;
-        case '\f':
-            esc[1] = 'f';
-            break;
-        case '\n':
-            esc[1] = 'n';
-            break;
-        case '\r':
-            esc[1] = 'r';
-            break;
-        case '\t':
-            esc[1] = 't';
-            break;
-        case '"':
-        case '\\':
-            break;
-        default:
-            esc[1] = 'u';
-            len = 6;
-        }
-        rc |= gp_buf_append(b, esc, len);
+        rc |= gp_buf_append(b, esc, escape(esc, c));
         run = p + 1;
     }
     return rc | gp_buf_putc(b, '"');
