@@ -167,6 +167,20 @@ static const char *const skus[] = {
     "Standard_NC40ads_H100_v5", "Standard_D4s_v5",          "Standard_NC24ads_A100_v4",
 };
 
+/* Write `page` as <dir>/<name>-NNNNN.json, page number `n`; exits on failure. */
+static void write_page(const char *dir, const char *name, int n, const struct gp_buf *page)
+{
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s-%05d.json", dir, name, n);
+    f = fopen(path, "w");
+    if (!f || fwrite(page->data, 1, page->len, f) != page->len || fclose(f) != 0) {
+        perror(path);
+        exit(1);
+    }
+}
+
 /* Write the pages of a `json_bytes` feed (200 MB by default); returns how many. */
 static int write_json_pages(const char *dir, size_t json_bytes)
 {
@@ -177,8 +191,6 @@ static int write_json_pages(const char *dir, size_t json_bytes)
 
     gp_buf_init(&page, (size_t)8 << 20);
     while (total < json_bytes) {
-        char path[512];
-        FILE *f;
         gp_buf_reset(&page);
         gp_buf_puts(&page, "{\"BillingCurrency\":\"USD\",\"CustomerEntityId\":\"Default\","
                            "\"CustomerEntityType\":\"Retail\",\"Items\":[");
@@ -203,12 +215,7 @@ static int write_json_pages(const char *dir, size_t json_bytes)
                       "],\"NextPageLink\":\"https://prices.azure.com:443/api/retail/prices?"
                       "$skip=%lu\",\"Count\":1000}",
                       item);
-        snprintf(path, sizeof(path), "%s/azure-%05d.json", dir, pages++);
-        f = fopen(path, "w");
-        if (!f || fwrite(page.data, 1, page.len, f) != page.len || fclose(f) != 0) {
-            perror(path);
-            exit(1);
-        }
+        write_page(dir, "azure", pages++, &page);
         total += page.len;
     }
     gp_buf_release(&page);
@@ -345,8 +352,6 @@ static int write_vast_pages(const char *dir, size_t bytes)
 
     gp_buf_init(&page, (size_t)32 << 20);
     while (total < bytes) {
-        char path[512];
-        FILE *f;
         gp_buf_reset(&page);
         gp_buf_puts(&page, "{\"offers\": [");
         for (int i = 0; i < 3000; i++, offer++) {
@@ -364,12 +369,7 @@ static int write_vast_pages(const char *dir, size_t bytes)
                 2 * n + 1, offer % 100, offer % 4 ? "1.1" : "null", places[offer % 7], offer % 10);
         }
         gp_buf_puts(&page, "\n]}");
-        snprintf(path, sizeof(path), "%s/vast-%05d.json", dir, pages++);
-        f = fopen(path, "w");
-        if (!f || fwrite(page.data, 1, page.len, f) != page.len || fclose(f) != 0) {
-            perror(path);
-            exit(1);
-        }
+        write_page(dir, "vast", pages++, &page);
         total += page.len;
     }
     gp_buf_release(&page);
