@@ -413,7 +413,7 @@ int gp_render_json_head(const struct gp_table *t, const struct gp_render_options
 int gp_render_json_tail(const cJSON *after, FILE *out)
 {
     struct gp_buf b = GP_BUF_INIT;
-    int rc = gp_buf_putc(&b, ']');
+    int rc = gp_json_failed() ? GP_ENOMEM : gp_buf_putc(&b, ']'); /* `after` may lack a member */
 
     for (const cJSON *m = after ? after->child : NULL; m; m = m->next)
         rc |= put_member(&b, m->string, false, 1) | put_item(&b, m, 1);

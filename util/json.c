@@ -252,9 +252,14 @@ void gp_json_init(void)
     cJSON_InitHooks(&(cJSON_Hooks){json_malloc, free});
 }
 
+bool gp_json_failed(void)
+{
+    return atomic_load(&json_failed_allocations) != 0;
+}
+
 char *gp_json_print(const cJSON *doc, bool formatted)
 {
-    if (!doc || atomic_load(&json_failed_allocations))
+    if (!doc || gp_json_failed())
         return NULL;
     return formatted ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
 }

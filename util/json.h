@@ -58,6 +58,10 @@ void gp_json_init(void);
  */
 char *gp_json_print(const cJSON *doc, bool formatted);
 
+/* Whether any cJSON allocation has failed in this process so far: a tree built since may lack a
+ * member added without a check. Writers that print a tree without gp_json_print ask this. */
+bool gp_json_failed(void);
+
 /*
  * Parse `len` bytes of `text`. On malformed input returns GP_EINVALID with a message
  * "FILE:LINE:COL: invalid JSON ..."; *out is owned by the caller (cJSON_Delete). An escaped NUL
