@@ -246,9 +246,12 @@ static void read_value(const void *source, size_t row, size_t col, struct gp_val
 {
     const struct gp_plan_view *v = source;
     const struct gp_plan_row *r = &v->rows[row];
-    const char *swept = v->sweep_values ? v->sweep_values + row / v->group * v->sweep_stride : "";
+    const struct gp_plan_column *d = v->used[col];
+    /* the swept value only for its column: the division is dearer than the rest of a cell */
+    const char *swept =
+        d || !v->sweep_values ? "" : v->sweep_values + row / v->group * v->sweep_stride;
 
-    read_cell(v, v->used[col], swept, r, needs_met(r), out, scratch, size);
+    read_cell(v, d, swept, r, needs_met(r), out, scratch, size);
 }
 
 /* Append row `row` of `v` to `line` as a CSV line, CRLF included: each cell through one cursor,
