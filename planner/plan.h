@@ -138,9 +138,9 @@ struct gp_plan_result {
     const char *best_value; /* the swept value of the best row's point (in best_value_text),
                                NULL without */
     char best_value_text[GP_SWEEP_VALUE_MAX];
-    size_t best_point;      /* the sweep point of the best row (0 without a sweep) */
-    size_t runner_up;       /* the next row of the best row's sweep point that is a runner-up to it
-                               (gp_plan_row_runner_up_to), or SIZE_MAX */
+    size_t best_point; /* the sweep point of the best row (0 without a sweep) */
+    size_t runner_up;  /* the next row of the best row's sweep point that is a runner-up to it
+                          (gp_plan_row_runner_up_to), or SIZE_MAX */
     enum gp_plan_infeasible infeasible; /* GP_PLAN_FEASIBLE when some row is feasible */
     const struct gp_plan_row *smallest; /* the smallest sized fleet, or NULL; &smallest_row */
     struct gp_plan_row smallest_row;    /* a copy of the smallest sized fleet's row */
