@@ -278,8 +278,12 @@ int gp_serving_file_parse(struct gp_serving_file *out, const char *text, size_t 
         size_t start = 0;
         for (int line = 1; start < len && !rc; line++) {
             const char *nl = memchr(text + start, '\n', len - start);
-            size_t end = nl ? (size_t)(nl - text) : len;
-            if (strspn(text + start, " \t\r") < end - start)
+            size_t end = nl ? (size_t)(nl - text) : len, blank = start;
+            /* within the line only: the text need not end in a NUL */
+            while (blank < end &&
+                   (text[blank] == ' ' || text[blank] == '\t' || text[blank] == '\r'))
+                blank++;
+            if (blank < end)
                 rc = read_text(out, &cap, text + start, end - start, origin, line, true);
             start = end + 1;
         }
