@@ -6,9 +6,7 @@
  * both rates and of their ratio), and measures observations written per second into SQLite.
  * Figures go to stdout; docs/benchmarks.md ("Price feeds") records them with the machine and
  * date. */
-#include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +23,8 @@
 #include "util/error.h"
 #include "util/json.h"
 #include "util/timeutil.h"
+
+#include "pairs.h"
 
 #define CSV_BYTES    ((size_t)1000 << 20)
 #define STORE_OFFERS 200000
@@ -455,36 +455,6 @@ static void bench_store(const char *dir, const struct gp_catalog *cat, const str
     free(offers);
 }
 
-/* The working folder, emptied and removed at exit and on SIGINT, SIGTERM or SIGHUP, so that a
- * run that fails half-way (or is interrupted) leaves nothing in /tmp. */
-static char workdir[64];
-
-static void remove_workdir(void)
-{
-    DIR *d;
-    struct dirent *e;
-
-    if (!workdir[0] || !(d = opendir(workdir)))
-        return;
-    while ((e = readdir(d)) != NULL) {
-        char path[600];
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", workdir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(workdir);
-    workdir[0] = '\0';
-}
-
-static void on_signal(int sig)
-{
-    remove_workdir();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 /* Whether the command line asks for `name` (no case named: every case). */
 static bool wanted(int argc, char **argv, const char *name)
 {
@@ -502,15 +472,11 @@ static bool wanted(int argc, char **argv, const char *name)
 static bool option(const char *arg, const char *name, long min, long max, long *out)
 {
     size_t n = strlen(name);
-    char *end;
 
     if (strncmp(arg, name, n) != 0 || arg[n] != '=')
         return false;
-    *out = strtol(arg + n + 1, &end, 10);
-    if (end == arg + n + 1 || *end || *out < min || *out > max) {
-        fprintf(stderr, "feed_parse: %s wants a whole number in %ld..%ld\n", name, min, max);
+    if (gp_bench_arg_long(arg + n + 1, name, min, max, out))
         exit(2);
-    }
     return true;
 }
 
@@ -535,22 +501,17 @@ int main(int argc, char **argv)
     }
     if (gp_catalog_load(&cat) || gp_fx_load(&fx))
         die("data");
-    snprintf(workdir, sizeof(workdir), "/tmp/gpuplan-feed-bench-XXXXXX");
-    if (!mkdtemp(workdir)) {
-        perror(workdir);
+    /* the generated inputs and the database, removed at exit and on SIGINT, SIGTERM or SIGHUP */
+    char workdir[256];
+    if (gp_bench_workdir(workdir, sizeof(workdir), "gpuplan-feed-bench"))
         return 1;
-    }
-    atexit(remove_workdir);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGHUP, on_signal);
     if (wanted(argc, argv, "csv"))
         bench_csv(workdir, &cat, &fx); /* first, so its peak RSS is its own */
     if (wanted(argc, argv, "json"))
         bench_json(workdir, (size_t)json_mb << 20, (int)rounds, &cat, &fx);
     if (wanted(argc, argv, "store"))
         bench_store(workdir, &cat, &fx);
-    remove_workdir();
+    gp_bench_workdir_remove();
     gp_catalog_release(&cat);
     gp_fx_release(&fx);
     return 0;
