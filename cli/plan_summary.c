@@ -125,7 +125,7 @@ bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result 
 
     if (!fleet_conclusion(fleet, sizeof(fleet), res, decimal))
         return false;
-    if (!res->sweep_key || !res->best_value)
+    if (!res->sweep_key || !res->best_value[0])
         n = snprintf(out, size, "%s", fleet);
     else /* the point of the sweep that costs least per unit of work */
         n = snprintf(out, size, "at %s = %s, the cheapest point of the sweep per unit of work: %s",

@@ -332,12 +332,10 @@ static void tally_point(struct gp_plan_result *res, struct tally *t, const struc
         memcpy(res->rows, rows, n * sizeof(*rows));
     res->best = first + best;
     res->best_point = v;
-    res->best_value = NULL;
     if (sweep) {
-        const char *value = gp_sweep_value(sweep, v, res->best_value_text);
-        if (value != res->best_value_text)
-            memcpy(res->best_value_text, value, sizeof(res->best_value_text));
-        res->best_value = res->best_value_text;
+        const char *value = gp_sweep_value(sweep, v, res->best_value);
+        if (value != res->best_value)
+            memcpy(res->best_value, value, sizeof(res->best_value));
     }
     res->runner_up = SIZE_MAX;
     for (size_t j = best + 1; j < n && res->runner_up == SIZE_MAX; j++)

@@ -134,13 +134,12 @@ struct gp_plan_result {
     int64_t oldest_stale;     /* oldest stale price observed, Unix seconds UTC; 0 */
     size_t best; /* index of the best row: of the point whose best row costs least per unit of
                     work, the first such point on a tie; SIZE_MAX when no row is best */
-    const char *sweep_key;  /* the swept key (borrowed from the request's sweep), NULL without */
-    const char *best_value; /* the swept value of the best row's point (in best_value_text),
-                               NULL without */
-    char best_value_text[GP_SWEEP_VALUE_MAX];
-    size_t best_point; /* the sweep point of the best row (0 without a sweep) */
-    size_t runner_up;  /* the next row of the best row's sweep point that is a runner-up to it
-                          (gp_plan_row_runner_up_to), or SIZE_MAX */
+    const char *sweep_key; /* the swept key (borrowed from the request's sweep), NULL without */
+    char best_value[GP_SWEEP_VALUE_MAX]; /* the swept value of the best row's point; "" without
+                                            a sweep or a best row */
+    size_t best_point;                   /* the sweep point of the best row (0 without a sweep) */
+    size_t runner_up; /* the next row of the best row's sweep point that is a runner-up to it
+                         (gp_plan_row_runner_up_to), or SIZE_MAX */
     enum gp_plan_infeasible infeasible; /* GP_PLAN_FEASIBLE when some row is feasible */
     const struct gp_plan_row *smallest; /* the smallest sized fleet, or NULL; &smallest_row */
     struct gp_plan_row smallest_row;    /* a copy of the smallest sized fleet's row */
