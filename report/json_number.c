@@ -264,19 +264,19 @@ static int reads_back(double a, uint64_t digits15, int x)
 /* A whole number below 10^15 in magnitude: its digits, as "%1.15g" writes them. */
 static size_t whole_number(char out[GP_JSON_NUMBER_MAX], double d)
 {
-    char digits[24], *p = digits + sizeof(digits);
     uint64_t n = (uint64_t)fabs(d);
-    size_t len;
+    int count = 1;
+    char *p = out;
 
-    do
-        *--p = (char)('0' + n % 10);
-    while ((n /= 10) != 0);
+    while (count < 15 && n >= pow10_int[count])
+        count++;
     if (d < 0)
-        *--p = '-';
-    len = (size_t)(digits + sizeof(digits) - p);
-    memcpy(out, p, len);
-    out[len] = '\0';
-    return len;
+        *p++ = '-';
+    put_digits(p + (count > 8 ? count - 8 : 0), (uint32_t)(n % 100000000), count < 8 ? count : 8);
+    if (count > 8)
+        put_digits(p, (uint32_t)(n / 100000000), count - 8);
+    p[count] = '\0';
+    return (size_t)(p + count - out);
 }
 
 /* The 15 significant digits from the 17 (exponent *x): rounding the exact value and the 17
