@@ -193,9 +193,7 @@ static double plan_at_scale(char *gpuplan, char db[][600], const size_t *extra, 
     if (gp_bench_rounds_run(&r, sides, 3, (size_t)runs))
         exit(1);
     printf("\n== gpuplan plan --workload chat-llama-3.1-70b against the offers stored ==\n");
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", 1e3, "ms");
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1e3, "ms");
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_RSS, "peak resident memory", 1, "MiB");
+    gp_bench_print_processes(stdout, &r, sides, 1e3, "ms", true);
     gp_bench_ratio_stats(&st, &r, 2, 0, GP_BENCH_CPU);
     gp_bench_rounds_release(&r);
     return st.median;
@@ -225,8 +223,7 @@ static double startup(char *gpuplan, const char *db, long runs)
     printf("sqlite3 count: sqlite3 DB '%s'\n--version: gpuplan --version\nplan: gpuplan plan "
            "--workload chat-llama-3.1-70b\n",
            count_sql);
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", 1e3, "ms");
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1e3, "ms");
+    gp_bench_print_processes(stdout, &r, sides, 1e3, "ms", false);
     gp_bench_ratio_stats(&st, &r, 2, 0, GP_BENCH_CPU);
     gp_bench_rounds_release(&r);
     return st.median;
@@ -266,9 +263,7 @@ static double prices(char *gpuplan, const char *db, size_t offers, long rounds)
     printf("prices csv, json, table: gpuplan prices --format csv, --format json, (no --format)\n");
     printf("output: sqlite3 -csv %zu bytes, gpuplan prices --format csv %zu bytes\n", bytes[0],
            bytes[1]);
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", 1, "s");
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1, "s");
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_RSS, "peak resident memory", 1, "MiB");
+    gp_bench_print_processes(stdout, &r, sides, 1, "s", true);
     gp_bench_ratio_stats(&st, &r, 1, 0, GP_BENCH_CPU);
     gp_bench_rounds_release(&r);
     return st.median;

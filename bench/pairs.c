@@ -134,6 +134,16 @@ void gp_bench_print(FILE *out, const struct gp_bench_rounds *r, const struct gp_
     }
 }
 
+void gp_bench_print_processes(FILE *out, const struct gp_bench_rounds *r,
+                              const struct gp_bench_side *sides, double scale, const char *unit,
+                              bool memory)
+{
+    gp_bench_print(out, r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", scale, unit);
+    gp_bench_print(out, r, sides, 0, GP_BENCH_WALL, "wall time", scale, unit);
+    if (memory)
+        gp_bench_print(out, r, sides, 0, GP_BENCH_RSS, "peak resident memory", 1, "MiB");
+}
+
 /* ---- whole processes ------------------------------------------------------------------------ */
 
 static double seconds_of(const struct timeval *tv)

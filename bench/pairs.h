@@ -4,6 +4,7 @@
 #ifndef GP_BENCH_PAIRS_H
 #define GP_BENCH_PAIRS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -67,6 +68,12 @@ void gp_bench_ratio_stats(struct gp_bench_stats *out, const struct gp_bench_roun
 void gp_bench_print(FILE *out, const struct gp_bench_rounds *r, const struct gp_bench_side *sides,
                     size_t base, enum gp_bench_metric metric, const char *title, double scale,
                     const char *unit);
+
+/* gp_bench_print of whole processes against side 0: CPU time and wall time in `unit` (the
+ * seconds times `scale`), then, when `memory`, the peak resident memory in MiB. */
+void gp_bench_print_processes(FILE *out, const struct gp_bench_rounds *r,
+                              const struct gp_bench_side *sides, double scale, const char *unit,
+                              bool memory);
 
 /* ---- whole processes ------------------------------------------------------------------------ */
 

@@ -226,8 +226,7 @@ static void end_to_end(char *gpuplan)
     printf("end to end, whole processes: gpuplan plan --workload chat-llama-3.1-70b --format csv, "
            "plain and with --sweep input_tokens=64:64000:64 (9,000 rows), and that sweep with "
            "--columns=gpu\n");
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_CPU, "CPU time (user + system)", 1e3, "ms");
-    gp_bench_print(stdout, &r, sides, 0, GP_BENCH_WALL, "wall time", 1e3, "ms");
+    gp_bench_print_processes(stdout, &r, sides, 1e3, "ms", false);
     gp_bench_ratio_stats(&with, &r, 1, 0, GP_BENCH_CPU);
     gp_bench_ratio_stats(&without, &r, 2, 0, GP_BENCH_CPU);
     printf("  sweep / plain: %.2fx median (target <= 2x); without rendering it would be %.2fx\n",
