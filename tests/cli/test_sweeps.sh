@@ -63,16 +63,18 @@ for v in ("512", "4096"):
 PY
 check "a streamed point's rows are the point's alone" 0 $? "$tmp/err"
 
-# 4. --limit: the first rows in every format; the conclusion still covers every point.
-"$gpuplan" plan -w $w --sweep input_tokens=512:8192:512 --format csv >"$tmp/all.csv" 2>/dev/null
-"$gpuplan" plan -w $w --sweep input_tokens=512:8192:512 --format csv --limit 7 >"$tmp/7.csv" 2>"$tmp/err"
+# 4. --limit: the first rows in every format; the conclusion still covers every point (the
+#    sweep runs from the dearest point to the cheapest, so the best lies past the limit).
+"$gpuplan" plan -w $w --sweep input_tokens=8192:512:-512 --format csv >"$tmp/all.csv" 2>/dev/null
+"$gpuplan" plan -w $w --sweep input_tokens=8192:512:-512 --format csv --limit 7 >"$tmp/7.csv" 2>"$tmp/err"
 check "CSV --limit 7" 0 $? "$tmp/err"
 head -8 "$tmp/all.csv" | cmp -s - "$tmp/7.csv"
 check "CSV --limit 7 is the first 7 rows" 0 $?
-"$gpuplan" plan -w $w --sweep input_tokens=512:8192:512 --format json --limit 7 >"$tmp/7.json" 2>"$tmp/err"
+"$gpuplan" plan -w $w --sweep input_tokens=8192:512:-512 --format json --limit 7 >"$tmp/7.json" 2>"$tmp/err"
 check "JSON --limit 7" 0 $? "$tmp/err"
-"$gpuplan" plan -w $w --sweep input_tokens=512:8192:512 >"$tmp/all.txt" 2>/dev/null
-"$gpuplan" plan -w $w --sweep input_tokens=512:8192:512 --limit 7 >"$tmp/7.txt" 2>"$tmp/err"
+"$gpuplan" plan -w $w --sweep input_tokens=8192:512:-512 --format json >"$tmp/all.json" 2>/dev/null
+"$gpuplan" plan -w $w --sweep input_tokens=8192:512:-512 >"$tmp/all.txt" 2>/dev/null
+"$gpuplan" plan -w $w --sweep input_tokens=8192:512:-512 --limit 7 >"$tmp/7.txt" 2>"$tmp/err"
 check "table --limit 7" 0 $? "$tmp/err"
 python3 - "$tmp" >"$tmp/err" 2>&1 <<'PY'
 import csv, json, sys
@@ -86,7 +88,12 @@ table, full = open(tmp + "/7.txt").read().splitlines(), open(tmp + "/all.txt").r
 body = [l for l in table if l[:1].isdigit()]
 assert len(body) == 7, table
 assert table[-1] == full[-1] and "cheapest point of the sweep" in table[-1], (table[-1], full[-1])
-assert doc["conclusion"] == json.load(open(tmp + "/7.json"))["conclusion"]
+whole = json.load(open(tmp + "/all.json"))
+assert len(whole["rows"]) == len(all_rows) > 7
+assert doc["conclusion"] == whole["conclusion"] and doc["assumptions"] == whole["assumptions"]
+# the cheapest point is the last one, far past the 7 rows shown: every point was planned
+assert "input_tokens = 512," in doc["conclusion"], doc["conclusion"]
+assert all(r["input_tokens"] == "8192" for r in doc["rows"])
 PY
 check "--limit shows the first rows, concludes on all" 0 $? "$tmp/err"
 
