@@ -101,14 +101,15 @@ static double owned_capex(const struct gp_plan_request *req, const struct gp_ass
     return gpu->capex_usd;
 }
 
-/* Years from the date of a profile's evidence to `now`; 0 without a profile or a date. */
+/* Years from the date of a profile's evidence to `now`, counted in whole days so that a plan's
+ * bands hold all day; 0 without a profile or a date. */
 static double evidence_age_years(const struct gp_stack *stack, int64_t now)
 {
     int64_t as_of = 0;
 
     if (!stack || gp_time_parse(stack->as_of, &as_of) || now <= as_of)
         return 0.0;
-    return (double)(now - as_of) / (365.25 * 86400.0);
+    return (double)((now - as_of) / 86400) / 365.25;
 }
 
 /* The measured bands as a plan shows them: with the engine spread, widened for the age of the
