@@ -150,6 +150,7 @@ struct point_stream {
     struct gp_table table;    /* reads the view */
     struct gp_render_options options;
     struct gp_csv_style style;               /* of options.locale */
+    struct gp_json_rows *json_rows;          /* JSON: owned, opened at the first point */
     char value[GP_SWEEP_VALUE_MAX];          /* the point's swept value, when computed */
     size_t shown;                            /* rows written or kept so far */
     struct gp_plan_row *kept;                /* the table: owned, `shown` rows */
@@ -220,11 +221,13 @@ static int write_rows(struct point_stream *s, size_t point, const struct gp_plan
         rc = describe(s->table.meta = cJSON_CreateObject(), s->run, true, false);
         if (!rc)
             rc = gp_render_json_head(&s->table, &s->options, stdout);
+        if (!rc && !(s->json_rows = gp_json_rows_open(&s->table)))
+            rc = GP_ENOMEM;
     } else if (point == 0) {
         rc = gp_render_csv_header(&s->table, &s->options, stdout);
     }
     if (!rc)
-        rc = json ? gp_render_json_rows(&s->table, s->shown == 0, stdout)
+        rc = json ? gp_json_rows_write(s->json_rows, &s->table, s->shown == 0, stdout)
                   : gp_plan_view_csv_rows(&s->view, &s->style, stdout);
     s->shown += n;
     return rc;
@@ -291,6 +294,7 @@ int gp_cli_plan_stream(struct gp_cli *cli, struct gp_cli_plan_run *run,
             rc = close_stream(s);
         gp_table_release(&s->table);
     }
+    gp_json_rows_close(s->json_rows);
     free(s->kept);
     free(s->kept_values);
     free(s);

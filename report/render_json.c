@@ -321,19 +321,19 @@ static int put_item(struct gp_buf *b, const cJSON *item, int depth)
  * member's opening (",\n\t\t\t\"name\":\t", escaped once): the columns', then the list's key
  * and its items' members, one level deeper.
  */
-struct row_writer {
+struct gp_json_rows {
     struct gp_buf row, repair, keys;
     size_t *key_at; /* owned, offsets into keys: one per column, list key and item member, + 1 */
     size_t nkeys;
 };
 
-static int add_key(struct row_writer *w, const char *name, int depth)
+static int add_key(struct gp_json_rows *w, const char *name, int depth)
 {
     w->key_at[w->nkeys++] = w->keys.len;
     return put_member(&w->keys, name, false, depth);
 }
 
-static int row_writer_init(struct row_writer *w, const struct gp_table *t)
+static int row_writer_init(struct gp_json_rows *w, const struct gp_table *t)
 {
     const struct gp_table_list *l = t->list;
     size_t n = t->ncols + (l ? 1 + l->ncols : 0);
@@ -354,7 +354,7 @@ static int row_writer_init(struct row_writer *w, const struct gp_table *t)
 }
 
 /* Member opening `i`, without its comma when it is the first of its object. */
-static int put_key(struct row_writer *w, size_t i, bool first)
+static int put_key(struct gp_json_rows *w, size_t i, bool first)
 {
     size_t skip = first;
 
@@ -362,7 +362,7 @@ static int put_key(struct row_writer *w, size_t i, bool first)
                          w->key_at[i + 1] - w->key_at[i] - skip);
 }
 
-static void row_writer_release(struct row_writer *w)
+static void row_writer_release(struct gp_json_rows *w)
 {
     gp_buf_release(&w->row);
     gp_buf_release(&w->repair);
@@ -372,7 +372,7 @@ static void row_writer_release(struct row_writer *w)
 
 /* Row `r`'s list as the member after its columns (`first`: no column before it): its items,
  * objects two levels deeper, ", " apart. */
-static int put_list(const struct gp_table *t, size_t r, struct row_writer *w, bool first)
+static int put_list(const struct gp_table *t, size_t r, struct gp_json_rows *w, bool first)
 {
     const struct gp_table_list *l = t->list;
     struct gp_buf *b = &w->row;
@@ -392,7 +392,7 @@ static int put_list(const struct gp_table *t, size_t r, struct row_writer *w, bo
 
 /* Row `r` byte for byte as cJSON prints it inside the document (an object in the rows array),
  * built in w->row without a tree: one member to a line, three tabs in. */
-static int put_row(const struct gp_table *t, size_t r, struct row_writer *w)
+static int put_row(const struct gp_table *t, size_t r, struct gp_json_rows *w)
 {
     char scratch[SCRATCH_MAX];
     struct gp_value value;
@@ -411,19 +411,49 @@ static int put_row(const struct gp_table *t, size_t r, struct row_writer *w)
     return rc ? gp_error_set(GP_ENOMEM, "out of memory rendering JSON") : 0;
 }
 
-int gp_render_json_rows(const struct gp_table *t, bool first, FILE *out)
+struct gp_json_rows *gp_json_rows_open(const struct gp_table *t)
 {
-    struct row_writer w;
-    int rc = row_writer_init(&w, t);
+    struct gp_json_rows *w = malloc(sizeof(*w));
+
+    if (!w) {
+        gp_error_set(GP_ENOMEM, "out of memory rendering JSON");
+        return NULL;
+    }
+    if (row_writer_init(w, t)) {
+        gp_json_rows_close(w);
+        return NULL;
+    }
+    return w;
+}
+
+int gp_json_rows_write(struct gp_json_rows *w, const struct gp_table *t, bool first, FILE *out)
+{
+    int rc = 0;
 
     for (size_t r = 0; rc == 0 && r < t->nrows; r++) {
         if (r || !first)
             fputs(", ", out);
-        rc = put_row(t, r, &w);
+        rc = put_row(t, r, w);
         if (!rc)
-            fwrite(w.row.data, 1, w.row.len, out);
+            fwrite(w->row.data, 1, w->row.len, out);
     }
-    row_writer_release(&w);
+    return rc;
+}
+
+void gp_json_rows_close(struct gp_json_rows *w)
+{
+    if (!w)
+        return;
+    row_writer_release(w);
+    free(w);
+}
+
+int gp_render_json_rows(const struct gp_table *t, bool first, FILE *out)
+{
+    struct gp_json_rows *w = gp_json_rows_open(t);
+    int rc = w ? gp_json_rows_write(w, t, first, out) : GP_ENOMEM;
+
+    gp_json_rows_close(w);
     return rc;
 }
 

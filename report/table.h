@@ -175,6 +175,16 @@ int gp_render_json_head(const struct gp_table *t, const struct gp_render_options
 int gp_render_json_rows(const struct gp_table *t, bool first, FILE *out);
 int gp_render_json_tail(const cJSON *after, FILE *out);
 
+/* gp_render_json_rows for batch after batch of one table's rows (a sweep's points): what every
+ * row reuses, its members' openings escaped once, made once by gp_json_rows_open for `t`'s
+ * columns and list, which the tables handed to gp_json_rows_write must share. Open returns
+ * NULL when out of memory (the error set); write returns as gp_render_json_rows; close accepts
+ * NULL. */
+struct gp_json_rows;
+struct gp_json_rows *gp_json_rows_open(const struct gp_table *t);
+int gp_json_rows_write(struct gp_json_rows *w, const struct gp_table *t, bool first, FILE *out);
+void gp_json_rows_close(struct gp_json_rows *w);
+
 /* The rows as a JSON array of objects keyed by column name (absent values null); owned, NULL
  * when out of memory. */
 cJSON *gp_table_json_rows(const struct gp_table *t);
