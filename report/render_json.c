@@ -197,15 +197,23 @@ static int put_string(struct gp_buf *b, const char *text)
     return rc | gp_buf_putc(b, '"');
 }
 
-/* A text cell as text_json makes it: a byte that is not UTF-8 becomes U+FFFD. */
-static int put_text(struct gp_buf *b, const char *text, struct gp_buf *repair)
+/* The length of the start of `text` that JSON holds as it is and that is plain ASCII: most
+ * text is all of it, and is then copied whole, scanned once. */
+static size_t plain_length(const char *text)
 {
-    size_t size, plain = 0;
+    size_t plain = 0;
 
-    /* most text is printable ASCII with no quote or backslash: copied whole, scanned once */
     while ((unsigned char)text[plain] >= 0x20 && (unsigned char)text[plain] < 0x7f &&
            text[plain] != '"' && text[plain] != '\\')
         plain++;
+    return plain;
+}
+
+/* A text cell as text_json makes it: a byte that is not UTF-8 becomes U+FFFD. */
+static int put_text(struct gp_buf *b, const char *text, struct gp_buf *repair)
+{
+    size_t size, plain = plain_length(text);
+
     if (text[plain] == '\0')
         return gp_buf_putc(b, '"') | gp_buf_append(b, text, plain) | gp_buf_putc(b, '"');
     if (gp_utf8_valid(text))
@@ -231,38 +239,34 @@ struct number_memo {
 
 static _Thread_local struct number_memo number_memo[NUMBER_MEMO];
 
-/* `d` as cJSON prints a number (report/json_number.h). */
-static int put_number(struct gp_buf *b, double d)
+/* `d` as cJSON prints a number (report/json_number.h) into out[GP_JSON_NUMBER_MAX]; its length. */
+static size_t number_text(char *out, double d)
 {
     uint64_t bits;
     struct number_memo *m;
-    char text[GP_JSON_NUMBER_MAX];
     size_t len;
 
     memcpy(&bits, &d, sizeof(bits));
     m = &number_memo[(bits * 0x9e3779b97f4a7c15ull) >> 52]; /* the top 12 bits of a mix */
-    if (m->len && m->bits == bits)
-        return gp_buf_append(b, m->text, m->len);
-    len = gp_json_number_text(text, d);
+    if (m->len && m->bits == bits) {
+        memcpy(out, m->text, sizeof(m->text));
+        return m->len;
+    }
+    len = gp_json_number_text(out, d);
     if (len < sizeof(m->text)) {
         m->bits = bits;
         m->len = (unsigned char)len;
-        memcpy(m->text, text, len);
+        memcpy(m->text, out, len);
     }
-    return gp_buf_append(b, text, len);
+    return len;
 }
 
-static int put_value(struct gp_buf *b, const struct gp_value *value, struct gp_buf *repair)
+static int put_number(struct gp_buf *b, double d)
 {
-    switch (value->kind) {
-    case GP_CELL_TEXT:
-        return put_text(b, value->text, repair);
-    case GP_CELL_NUMBER:
-    case GP_CELL_INT:
-        return put_number(b, value->number);
-    default:
-        return gp_buf_puts(b, "null");
-    }
+    char text[GP_JSON_NUMBER_MAX];
+    size_t len = number_text(text, d);
+
+    return gp_buf_append(b, text, len);
 }
 
 /* A line break and `depth` tabs, as cJSON indents a member. */
@@ -370,6 +374,55 @@ static void row_writer_release(struct gp_json_rows *w)
     free(w->key_at);
 }
 
+/* Room for `n` more bytes at the end of `b`: a cursor there, or NULL (out of memory). What is
+ * written at it counts once `commit` moves the end to the cursor. */
+static inline char *room(struct gp_buf *b, size_t n)
+{
+    if ((!b->data || n >= b->cap - b->len) && gp_buf_grow(b, n))
+        return NULL;
+    return b->data + b->len;
+}
+
+static inline void commit(struct gp_buf *b, char *end)
+{
+    b->len = (size_t)(end - b->data);
+    *end = '\0';
+}
+
+/* Member `key` (put_key) with `value`, written at one cursor where the value's length is known
+ * before it is written: numbers, null and plain text; other text the long way. */
+static int put_cell(struct gp_json_rows *w, size_t key, bool first, const struct gp_value *value)
+{
+    const char *opening = w->keys.data + w->key_at[key] + first;
+    size_t len = w->key_at[key + 1] - w->key_at[key] - first, plain = 0;
+    struct gp_buf *b = &w->row;
+    char *p;
+
+    if (value->kind == GP_CELL_TEXT && value->text[plain = plain_length(value->text)])
+        return put_key(w, key, first) | put_text(b, value->text, &w->repair);
+    if (!(p = room(b, len + (value->kind == GP_CELL_TEXT ? plain + 2 : GP_JSON_NUMBER_MAX))))
+        return GP_ENOMEM;
+    memcpy(p, opening, len);
+    p += len;
+    switch (value->kind) {
+    case GP_CELL_TEXT:
+        *p++ = '"';
+        memcpy(p, value->text, plain);
+        p += plain;
+        *p++ = '"';
+        break;
+    case GP_CELL_NUMBER:
+    case GP_CELL_INT:
+        p += number_text(p, value->number);
+        break;
+    default:
+        memcpy(p, "null", 4);
+        p += 4;
+    }
+    commit(b, p);
+    return 0;
+}
+
 /* Row `r`'s list as the member after its columns (`first`: no column before it): its items,
  * objects two levels deeper, ", " apart. */
 static int put_list(const struct gp_table *t, size_t r, struct gp_json_rows *w, bool first)
@@ -383,7 +436,7 @@ static int put_list(const struct gp_table *t, size_t r, struct gp_json_rows *w, 
         for (size_t c = 0; c < l->ncols; c++) {
             struct gp_value value;
             l->read(t->source, r, i, c, &value);
-            rc |= put_key(w, t->ncols + 1 + c, c == 0) | put_value(b, &value, &w->repair);
+            rc |= put_cell(w, t->ncols + 1 + c, c == 0, &value);
         }
         rc |= put_indent(b, ROW_DEPTH + 2) | gp_buf_putc(b, '}');
     }
@@ -403,7 +456,7 @@ static int put_row(const struct gp_table *t, size_t r, struct gp_json_rows *w)
     rc = gp_buf_putc(b, '{');
     for (size_t c = 0; c < t->ncols; c++) {
         gp_table_value(t, r, c, &value, scratch, sizeof(scratch));
-        rc |= put_key(w, c, c == 0) | put_value(b, &value, &w->repair);
+        rc |= put_cell(w, c, c == 0, &value);
     }
     if (t->list)
         rc |= put_list(t, r, w, t->ncols == 0);
