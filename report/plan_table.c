@@ -265,9 +265,9 @@ static int csv_line(struct gp_buf *line, const struct gp_plan_view *v, size_t ro
     unsigned met = needs_met(r);
     int rc;
 
-    if ((rc = gp_buf_grow(line, v->ncols * room + 2)))
+    char *out;
+    if ((rc = gp_buf_room(line, v->ncols * room + 2, &out)))
         return rc;
-    char *out = line->data + line->len;
     for (size_t c = 0; c < v->ncols; c++) {
         const struct gp_plan_column *d = v->used[c];
         if (c > 0)
@@ -279,16 +279,14 @@ static int csv_line(struct gp_buf *line, const struct gp_plan_view *v, size_t ro
             continue;
         }
         /* text that needs quotes: written through the line, which then makes room anew */
-        line->len = (size_t)(out - line->data);
+        gp_buf_commit(line, out);
         if ((rc = gp_csv_put_any_text(line, value.text, style)) ||
-            (rc = gp_buf_grow(line, (v->ncols - c) * room)))
+            (rc = gp_buf_room(line, (v->ncols - c) * room, &out)))
             return rc;
-        out = line->data + line->len;
     }
     *out++ = '\r';
     *out++ = '\n';
-    line->len = (size_t)(out - line->data);
-    line->data[line->len] = '\0';
+    gp_buf_commit(line, out);
     return 0;
 }
 

@@ -85,21 +85,16 @@ int gp_csv_write_lines(struct gp_buf *line, FILE *out)
 static int put_value(struct gp_buf *line, const struct gp_value *value, int decimals, bool first,
                      const struct gp_csv_style *s)
 {
-    int rc;
+    char *out; /* a local cursor: stores through it leave `line` be */
+    int rc = gp_buf_room(line, 1 + GP_CSV_CELL_ROOM, &out); /* grows only when it must */
 
-    /* the line grows only when a cell's room does not fit */
-    if (line->cap - line->len <= 1 + GP_CSV_CELL_ROOM &&
-        (rc = gp_buf_grow(line, 1 + GP_CSV_CELL_ROOM)))
+    if (rc)
         return rc;
-    char *out = line->data + line->len; /* a local cursor: stores through it leave `line` be */
     if (!first)
         *out++ = s->separator;
     char *end = gp_csv_put_cell(out, value, decimals, s);
-    line->len = (size_t)((end ? end : out) - line->data);
-    if (!end)
-        return gp_csv_put_any_text(line, value->text, s);
-    line->data[line->len] = '\0';
-    return 0;
+    gp_buf_commit(line, end ? end : out);
+    return end ? 0 : gp_csv_put_any_text(line, value->text, s);
 }
 
 /* Append cell (r, c), or the header's when r is SIZE_MAX. */

@@ -329,6 +329,8 @@ struct gp_json_rows {
     struct gp_buf row, repair, keys;
     size_t *key_at; /* owned, offsets into keys: one per column, list key and item member, + 1 */
     size_t nkeys;
+    size_t ncols;                     /* the table's columns the keys were made for */
+    const struct gp_table_list *list; /* and its list (borrowed; NULL = none) */
 };
 
 static int add_key(struct gp_json_rows *w, const char *name, int depth)
@@ -344,6 +346,8 @@ static int row_writer_init(struct gp_json_rows *w, const struct gp_table *t)
     int rc = 0;
 
     memset(w, 0, sizeof(*w));
+    w->ncols = t->ncols;
+    w->list = l;
     if (!(w->key_at = malloc((n + 1) * sizeof(*w->key_at))))
         return gp_error_set(GP_ENOMEM, "out of memory rendering JSON");
     for (size_t c = 0; c < t->ncols; c++)
@@ -374,21 +378,6 @@ static void row_writer_release(struct gp_json_rows *w)
     free(w->key_at);
 }
 
-/* Room for `n` more bytes at the end of `b`: a cursor there, or NULL (out of memory). What is
- * written at it counts once `commit` moves the end to the cursor. */
-static inline char *room(struct gp_buf *b, size_t n)
-{
-    if ((!b->data || n >= b->cap - b->len) && gp_buf_grow(b, n))
-        return NULL;
-    return b->data + b->len;
-}
-
-static inline void commit(struct gp_buf *b, char *end)
-{
-    b->len = (size_t)(end - b->data);
-    *end = '\0';
-}
-
 /* Member `key` (put_key) with `value`, written at one cursor where the value's length is known
  * before it is written: numbers, null and plain text; other text the long way. */
 static int put_cell(struct gp_json_rows *w, size_t key, bool first, const struct gp_value *value)
@@ -400,7 +389,7 @@ static int put_cell(struct gp_json_rows *w, size_t key, bool first, const struct
 
     if (value->kind == GP_CELL_TEXT && value->text[plain = plain_length(value->text)])
         return put_key(w, key, first) | put_text(b, value->text, &w->repair);
-    if (!(p = room(b, len + (value->kind == GP_CELL_TEXT ? plain + 2 : GP_JSON_NUMBER_MAX))))
+    if (gp_buf_room(b, len + (value->kind == GP_CELL_TEXT ? plain + 2 : GP_JSON_NUMBER_MAX), &p))
         return GP_ENOMEM;
     memcpy(p, opening, len);
     p += len;
@@ -419,7 +408,7 @@ static int put_cell(struct gp_json_rows *w, size_t key, bool first, const struct
         memcpy(p, "null", 4);
         p += 4;
     }
-    commit(b, p);
+    gp_buf_commit(b, p);
     return 0;
 }
 
@@ -483,6 +472,9 @@ int gp_json_rows_write(struct gp_json_rows *w, const struct gp_table *t, bool fi
 {
     int rc = 0;
 
+    if (t->ncols != w->ncols || t->list != w->list)
+        return gp_error_set(GP_ERROR, "JSON rows written with another table's writer");
+
     for (size_t r = 0; rc == 0 && r < t->nrows; r++) {
         if (r || !first)
             fputs(", ", out);
@@ -501,10 +493,10 @@ void gp_json_rows_close(struct gp_json_rows *w)
     free(w);
 }
 
-int gp_render_json_rows(const struct gp_table *t, bool first, FILE *out)
+static int render_rows(const struct gp_table *t, FILE *out)
 {
     struct gp_json_rows *w = gp_json_rows_open(t);
-    int rc = w ? gp_json_rows_write(w, t, first, out) : GP_ENOMEM;
+    int rc = w ? gp_json_rows_write(w, t, true, out) : GP_ENOMEM;
 
     gp_json_rows_close(w);
     return rc;
@@ -553,6 +545,6 @@ int gp_render_json(const struct gp_table *t, const struct gp_render_options *opt
     int rc = gp_render_json_head(t, options, out);
 
     if (!rc)
-        rc = gp_render_json_rows(t, true, out);
+        rc = render_rows(t, out);
     return rc ? rc : gp_render_json_tail(NULL, out);
 }

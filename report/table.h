@@ -167,19 +167,19 @@ int gp_render_csv_rows(const struct gp_table *t, const struct gp_render_options 
 int gp_render_json(const struct gp_table *t, const struct gp_render_options *options, FILE *out);
 
 /* gp_render_json in parts, for rows that arrive in batches (a streamed sweep): the head, up to
- * the rows array's opening bracket; the rows of `t` (`first`: no row before them); then the
- * close of the array, the members of `after` (an object, NULL = none: members known only after
- * the rows), and the document's close. Each returns 0, GP_ENOMEM or GP_ERROR (a write). */
+ * the rows array's opening bracket; the rows of each batch through a gp_json_rows writer; then
+ * the close of the array, the members of `after` (an object, NULL = none: members known only
+ * after the rows), and the document's close. Head and tail return 0, GP_ENOMEM or GP_ERROR (a
+ * write). */
 int gp_render_json_head(const struct gp_table *t, const struct gp_render_options *options,
                         FILE *out);
-int gp_render_json_rows(const struct gp_table *t, bool first, FILE *out);
 int gp_render_json_tail(const cJSON *after, FILE *out);
 
-/* gp_render_json_rows for batch after batch of one table's rows (a sweep's points): what every
- * row reuses, its members' openings escaped once, made once by gp_json_rows_open for `t`'s
- * columns and list, which the tables handed to gp_json_rows_write must share. Open returns
- * NULL when out of memory (the error set); write returns as gp_render_json_rows; close accepts
- * NULL. */
+/* The writer of a table's rows, batch after batch: what every row reuses, its members'
+ * openings escaped once, made by gp_json_rows_open for `t`'s columns and list; the tables
+ * handed to gp_json_rows_write must have the same (GP_ERROR otherwise). Write puts t's rows
+ * (`first`: no row before them) and returns 0, GP_ENOMEM or GP_ERROR. Open returns NULL when
+ * out of memory (the error set); close accepts NULL. */
 struct gp_json_rows;
 struct gp_json_rows *gp_json_rows_open(const struct gp_table *t);
 int gp_json_rows_write(struct gp_json_rows *w, const struct gp_table *t, bool first, FILE *out);

@@ -52,6 +52,28 @@ static inline int gp_buf_append(struct gp_buf *buf, const void *bytes, size_t le
     return gp_buf_append_grown(buf, bytes, len);
 }
 
+/* Room for `n` more bytes at the end, for a writer that fills it through a cursor: *at is set
+ * to the end, and what is written there counts once gp_buf_commit moves the end to where the
+ * writing stopped. Returns 0, or as gp_buf_grow. */
+static inline int gp_buf_room(struct gp_buf *buf, size_t n, char **at)
+{
+    if (!buf->data || n >= buf->cap - buf->len ||
+        n > (buf->limit ? buf->limit : GP_BUF_DEFAULT_LIMIT) - buf->len) {
+        int rc = gp_buf_grow(buf, n);
+        if (rc)
+            return rc;
+    }
+    *at = buf->data + buf->len;
+    return 0;
+}
+
+/* End the contents at `end`, a cursor gp_buf_room gave, moved past what was written. */
+static inline void gp_buf_commit(struct gp_buf *buf, char *end)
+{
+    buf->len = (size_t)(end - buf->data);
+    buf->data[buf->len] = '\0';
+}
+
 static inline int gp_buf_putc(struct gp_buf *buf, char c)
 {
     return gp_buf_append(buf, &c, 1);
