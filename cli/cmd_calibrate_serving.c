@@ -211,8 +211,8 @@ static int fit_run(struct gp_serving_record *rec, const struct serving_args *a,
         return rc;
     m.concurrency = run->concurrency;
     m.measured_per_gpu = run->output_per_gpu > 0 ? run->output_per_gpu : run->output_tok_s / m.gpus;
-    gp_plan_efficiency(&eff, &in->req, gpu, stack);
-    if ((rc = gp_serving_fit(&fit, &m, gpu, &eff)))
+    if ((rc = gp_plan_efficiency(&eff, &in->req, gpu, stack)) ||
+        (rc = gp_serving_fit(&fit, &m, gpu, &eff)))
         return rc;
     memset(rec, 0, sizeof(*rec));
     gp_text_copy(rec->gpu_id, sizeof(rec->gpu_id), gpu->id);

@@ -152,8 +152,12 @@ static int open_reader(struct gp_cli *cli, const char *path, const struct gp_cat
     if (access(path, F_OK) != 0)
         return open_writer(cli, path, catalog);
     if (gp_store_open(&cli->store, path, GP_STORE_READ_ONLY) != 0)
-        return writable ? open_writer(cli, path, catalog) : gp_cli_fail();
-    if (gp_cli_seed_current(cli->store, &current) != 0 && !writable)
+        return writable && gp_error_code() != GP_ENOMEM ? open_writer(cli, path, catalog)
+                                                        : gp_cli_fail();
+    /* A writer may remake a store it cannot read the mark of (an older schema), never one
+     * it ran out of memory reading. */
+    if (gp_cli_seed_current(cli->store, &current) != 0 &&
+        (!writable || gp_error_code() == GP_ENOMEM))
         return gp_cli_fail();
     if (current)
         return GP_EXIT_OK;

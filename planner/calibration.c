@@ -6,6 +6,7 @@
 
 #include "planner/fleetcal.h"
 #include "planner/plan.h"
+#include "util/error.h"
 #include "util/timeutil.h"
 
 /* One curve slot of an efficiency: bandwidth, or the GEMM curve of one precision. */
@@ -26,17 +27,18 @@ static bool usable(const struct gp_calibration_curve *c)
     return c->eff_max > 0 && c->eff_max <= 1.0 && c->s_half >= 0;
 }
 
-/* The fleet's curve of one slot: the median over each GPU's newest usable run. Returns the GPUs'
- * nodes, 0 when none; *est holds the median and the spread. */
-static size_t fleet_curve(struct gp_fleet_estimate *est, const struct gp_calibration_curve *fits,
-                          size_t count, const char *gpu_id, int slot)
+/* The fleet's curve of one slot into *est: the median over each GPU's newest usable run, and the
+ * spread; est->nodes is 0 when no GPU has one. Returns 0, or GP_ENOMEM. */
+static int fleet_curve(struct gp_fleet_estimate *est, const struct gp_calibration_curve *fits,
+                       size_t count, const char *gpu_id, int slot)
 {
     struct gp_fleet_curve *curves = calloc(count ? count : 1, sizeof(*curves));
     size_t n = 0;
+    int rc = 0;
 
     memset(est, 0, sizeof(*est));
     if (!curves)
-        return 0;
+        return gp_error_set(GP_ENOMEM, "out of memory choosing the calibrated curves");
     for (size_t i = 0; i < count; i++) {
         const struct gp_calibration_curve *c = &fits[i];
         if (slot_of(c) != slot || !usable(c) || strcmp(c->gpu_id, gpu_id) != 0)
@@ -45,26 +47,16 @@ static size_t fleet_curve(struct gp_fleet_estimate *est, const struct gp_calibra
             c->host,   c->device, c->gpu_id, "",  c->kernel, c->precision, c->eff_max,
             c->s_half, c->peak,   1.0,       1.0, 0.0,       c->started_at};
     }
-    if (n == 0 ||
-        gp_fleet_estimate(est, curves, n, gpu_id, curves[0].kernel, curves[0].precision) != 0)
+    if (n > 0)
+        rc = gp_fleet_estimate(est, curves, n, gpu_id, curves[0].kernel, curves[0].precision);
+    if (rc)
         memset(est, 0, sizeof(*est));
     free(curves);
-    return est->nodes;
+    return rc;
 }
 
-/* Widen the measured bands and the kernel-level uncertainty by the fleet's spread. */
-static void widen(struct gp_efficiency *eff, double low, double high)
-{
-    eff->uncertainty_low *= low;
-    eff->uncertainty_high *= high;
-    for (int c = 0; c < GP_BAND_COUNT; c++) {
-        eff->band[c].low *= low;
-        eff->band[c].high *= high;
-    }
-}
-
-void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calibration_curve *fits,
-                                size_t count, const char *gpu_id)
+int gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calibration_curve *fits,
+                               size_t count, const char *gpu_id)
 {
     struct gp_eff_override ov;
     double low = 1.0, high = 1.0;
@@ -75,7 +67,10 @@ void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calib
     memset(&ov, 0, sizeof(ov));
     for (int s = 0; s < SLOT_COUNT; s++) {
         struct gp_fleet_estimate est;
-        if (fleet_curve(&est, fits, count, gpu_id, s) == 0)
+        int rc = fleet_curve(&est, fits, count, gpu_id, s);
+        if (rc)
+            return rc;
+        if (est.nodes == 0)
             continue;
         struct gp_eff_curve curve = {est.eff_max, est.s_half};
         if (s == SLOT_BANDWIDTH) {
@@ -94,7 +89,7 @@ void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calib
         if (strcmp(fits[i].gpu_id, gpu_id) == 0 && fits[i].started_at == newest)
             host = fits[i].host;
     if (nodes == 0 || newest <= 0)
-        return;
+        return 0;
     char date[11];
     gp_time_format_date(newest, date, sizeof(date));
     if (nodes == 1)
@@ -102,5 +97,6 @@ void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calib
     else
         snprintf(ov.source, sizeof(ov.source), "calibrated:median of %zu nodes:%s", nodes, date);
     gp_efficiency_apply(eff, &ov);
-    widen(eff, low, high);
+    gp_efficiency_widen(eff, low, high);
+    return 0;
 }

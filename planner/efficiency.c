@@ -275,6 +275,16 @@ void gp_efficiency_resolve(struct gp_efficiency *out, const struct gp_efficiency
     *out = table->defaults;
 }
 
+void gp_efficiency_widen(struct gp_efficiency *eff, double low, double high)
+{
+    eff->uncertainty_low *= low;
+    eff->uncertainty_high *= high;
+    for (int c = 0; c < GP_BAND_COUNT; c++) {
+        eff->band[c].low *= low;
+        eff->band[c].high *= high;
+    }
+}
+
 void gp_efficiency_apply(struct gp_efficiency *eff, const struct gp_eff_override *ov)
 {
     /* Training MFU follows the measured GEMM efficiency: bf16 when it was calibrated (the usual

@@ -100,6 +100,10 @@ void gp_efficiency_resolve(struct gp_efficiency *out, const struct gp_efficiency
  * the calibrated to the replaced GEMM eff_max (bf16 when calibrated, else fp8). */
 void gp_efficiency_apply(struct gp_efficiency *eff, const struct gp_eff_override *ov);
 
+/* Widen the measured bands and the kernel-level uncertainty: each pessimistic end times `low`
+ * (<= 1), each optimistic end times `high` (>= 1). */
+void gp_efficiency_widen(struct gp_efficiency *eff, double low, double high);
+
 /* The GEMM curve for precision `p`, falling back to bf16 when `p` has none. Borrowed. */
 const struct gp_eff_curve *gp_efficiency_gemm(const struct gp_efficiency *eff, enum gp_precision p);
 

@@ -136,8 +136,9 @@ int gp_plan_frontier(struct gp_frontier *out, const struct gp_plan_request *req)
     for (size_t g = 0; g < req->gpu_count && !rc; g++) {
         size_t k = gp_plan_stacks_for(list, GP_PLAN_MAX_STACKS, req, req->gpus[g], w->kind);
         for (size_t i = 0; i < k && !rc; i++) {
-            gp_plan_efficiency(&eff, req, req->gpus[g], list[i]);
-            rc = gp_frontier_add(out, w, req->gpus[g], &eff, list[i] ? list[i]->name : NULL);
+            rc = gp_plan_efficiency(&eff, req, req->gpus[g], list[i]);
+            if (!rc)
+                rc = gp_frontier_add(out, w, req->gpus[g], &eff, list[i] ? list[i]->name : NULL);
         }
     }
     if (rc)

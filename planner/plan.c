@@ -143,16 +143,18 @@ static void apply_serving(struct gp_efficiency *eff, const struct gp_plan_reques
     gp_serving_apply(eff, factors, n);
 }
 
-void gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request *req,
-                        const struct gp_gpu *gpu, const struct gp_stack *stack)
+int gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request *req,
+                       const struct gp_gpu *gpu, const struct gp_stack *stack)
 {
     gp_efficiency_resolve(out, req->efficiencies, gpu->id);
     if (stack)
         gp_stack_apply(out, req->stacks, stack);
     if (req->bands)
         apply_bands(out, req->bands, stack, req->now);
-    gp_plan_calibration_choose(out, req->fits, req->fit_count, gpu->id);
-    apply_serving(out, req, gpu, stack);
+    int rc = gp_plan_calibration_choose(out, req->fits, req->fit_count, gpu->id);
+    if (!rc)
+        apply_serving(out, req, gpu, stack);
+    return rc;
 }
 
 /* A GPU type's efficiencies, its offers for the purchase, and for owned pricing its purchase
@@ -161,15 +163,17 @@ static int prepare_gpu(struct gp_plan_gpu *out, const struct gp_plan_request *re
                        const struct gp_gpu *gpu, const struct gp_stack *stack)
 {
     out->gpu = gpu;
-    gp_plan_efficiency(&out->eff, req, gpu, stack);
+    int rc = gp_plan_efficiency(&out->eff, req, gpu, stack);
+    if (rc)
+        return rc;
     memset(&out->price, 0, sizeof(out->price));
     out->price.owned = true;
     gp_text_copy(out->price.tier, sizeof(out->price.tier), "owned");
     gp_text_copy(out->price.source, sizeof(out->price.source), "capex");
     out->capex_usd = owned_capex(req, &req->base.assumptions, gpu, &out->capex_estimate);
     out->no_capex = req->pricing == GP_PRICING_OWNED && !(out->capex_usd > 0);
-    int rc = gp_buy_offers_collect(&out->offers, gpu->id, req->offers, req->offer_count,
-                                   req->quote_count, req->clusters);
+    rc = gp_buy_offers_collect(&out->offers, gpu->id, req->offers, req->offer_count,
+                               req->quote_count, req->clusters);
     for (size_t i = 0; !rc && i < req->quote_count; i++)
         if (strcmp(req->quotes[i].offer.gpu_id, gpu->id) == 0)
             gp_buy_offers_add_quote(&out->offers, &req->quotes[i], i);

@@ -156,9 +156,9 @@ struct gp_plan_sink {
 
 /* A GPU type's efficiencies as `req` plans it with `stack` (NULL: none): the profile's factors,
  * calibrated curves where measured, and the measured bands with their engine spread, widened
- * for the age of the profile's evidence at req->now. */
-void gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request *req,
-                        const struct gp_gpu *gpu, const struct gp_stack *stack);
+ * for the age of the profile's evidence at req->now. Returns 0, or GP_ENOMEM. */
+int gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request *req,
+                       const struct gp_gpu *gpu, const struct gp_stack *stack);
 
 /*
  * The stack profiles `gpu` is planned with for a workload of kind `kind` (at most `max`, into
@@ -198,10 +198,11 @@ int gp_plan_stream(struct gp_plan_result *out, const struct gp_plan_request *req
  * bands and the kernel-level uncertainty are widened by the fleet's spread: the lowest 10th and
  * highest 90th percentile over the median among the curves used. The source becomes
  * "calibrated:<host>:<date>" for one node, "calibrated:median of N nodes:<date>" for more,
- * dated by the newest run used. Leaves `eff` as it is when none applies.
+ * dated by the newest run used. Leaves `eff` as it is when none applies. Returns 0, or
+ * GP_ENOMEM.
  */
-void gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calibration_curve *fits,
-                                size_t count, const char *gpu_id);
+int gp_plan_calibration_choose(struct gp_efficiency *eff, const struct gp_calibration_curve *fits,
+                               size_t count, const char *gpu_id);
 
 /*
  * Units of `currency` per USD in force at `at`: the latest rate dated at or before it, else

@@ -63,7 +63,8 @@ static void test_calibration_fleet_median(void **state)
     gp_efficiency_resolve(&defaults, &effs, "h200-sxm");
     defaults.band[0] = (struct gp_band){.low = 0.8, .high = 1.1, .cases = 10};
     eff = defaults;
-    gp_plan_calibration_choose(&eff, fits, sizeof(fits) / sizeof(fits[0]), "h200-sxm");
+    assert_int_equal(
+        gp_plan_calibration_choose(&eff, fits, sizeof(fits) / sizeof(fits[0]), "h200-sxm"), 0);
     assert_float_equal(eff.gemm[GP_BF16].eff_max, 0.75, 1e-12); /* of 0.70, 0.75, 0.76 */
     assert_float_equal(eff.bandwidth.eff_max, 0.80, 1e-12);
     /* The bad newest fp8 curve leaves the default, and names no source. */
@@ -83,14 +84,15 @@ static void test_calibration_fleet_median(void **state)
     };
     node[1].device = 1;
     eff = defaults;
-    gp_plan_calibration_choose(&eff, node, 2, "h200-sxm");
+    assert_int_equal(gp_plan_calibration_choose(&eff, node, 2, "h200-sxm"), 0);
     assert_float_equal(eff.gemm[GP_BF16].eff_max, 0.75, 1e-12);
     assert_string_equal(eff.source, "calibrated:node7:2026-09-21");
     assert_float_equal(eff.band[0].low, 0.8 * 0.71 / 0.75, 1e-12);
 
     /* No fit for the GPU: the defaults stay, source included. */
     eff = defaults;
-    gp_plan_calibration_choose(&eff, fits, sizeof(fits) / sizeof(fits[0]), "b200");
+    assert_int_equal(gp_plan_calibration_choose(&eff, fits, sizeof(fits) / sizeof(fits[0]), "b200"),
+                     0);
     assert_memory_equal(&eff, &defaults, sizeof(eff));
 }
 
