@@ -2,6 +2,7 @@
 #ifndef GP_CATALOG_CATALOG_H
 #define GP_CATALOG_CATALOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gpuplan/gpu.h"
@@ -24,12 +25,13 @@ int gp_catalog_require(const struct gp_catalog *cat, const char *id, const struc
 
 /*
  * The GPU types a command line names: `list` "ID,ID,..." (NULL: every type), each once, in the
- * order given, and of `vendor` only ("nvidia", "amd"; NULL: any). out[] has room for cat->count
+ * order given, and of `vendor` only ("nvidia", "amd"; NULL: any); announced entries only when
+ * `announced` (naming one without it is an error saying so). out[] has room for cat->count
  * entries (borrowed from the catalog); *n is how many were chosen. GP_EINVALID with a message
  * for an empty or overlong item, an unknown id (naming the nearest), an unknown vendor, or a
  * choice that leaves none.
  */
 int gp_catalog_select(const struct gp_catalog *cat, const char *list, const char *vendor,
-                      const struct gp_gpu **out, size_t *n);
+                      bool announced, const struct gp_gpu **out, size_t *n);
 
 #endif

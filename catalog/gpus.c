@@ -4,16 +4,21 @@
 #include <string.h>
 
 #include "catalog/catalog.h"
+#include "catalog/citations.h"
 #include "catalog/data.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/text.h"
 
+#define CONFIDENCE_CHOICES "\"official\", \"secondary\" or \"estimate\""
+
 static const char *const entry_keys[] = {
     "id",          "name",          "vendor",        "arch",
     "peak_tflops", "hbm_gb",        "hbm_tbs",       "tdp_w",
     "scaleup_gbs", "scaleout_gbps", "gpus_per_node", "node_overhead_w",
-    "llc_mb",      "capex_usd",     "source",        NULL,
+    "llc_mb",      "capex_usd",     "source",        "system",
+    "status",      "ships",         "rack",          "confidence",
+    "citations",   NULL,
 };
 
 static int parse_peaks(struct gp_json_reader *r, const cJSON *entry, struct gp_gpu *gpu)
@@ -104,16 +109,180 @@ static int parse_entry(struct gp_json_reader *r, const cJSON *entry, struct gp_g
     return rc;
 }
 
+/* Member `key`, a name that `parse` turns into an enum value (`choices` lists them for the
+ * message), into *out; an absent optional member leaves *out as it is. */
+static int parse_choice(struct gp_json_reader *r, const cJSON *obj, const char *key,
+                        int (*parse)(const char *), const char *choices, int *out, int flags)
+{
+    char name[32] = "";
+    int rc = gp_json_string(r, obj, key, name, sizeof(name), flags), v;
+
+    if (rc || !name[0])
+        return rc;
+    if ((v = parse(name)) < 0)
+        return gp_json_fail(r, key, "must be %s, not '%s'", choices, name);
+    *out = v;
+    return 0;
+}
+
+static int parse_rack(struct gp_json_reader *r, const cJSON *entry, struct gp_gpu *gpu)
+{
+    static const char *const keys[] = {"gpus", "kw", "cooling", NULL};
+    const cJSON *rack = NULL;
+    int rc = gp_json_child(r, entry, "rack", false, &rack, GP_JSON_OPTIONAL), cooling = 0;
+    size_t saved;
+
+    if (rc || !rack)
+        return rc;
+    saved = gp_json_enter(r, "rack", 0);
+    rc = gp_json_check_keys(r, rack, keys);
+    if (!rc)
+        rc = gp_json_int(r, rack, "gpus", &gpu->rack.gpus, GP_JSON_REQUIRED);
+    if (!rc && (gpu->rack.gpus < gpu->gpus_per_node || gpu->rack.gpus % gpu->gpus_per_node))
+        rc = gp_json_fail(r, "gpus", "must be a whole number of scale-up domains of %d GPUs",
+                          gpu->gpus_per_node);
+    if (!rc)
+        rc = positive(r, rack, "kw", &gpu->rack.kw);
+    if (!rc)
+        rc = parse_choice(r, rack, "cooling", gp_cooling_parse, "\"air\" or \"liquid\"",
+                          &cooling, GP_JSON_REQUIRED);
+    gpu->rack.cooling = (enum gp_cooling)cooling;
+    gp_json_leave(r, saved);
+    return rc;
+}
+
+/* "confidence": {"default": LEVEL, FIGURE: LEVEL, ...}: every figure the default (official
+ * when none), then those named. An entry without the block vouches for nothing: its figures
+ * are second-hand. */
+static int parse_confidence(struct gp_json_reader *r, const cJSON *entry, struct gp_gpu *gpu)
+{
+    const cJSON *map = NULL, *item;
+    int rc = gp_json_child(r, entry, "confidence", false, &map, GP_JSON_OPTIONAL), level = 0;
+    size_t saved;
+
+    if (!rc && !map)
+        memset(gpu->confidence, GP_CONFIDENCE_SECONDARY, sizeof(gpu->confidence));
+    if (rc || !map)
+        return rc;
+    saved = gp_json_enter(r, "confidence", 0);
+    rc = parse_choice(r, map, "default", gp_confidence_parse, CONFIDENCE_CHOICES, &level,
+                      GP_JSON_OPTIONAL);
+    memset(gpu->confidence, level, sizeof(gpu->confidence));
+    cJSON_ArrayForEach(item, map)
+    {
+        int figure = gp_figure_parse(item->string);
+        if (rc || !strcmp(item->string, "default"))
+            continue;
+        if (figure < 0)
+            rc = gp_json_fail(r, item->string, "is not a figure of the entry");
+        else if (!(rc = parse_choice(r, map, item->string, gp_confidence_parse,
+                                     CONFIDENCE_CHOICES, &level, GP_JSON_REQUIRED)))
+            gpu->confidence[figure] = (unsigned char)level;
+    }
+    gp_json_leave(r, saved);
+    return rc;
+}
+
+static int parse_status(struct gp_json_reader *r, const cJSON *entry, struct gp_gpu *gpu)
+{
+    int status = GP_STATUS_SHIPPING;
+    int rc = gp_json_string(r, entry, "system", gpu->system, sizeof(gpu->system),
+                            GP_JSON_OPTIONAL);
+
+    if (!rc)
+        rc = parse_choice(r, entry, "status", gp_status_parse, "\"shipping\" or \"announced\"",
+                          &status, GP_JSON_OPTIONAL);
+    gpu->status = (enum gp_gpu_status)status;
+    if (!rc)
+        rc = gp_json_string(r, entry, "ships", gpu->ships, sizeof(gpu->ships), GP_JSON_OPTIONAL);
+    if (!rc && gpu->status == GP_STATUS_ANNOUNCED && !gpu->ships[0])
+        rc = gp_json_fail(r, "ships", "an announced entry says when its vendor ships it");
+    if (!rc)
+        rc = parse_rack(r, entry, gpu);
+    return rc ? rc : parse_confidence(r, entry, gpu);
+}
+
+/* Where read_gpu puts the citations it reads: the catalog's growing array. */
+struct citation_sink {
+    struct gp_citation **items;
+    size_t *count;
+};
+
+static int read_citation(struct gp_json_reader *r, const cJSON *cited, size_t index,
+                         struct gp_gpu *gpu, struct gp_citation *c)
+{
+    static const char *const keys[] = {"says", "source", "confidence", "note", NULL};
+    int figure = gp_figure_parse(cited->string), level = 0, rc;
+    char why[256];
+
+    memset(c, 0, sizeof(*c));
+    if (figure < 0)
+        return gp_json_fail(r, NULL, "is not a figure of the entry");
+    c->gpu = index;
+    c->figure = (enum gp_figure)figure;
+    rc = gp_json_check_keys(r, cited, keys);
+    if (!rc)
+        rc = gp_json_string(r, cited, "says", c->says, sizeof(c->says), GP_JSON_OPTIONAL);
+    if (!rc)
+        rc = gp_json_string(r, cited, "source", c->source, sizeof(c->source), GP_JSON_REQUIRED);
+    if (!rc)
+        rc = parse_choice(r, cited, "confidence", gp_confidence_parse, CONFIDENCE_CHOICES, &level,
+                          GP_JSON_REQUIRED);
+    c->confidence = (enum gp_confidence)level;
+    if (!rc)
+        rc = gp_json_string(r, cited, "note", c->note, sizeof(c->note), GP_JSON_OPTIONAL);
+    if (!rc && !c->says[0] && (c->confidence != GP_CONFIDENCE_ESTIMATE || !c->note[0]))
+        rc = gp_json_fail(r, "says", "only an estimate with a note may leave out what it cites");
+    if (!rc && gp_citation_check(c, gpu, why, sizeof(why)))
+        rc = gp_json_fail(r, "says", "%s", why);
+    if (!rc)
+        gpu->confidence[figure] = (unsigned char)c->confidence;
+    return rc;
+}
+
+/* "citations": {FIGURE: {"says", "source", "confidence", "note"}}, checked against the entry. */
+static int read_citations(struct gp_json_reader *r, const cJSON *entry, size_t index,
+                          struct gp_gpu *gpu, const struct citation_sink *sink)
+{
+    const cJSON *map = NULL, *cited;
+    int rc = gp_json_child(r, entry, "citations", false, &map, GP_JSON_OPTIONAL);
+    size_t saved;
+
+    if (rc || !map)
+        return rc;
+    saved = gp_json_enter(r, "citations", 0);
+    cJSON_ArrayForEach(cited, map)
+    {
+        size_t inner = gp_json_enter(r, cited->string, 0);
+        struct gp_citation *grown = realloc(*sink->items, (*sink->count + 1) * sizeof(*grown));
+        if (!grown) {
+            rc = gp_error_set(GP_ENOMEM, "out of memory reading citations");
+        } else {
+            *sink->items = grown;
+            if (!cJSON_IsObject(cited))
+                rc = gp_json_fail(r, NULL, "must be an object");
+            else if (!(rc = read_citation(r, cited, index, gpu, &grown[*sink->count])))
+                ++*sink->count;
+        }
+        gp_json_leave(r, inner);
+        if (rc)
+            break;
+    }
+    gp_json_leave(r, saved);
+    return rc;
+}
+
 static int read_gpu(struct gp_json_reader *r, const cJSON *entry, void *gpus, size_t index,
-                    const void *unused)
+                    const void *ctx)
 {
     struct gp_gpu *gpu = (struct gp_gpu *)gpus + index;
     int rc = parse_entry(r, entry, gpu);
 
-    (void)unused;
-    if (!rc && gp_catalog_find(&(struct gp_catalog){gpus, index}, gpu->id))
+    if (!rc && gp_catalog_find(&(struct gp_catalog){gpus, index, NULL, 0}, gpu->id))
         rc = gp_json_fail(r, "id", "duplicate id '%s'", gpu->id);
-    return rc;
+    if (!rc)
+        rc = parse_status(r, entry, gpu);
+    return rc ? rc : read_citations(r, entry, index, gpu, ctx);
 }
 
 int gp_catalog_parse(struct gp_catalog *out, const char *text, size_t len, const char *origin)
@@ -123,10 +292,12 @@ int gp_catalog_parse(struct gp_catalog *out, const char *text, size_t len, const
     cJSON *root = NULL;
     void *gpus = NULL;
     size_t n = 0;
+    struct gp_citation *citations = NULL;
+    size_t ncitations = 0;
+    const struct citation_sink sink = {&citations, &ncitations};
     int rc;
 
-    out->gpus = NULL;
-    out->count = 0;
+    memset(out, 0, sizeof(*out));
     gp_json_reader_init(&r, origin, text, len);
     rc = gp_json_parse(&root, text, len, origin);
     if (!rc && !cJSON_IsObject(root))
@@ -134,14 +305,19 @@ int gp_catalog_parse(struct gp_catalog *out, const char *text, size_t len, const
     if (!rc)
         rc = gp_json_check_keys(&r, root, top_keys);
     if (!rc)
-        rc = gp_json_read_list(&gpus, &n, &r, root, "gpus", sizeof(struct gp_gpu), read_gpu, NULL);
+        rc = gp_json_read_list(&gpus, &n, &r, root, "gpus", sizeof(struct gp_gpu), read_gpu,
+                               &sink);
     if (rc)
         goto done;
     out->gpus = gpus;
     out->count = n;
+    out->citations = citations;
+    out->ncitations = ncitations;
     gpus = NULL;
+    citations = NULL;
 done:
     free(gpus);
+    free(citations);
     cJSON_Delete(root);
     return rc;
 }
@@ -161,8 +337,8 @@ void gp_catalog_release(struct gp_catalog *cat)
     if (!cat)
         return;
     free(cat->gpus);
-    cat->gpus = NULL;
-    cat->count = 0;
+    free(cat->citations);
+    memset(cat, 0, sizeof(*cat));
 }
 
 const struct gp_gpu *gp_catalog_find(const struct gp_catalog *cat, const char *id)

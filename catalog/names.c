@@ -46,6 +46,81 @@ const char *gp_vendor_name(enum gp_vendor v)
     return v == GP_VENDOR_AMD ? "amd" : "nvidia";
 }
 
+static const char *const status_names[] = {"shipping", "announced"};
+static const char *const confidence_names[] = {"official", "secondary", "estimate"};
+static const char *const cooling_names[] = {"", "air", "liquid"};
+static const char *const figure_names[GP_FIGURE_COUNT - GP_PRECISION_COUNT] = {
+    "hbm_gb",          "hbm_tbs", "tdp_w",     "scaleup_gbs", "scaleout_gbps", "gpus_per_node",
+    "node_overhead_w", "llc_mb",  "capex_usd", "rack.gpus",   "rack.kw",
+};
+
+const char *gp_status_name(enum gp_gpu_status s)
+{
+    return (unsigned)s < sizeof(status_names) / sizeof(*status_names) ? status_names[s] : "?";
+}
+
+const char *gp_confidence_name(enum gp_confidence c)
+{
+    return (unsigned)c < sizeof(confidence_names) / sizeof(*confidence_names) ? confidence_names[c]
+                                                                              : "?";
+}
+
+const char *gp_cooling_name(enum gp_cooling c)
+{
+    return (unsigned)c < sizeof(cooling_names) / sizeof(*cooling_names) ? cooling_names[c] : "?";
+}
+
+const char *gp_figure_name(enum gp_figure f)
+{
+    static const char *const peaks[GP_PRECISION_COUNT] = {
+        "peak_tflops.fp64", "peak_tflops.fp32", "peak_tflops.tf32",
+        "peak_tflops.bf16", "peak_tflops.fp16", "peak_tflops.fp8",
+        "peak_tflops.fp6",  "peak_tflops.fp4",  "peak_tflops.int8",
+    };
+
+    if ((unsigned)f < GP_PRECISION_COUNT)
+        return peaks[f];
+    return (unsigned)f < GP_FIGURE_COUNT ? figure_names[f - GP_PRECISION_COUNT] : "?";
+}
+
+int gp_status_parse(const char *name)
+{
+    return parse_name(status_names, 2, name);
+}
+
+int gp_confidence_parse(const char *name)
+{
+    return parse_name(confidence_names, 3, name);
+}
+
+int gp_cooling_parse(const char *name)
+{
+    return name[0] ? parse_name(cooling_names, 3, name) : -1;
+}
+
+int gp_figure_parse(const char *name)
+{
+    for (int f = 0; f < GP_FIGURE_COUNT; f++)
+        if (strcmp(gp_figure_name((enum gp_figure)f), name) == 0)
+            return f;
+    return -1;
+}
+
+enum gp_confidence gp_gpu_throughput_confidence(const struct gp_gpu *gpu)
+{
+    static const enum gp_figure links[] = {GP_FIGURE_HBM_GB, GP_FIGURE_HBM_TBS,
+                                           GP_FIGURE_SCALEUP_GBS};
+    unsigned char weakest = GP_CONFIDENCE_OFFICIAL;
+
+    for (int p = 0; p < GP_PRECISION_COUNT; p++)
+        if (gpu->peak_tflops[p] > 0 && gpu->confidence[p] > weakest)
+            weakest = gpu->confidence[p];
+    for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+        if (gpu->confidence[links[i]] > weakest)
+            weakest = gpu->confidence[links[i]];
+    return (enum gp_confidence)weakest;
+}
+
 const char *gp_tier_name(enum gp_tier t)
 {
     return (unsigned)t < GP_TIER_COUNT ? tier_names[t] : "?";

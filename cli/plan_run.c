@@ -20,6 +20,8 @@ void gp_cli_plan_options(struct gp_cli_plan_args *a, struct gp_opt *out)
     const struct gp_opt opts[GP_CLI_PLAN_OPTION_COUNT] = {
         {"gpus", 0, GP_OPT_STRING, &a->gpus, "ID,...", "GPU types to plan (default: all)"},
         {"vendor", 0, GP_OPT_STRING, &a->vendor, "VENDOR", "nvidia or amd"},
+        {"include-announced", 0, GP_OPT_FLAG, &a->include_announced, NULL,
+         "also plan systems announced but not shipping (Rubin, MI450); never best"},
         {"max-gpus", 0, GP_OPT_STRING, &a->max_gpus, "N", "largest fleet considered"},
         {"power-budget-kw", 0, GP_OPT_STRING, &a->power_budget, "KW",
          "facility power available; larger fleets say over-power-budget"},
@@ -78,7 +80,7 @@ static int apply_flag(struct gp_cli *cli, struct gp_plan_input *in, const char *
 static int select_gpus(struct gp_cli *cli, const struct gp_cli_plan_args *a,
                        const struct gp_catalog *cat, const struct gp_gpu **out, size_t *n)
 {
-    if (gp_catalog_select(cat, a->gpus, a->vendor, out, n) != 0)
+    if (gp_catalog_select(cat, a->gpus, a->vendor, a->include_announced, out, n) != 0)
         return gp_cli_input_error(cli, "%s", gp_error_last());
     return GP_EXIT_OK;
 }

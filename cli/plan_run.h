@@ -16,10 +16,11 @@ struct gp_cli_plan_args {
     const char *gpus, *vendor, *max_gpus, *power_budget, *pue, *kwh_price, *pricing;
     const char *capex, *years, *max_age, *sweep, *horizon, *region, *jurisdiction, *stack;
     bool compare_stacks;
+    bool include_announced; /* plan systems their vendors have only announced */
     struct gp_strlist set;
 };
 
-#define GP_CLI_PLAN_OPTION_COUNT 16
+#define GP_CLI_PLAN_OPTION_COUNT 17
 
 /* The options every planning command takes (--gpus ... --set), bound to `a`, into
  * out[GP_CLI_PLAN_OPTION_COUNT]. */

@@ -9,11 +9,13 @@
 #include "report/report.h"
 
 #define GP_HTML_CHART_WIDTH  640
-#define GP_HTML_PALETTE_SIZE 10
+#define GP_HTML_PALETTE_SIZE 16
 #define CHART_WIDTH          GP_HTML_CHART_WIDTH
 
 /* Series colours: Paul Tol's "muted" scheme, told apart under the common colour blindnesses,
- * legible on white, and of distinct lightness in greyscale where the charts also label them. */
+ * legible on white, and of distinct lightness in greyscale where the charts also label them;
+ * then the hues of his "vibrant" scheme that muted lacks, so sixteen GPU types each keep
+ * their own colour. */
 extern const char *const gp_html_palette[GP_HTML_PALETTE_SIZE];
 
 /* The one colour of GPU type `gpu` in every chart of the report: the palette in the order the

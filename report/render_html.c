@@ -43,8 +43,8 @@ static const char style[] =
     "#recommendation{break-after:page}a{color:inherit;text-decoration:none}}";
 
 const char *const gp_html_palette[GP_HTML_PALETTE_SIZE] = {
-    "#332288", "#88ccee", "#117733", "#cc6677", "#ddcc77",
-    "#882255", "#44aa99", "#999933", "#aa4499", "#6f6f6f"};
+    "#332288", "#88ccee", "#117733", "#cc6677", "#ddcc77", "#882255", "#44aa99", "#999933",
+    "#aa4499", "#6f6f6f", "#ee7733", "#0077bb", "#ee3377", "#009988", "#cc3311", "#000000"};
 
 const char *gp_html_gpu_color(const struct gp_report *r, const char *gpu)
 {

@@ -44,16 +44,23 @@ function inline_number(line, name,    s) {
     return s + 0
 }
 
+# data/gpus.json: an entry's "id", its "peak_tflops" object (on one line or on several) and
+# its "hbm_tbs" number; the same keys inside "citations" hold text, not numbers, and are passed.
 FNR == NR {
     if (match($0, /"id": *"[^"]+"/)) {
         id = substr($0, RSTART, RLENGTH)
         sub(/^"id": *"/, "", id)
         sub(/"$/, "", id)
     }
-    if (id != "" && $0 ~ /"peak_tflops"/)
+    if (id != "" && $0 ~ /"peak_tflops": *\{/)
+        in_peaks = 1
+    if (in_peaks)
         for (p = 0; p < 6; p++)
-            peak[id, names[p]] = inline_number($0, names[p])
-    if (id != "" && $0 ~ /"hbm_tbs"/)
+            if ($0 ~ "\"" names[p] "\": *[-0-9]")
+                peak[id, names[p]] = inline_number($0, names[p])
+    if (in_peaks && $0 ~ /\}/)
+        in_peaks = 0
+    if (id != "" && $0 ~ /"hbm_tbs": *[0-9]/)
         peak[id, "bandwidth"] = inline_number($0, "hbm_tbs") * 1000
     next
 }

@@ -29,7 +29,7 @@ sqlite() { python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); r=c.e
 XDG_DATA_HOME="$tmp/xdg" "$gpuplan" prices --gpu b200 >/dev/null 2>"$tmp/err"
 check "xdg path" 0 $?
 [[ -f "$tmp/xdg/gpuplan/gpuplan.db" ]]; check "xdg file created" 0 $?
-check "seeded gpus" 9 "$(sqlite "$tmp/xdg/gpuplan/gpuplan.db" 'select count(*) from gpus')"
+check "seeded gpus" 14 "$(sqlite "$tmp/xdg/gpuplan/gpuplan.db" 'select count(*) from gpus')"
 
 # --db beats GPUPLAN_DB.
 GPUPLAN_DB="$tmp/env.db" "$gpuplan" --version >/dev/null

@@ -17,13 +17,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct gp_catalog catalog;
 static struct gp_feed_configs feeds;
 
-static void gpus(const char *list, const char *vendor)
+static void gpus(const char *list, const char *vendor, bool announced)
 {
     const struct gp_gpu *chosen[64];
     size_t n = 0;
 
     require(catalog.count <= sizeof(chosen) / sizeof(chosen[0]));
-    if (gp_catalog_select(&catalog, list, vendor, chosen, &n) == 0) {
+    if (gp_catalog_select(&catalog, list, vendor, announced, chosen, &n) == 0) {
         require(n >= 1 && n <= catalog.count);
         for (size_t i = 0; i < n; i++)
             for (size_t j = i + 1; j < n; j++)
@@ -58,10 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size - 1] = '\0';
     switch (data[0] % 5) {
     case 0:
-        gpus(text, NULL);
+        gpus(text, NULL, data[0] & 16);
         break;
     case 1:
-        gpus(text, data[0] & 8 ? "amd" : "nvidia");
+        gpus(text, data[0] & 8 ? "amd" : "nvidia", data[0] & 16);
         break;
     case 2:
         columns(text, GP_WORKLOAD_INFERENCE);
