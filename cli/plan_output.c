@@ -96,7 +96,7 @@ static int describe(cJSON *meta, const struct gp_cli_plan_run *run, bool workloa
     /* JSON is read by programs: its text keeps the decimal point whatever --locale says. */
     if (gp_cli_plan_conclusion(conclusion, sizeof(conclusion), res, '.'))
         cJSON_AddStringToObject(meta, "conclusion", conclusion);
-    return 0;
+    return gp_cli_plan_announced_json(meta, &run->req);
 }
 
 /* Show rows[nrows] (as plan_view takes them) as a table or JSON document with the plan's
@@ -122,8 +122,10 @@ static int show_rows(struct gp_cli *cli, const struct gp_cli_plan_run *run,
     }
     gp_cli_plan_warn_stale(res);
     rc = gp_cli_output(cli, &table, best < nrows ? best : SIZE_MAX);
-    if (rc == 0 && cli->format == GP_FORMAT_TABLE)
+    if (rc == 0 && cli->format == GP_FORMAT_TABLE) {
         gp_cli_plan_summary_print(stdout, res, cli->locale->decimal);
+        gp_cli_plan_announced_print(stdout, &run->req);
+    }
     if (rc == 0)
         rc = finish(res);
     gp_table_release(&table);

@@ -6,6 +6,7 @@
 
 #include "report/plan_table.h"
 #include "report/table.h"
+#include "util/error.h"
 #include "util/msg.h"
 #include "util/timeutil.h"
 
@@ -173,6 +174,47 @@ void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res, char
                     res->rows[i].excluded_offers == 1 ? "" : "s", res->rows[i].excluded);
     if (gp_cli_plan_conclusion(line, sizeof(line), res, decimal))
         fprintf(out, "%s\n", line);
+}
+
+void gp_cli_plan_announced_print(FILE *out, const struct gp_plan_request *req)
+{
+    const char *lead = "announced, not shipping (never best): ";
+
+    for (size_t i = 0; i < req->gpu_count; i++) {
+        const struct gp_gpu *g = req->gpus[i];
+        if (g->status != GP_STATUS_ANNOUNCED)
+            continue;
+        fprintf(out, "%s%s ships %s, figures %s", lead, g->id, g->ships,
+                gp_confidence_name(gp_gpu_throughput_confidence(g)));
+        lead = "; ";
+    }
+    if (lead[0] == ';')
+        fputc('\n', out);
+}
+
+int gp_cli_plan_announced_json(cJSON *meta, const struct gp_plan_request *req)
+{
+    cJSON *list = NULL;
+
+    for (size_t i = 0; i < req->gpu_count; i++) {
+        const struct gp_gpu *g = req->gpus[i];
+        cJSON *e;
+        if (g->status != GP_STATUS_ANNOUNCED)
+            continue;
+        if (!list && !(list = cJSON_AddArrayToObject(meta, "announced")))
+            return gp_error_set(GP_ENOMEM, "out of memory describing the plan");
+        e = cJSON_CreateObject();
+        if (!e || !cJSON_AddStringToObject(e, "gpu", g->id) ||
+            !cJSON_AddStringToObject(e, "system", g->system) ||
+            !cJSON_AddStringToObject(e, "ships", g->ships) ||
+            !cJSON_AddStringToObject(e, "confidence",
+                                     gp_confidence_name(gp_gpu_throughput_confidence(g))) ||
+            !cJSON_AddItemToArray(list, e)) {
+            cJSON_Delete(e);
+            return gp_error_set(GP_ENOMEM, "out of memory describing the plan");
+        }
+    }
+    return 0;
 }
 
 void gp_cli_plan_warn_stale(const struct gp_plan_result *res)

@@ -21,6 +21,14 @@ bool gp_cli_plan_conclusion(char *out, size_t size, const struct gp_plan_result 
  * and the age of the prices, numbers with the decimal mark `decimal`. */
 void gp_cli_plan_summary_print(FILE *out, const struct gp_plan_result *res, char decimal);
 
+/* The line under the table that lists the announced systems `req` planned, each with the date
+ * its vendor says it ships and how sure its figures are; nothing when none. */
+void gp_cli_plan_announced_print(FILE *out, const struct gp_plan_request *req);
+
+/* The same as "announced": [{"gpu", "system", "ships", "confidence"}] in `meta`, only when
+ * `req` planned one. Returns 0 or GP_ENOMEM. */
+int gp_cli_plan_announced_json(cJSON *meta, const struct gp_plan_request *req);
+
 /* One warning line (stderr) when some row uses a price older than the allowed age. */
 void gp_cli_plan_warn_stale(const struct gp_plan_result *res);
 

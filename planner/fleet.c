@@ -196,7 +196,8 @@ int gp_plan_row_group_gpus(const struct gp_plan_row *row)
 
 bool gp_plan_row_recommendable(const struct gp_plan_row *row)
 {
-    return row->feasible && row->price_known && !(row->notes & GP_NOTE_VENDOR_CLAIM);
+    return row->feasible && row->price_known &&
+           !(row->notes & (GP_NOTE_VENDOR_CLAIM | GP_NOTE_ANNOUNCED));
 }
 
 bool gp_plan_row_runner_up_to(const struct gp_plan_row *row, const struct gp_plan_row *best)
@@ -314,7 +315,8 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     size_fleet(&hi, &hi_perf, w, a, gpu, eff, price);
 
     out->precision = perf.precision;
-    out->notes = s.notes | (eff->vendor_claim ? GP_NOTE_VENDOR_CLAIM : 0u);
+    out->notes = s.notes | (eff->vendor_claim ? GP_NOTE_VENDOR_CLAIM : 0u) |
+                 (gpu->status == GP_STATUS_ANNOUNCED ? GP_NOTE_ANNOUNCED : 0u);
     out->feasible = s.feasible;
     out->tp = perf.tp;
     out->ep = perf.ep > 0 ? perf.ep : 1;
@@ -557,6 +559,8 @@ void gp_notes_format(char *out, size_t size, unsigned notes)
         NOTE("vendor-claim"),
         NOTE("term-unknown"),
         NOTE("no-cluster-offer"),
+        NOTE("announced"),
+        NOTE("beyond-scale-up"),
     };
     size_t used = 0;
 

@@ -74,7 +74,7 @@ static const struct key_def keys[] = {
     KEY("memory_fraction", "inference", "share", "share of HBM the serving engine may use",
         INFERENCE, NUMBER, IN(memory_fraction), 0.01, 1, 0, "the engine's"),
     KEY("tensor_parallel", "model", "GPUs", "fixed tensor-parallel degree",
-        MODEL, PARALLEL, 0, 1, 8, WHOLE | POW2, "choose"),
+        MODEL, PARALLEL, 0, 1, GP_LAYOUT_MAX_GPUS, WHOLE | POW2, "choose"),
     KEY("pipeline_parallel", "training", "stages", "fixed pipeline stages",
         TRAINING, INTEGER, TR(pipeline_parallel), 1, 65536, WHOLE | POW2, "choose"),
     KEY("max_batch", "inference", "sequences", "engine limit on sequences per step",
@@ -84,7 +84,7 @@ static const struct key_def keys[] = {
         INFERENCE, LAYOUT, IN(layout), 0, 0, 0, "choose"),
     KEY("expert_parallel", "inference", "GPUs",
         "MoE: GPUs the experts are spread over (dep, or tep with tensor_parallel); 1 = not spread",
-        INFERENCE, INTEGER, IN(expert_parallel), 1, 8, WHOLE | POW2, "choose"),
+        INFERENCE, INTEGER, IN(expert_parallel), 1, GP_LAYOUT_MAX_GPUS, WHOLE | POW2, "choose"),
     KEY("tokens", "training", "tokens", "training tokens",
         TRAINING, NUMBER, TR(tokens), 1, 1e16, WHOLE, NULL),
     KEY("deadline_hours", "training", "h", "wall-clock limit; sizes the fleet (clears gpus)",
@@ -250,8 +250,8 @@ void gp_plan_key_range(const struct gp_plan_key *k, char *out, size_t size)
     }
     if (d && d->type == LAYOUT) {
         snprintf(out, size,
-                 "tp, dep, tep or dpa, with 1, 2, 4 or 8 GPUs (tep8) or without, "
-                 "or choose");
+                 "tp, dep, tep or dpa, with a power of two of GPUs up to 64 (tep8, "
+                 "dep64) or without, or choose");
         return;
     }
     if (k->power_of_two)

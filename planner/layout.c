@@ -45,8 +45,8 @@ void gp_layout_format(char *out, size_t size, enum gp_layout scheme, int gpus)
 int gp_layout_parse(const char *text, enum gp_layout *scheme, int *gpus)
 {
     static const char accepted[] =
-        "must be tp, dep, tep or dpa, optionally followed by 1, 2, 4 or 8 GPUs (\"tep8\"), "
-        "or choose";
+        "must be tp, dep, tep or dpa, optionally followed by a power of two of GPUs up to "
+        "64 (\"tep8\", \"dep64\"), or choose";
 
     if (strcmp(text, "choose") == 0) {
         *scheme = GP_LAYOUT_CHOOSE;
@@ -56,11 +56,17 @@ int gp_layout_parse(const char *text, enum gp_layout *scheme, int *gpus)
     for (int s = GP_LAYOUT_TP; s < GP_LAYOUT_COUNT; s++) {
         size_t n = strlen(names[s]);
         const char *digits = text + n;
-        if (strncmp(text, names[s], n) != 0 || (*digits && !strchr("1248", *digits)) ||
-            (*digits && digits[1]))
+        int count = 0;
+        if (strncmp(text, names[s], n) != 0)
+            continue;
+        /* at most two digits, no leading zero: a power of two from 1 to GP_LAYOUT_MAX_GPUS */
+        for (const char *d = digits; *d && count <= GP_LAYOUT_MAX_GPUS; d++)
+            count = *d >= '0' && *d <= '9' && d - digits < 2 ? count * 10 + (*d - '0')
+                                                             : GP_LAYOUT_MAX_GPUS + 1;
+        if (*digits && (digits[0] == '0' || count > GP_LAYOUT_MAX_GPUS || (count & (count - 1))))
             continue;
         *scheme = (enum gp_layout)s;
-        *gpus = *digits ? *digits - '0' : 0;
+        *gpus = count;
         return 0;
     }
     return gp_error_set(GP_EINVALID, "'%s' is not a layout: %s", text, accepted);

@@ -14,7 +14,8 @@ enum gp_layout {
 };
 
 #define GP_LAYOUT_COUNT    5
-#define GP_LAYOUT_TEXT_MAX 8 /* "dpa8" and its terminator, with room */
+#define GP_LAYOUT_TEXT_MAX 8  /* "dpa64" and its terminator, with room */
+#define GP_LAYOUT_MAX_GPUS 64 /* the widest layout: a power of two inside a 72-GPU domain */
 
 /* The degrees of one layout of `gpus` GPUs (a power of two). attention_tp x attention_dp and
  * expert_tp x expert_ep are both `gpus`. */

@@ -529,9 +529,6 @@ static bool layout_allowed(const struct gp_inference *in, const struct gp_model_
            (in->tensor_parallel == 0 && in->expert_parallel == 0);
 }
 
-/* Layouts beyond eight GPUs would span nodes; the planner keeps a replica inside one. */
-#define MAX_REPLICA_GPUS 8
-
 static void inference(struct gp_perf *out, const struct gp_workload *w, const struct gp_gpu *gpu,
                       const struct gp_efficiency *eff, double scale)
 {
@@ -546,12 +543,18 @@ static void inference(struct gp_perf *out, const struct gp_workload *w, const st
     double demand = gp_inference_demand(in);
     double best_gpus = 0;
 
+    if (in->layout_gpus > gpu->gpus_per_node || in->tensor_parallel > gpu->gpus_per_node ||
+        in->expert_parallel > gpu->gpus_per_node) {
+        out->notes |= GP_NOTE_BEYOND_SCALE_UP; /* a pinned layout wider than one fast domain */
+        return;
+    }
     inference_rates(&r, w, gpu, eff, out->precision, scale);
     shared_init(&k, w, gpu, eff, &r, out->precision);
     /* tp comes first: a dense model has no other layout */
     size_t schemes = w->model.experts > 1 ? GP_LAYOUT_SEARCHED : 1;
     for (size_t i = 0; i < schemes; i++) {
-        for (int n = 1; n <= MAX_REPLICA_GPUS && n <= gpu->gpus_per_node; n *= 2) {
+        /* a replica stays inside one scale-up domain (a node, or an NVL72 rack's 72 GPUs) */
+        for (int n = 1; n <= gpu->gpus_per_node; n *= 2) {
             gp_layout_shape(&sh, gp_layout_searched[i], n);
             if (!layout_allowed(in, &w->model, &sh))
                 continue;

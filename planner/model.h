@@ -34,6 +34,8 @@ enum gp_note {
     GP_NOTE_VENDOR_CLAIM = 1u << 17,         /* planned with a vendor's claim, not a measurement */
     GP_NOTE_TERM_UNKNOWN = 1u << 18,         /* bought on a contract whose term is not published */
     GP_NOTE_NO_CLUSTER_OFFER = 1u << 19,     /* a multi-node fleet, and no offer forms a cluster */
+    GP_NOTE_ANNOUNCED = 1u << 20,            /* announced by its vendor, not shipping: never best */
+    GP_NOTE_BEYOND_SCALE_UP = 1u << 21, /* the pinned layout is wider than the scale-up domain */
 };
 
 /* What the model predicts for one workload on one GPU type. */

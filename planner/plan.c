@@ -143,6 +143,23 @@ static void apply_serving(struct gp_efficiency *eff, const struct gp_plan_reques
     gp_serving_apply(eff, factors, n);
 }
 
+/*
+ * Bands widen by how sure the figures under them are. A second-hand figure (a reseller's
+ * table, a trade article) has been off from the vendor's by up to a tenth: sparse for dense,
+ * raw for usable memory. A projection for a part not shipping moved by more between its
+ * vendor's own announcements (Rubin's FP4 was given as 50, then 35 PFLOPS): a quarter.
+ */
+static void widen_for_confidence(struct gp_efficiency *eff, const struct gp_gpu *gpu)
+{
+    static const double spread[] = {[GP_CONFIDENCE_OFFICIAL] = 0.0,
+                                    [GP_CONFIDENCE_SECONDARY] = 0.10,
+                                    [GP_CONFIDENCE_ESTIMATE] = 0.25};
+    double w = spread[gp_gpu_throughput_confidence(gpu)];
+
+    if (w > 0)
+        gp_efficiency_widen(eff, 1.0 / (1.0 + w), 1.0 + w);
+}
+
 int gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request *req,
                        const struct gp_gpu *gpu, const struct gp_stack *stack)
 {
@@ -152,8 +169,10 @@ int gp_plan_efficiency(struct gp_efficiency *out, const struct gp_plan_request *
     if (req->bands)
         apply_bands(out, req->bands, stack, req->now);
     int rc = gp_plan_calibration_choose(out, req->fits, req->fit_count, gpu->id);
-    if (!rc)
+    if (!rc) {
         apply_serving(out, req, gpu, stack);
+        widen_for_confidence(out, gpu);
+    }
     return rc;
 }
 

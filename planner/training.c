@@ -233,7 +233,8 @@ static bool search(const struct job *j, struct layout *best)
         if (first_fit && (t->gpus == 0 || group > 4 * first_fit))
             break;
         int widest = 1;
-        while (widest * 2 <= group && widest * 2 <= j->gpu->gpus_per_node && widest < 8)
+        while (widest * 2 <= group && widest * 2 <= j->gpu->gpus_per_node &&
+               widest < GP_TRAINING_MAX_TP)
             widest *= 2;
         for (int tp = 1; tp <= widest; tp *= 2) {
             int pp = group / tp;

@@ -274,6 +274,11 @@ static int check_training(const struct gp_training *t, struct broken *b)
                       (double)t->seq_len);
     if (t->precision == GP_INT8)
         return breaks(b, "precision", "int8 is not a training precision");
+    if (t->tensor_parallel > GP_TRAINING_MAX_TP)
+        return breaks(b, "tensor_parallel",
+                      "training splits a layer over %d GPUs at most (wider inference layouts "
+                      "use a 72-GPU domain)",
+                      GP_TRAINING_MAX_TP);
     return 0;
 }
 

@@ -67,11 +67,15 @@ struct gp_inference {
                                          while decoding (1000 / TPOT ms); 0 = none */
     int max_batch;         /* engine limit on sequences per step; 0 = efficiency default */
     enum gp_layout layout; /* pinned layout scheme; GP_LAYOUT_CHOOSE = search them all */
-    int layout_gpus;       /* pinned GPUs per replica, 1, 2, 4 or 8; 0 = choose */
-    int tensor_parallel;   /* pinned attention tensor-parallel degree 1, 2, 4 or 8; 0 = choose */
+    int layout_gpus;       /* pinned GPUs per replica, a power of two to 64; 0 = choose */
+    int tensor_parallel;   /* pinned attention tensor-parallel degree, a power of two; 0 = choose */
     int expert_parallel;   /* MoE: pinned GPUs the experts are spread over (DEP or TEP);
                               1 = experts not spread; 0 = choose */
 };
+
+/* Training splits a layer over at most this many GPUs (tensor parallelism), as Megatron-style
+ * recipes do; inference layouts reach GP_LAYOUT_MAX_GPUS inside a 72-GPU domain. */
+#define GP_TRAINING_MAX_TP 8
 
 struct gp_training {
     enum gp_precision precision; /* matmul precision */

@@ -172,7 +172,7 @@ static void test_parse_errors(void **state)
          "expert_parallel: needs a mixture-of-experts model"},
         {"{\"kind\": \"inference\", \"model\": \"deepseek-r1\", \"input_tokens\": 5, "
          "\"output_tokens\": 1, \"target\": \"max\", \"expert_parallel\": 6}",
-         "expert_parallel: must be 0 (choose), 1, 2, 4 or 8 GPUs"},
+         "expert_parallel: must be 0 (choose) or a power of 2 up to 64 GPUs"},
         {"{\"kind\": \"inference\", \"model\": \"deepseek-r1\", \"input_tokens\": 5, "
          "\"output_tokens\": 1, \"target\": \"max\", \"expert_parallel\": 4, "
          "\"tensor_parallel\": 2}",
@@ -798,14 +798,15 @@ static void test_set(void **state)
         {"tokens", "1e9", GP_EINVALID, "applies to training workloads"},
         {"layers", "1.5", GP_EINVALID, "not a whole number"},
         {"tensor_parallel", "4", 0, NULL},
-        {"tensor_parallel", "3", GP_EINVALID, "must be 0 (choose), 1, 2, 4 or 8 GPUs"},
+        {"tensor_parallel", "3", GP_EINVALID, "must be 0 (choose) or a power of 2 up to 64 GPUs"},
         {"memory_fraction", "0.005", GP_EINVALID, "must be 0 (the engine's) or between 0.01 and 1"},
         {"ttft_ms", "0", 0, NULL},
         {"max_gpus", "0", 0, NULL},
         {"max_gpus", "-1", GP_EINVALID, "must be 0 (no limit) or between 1 and 1e+09 GPUs"},
         {"pipeline_parallel", "2", GP_EINVALID, "applies to training workloads"},
-        {"expert_parallel", "3", GP_EINVALID, "must be 0 (choose), 1, 2, 4 or 8 GPUs"},
-        {"expert_parallel", "16", GP_EINVALID, "expert_parallel: 16 is out of range"},
+        {"expert_parallel", "3", GP_EINVALID, "must be 0 (choose) or a power of 2 up to 64 GPUs"},
+        {"expert_parallel", "128", GP_EINVALID, "expert_parallel: 128 is out of range"},
+        {"expert_parallel", "16", 0, NULL},
         {"expert_parallel", "1", 0, NULL},
         {"trainable_fraction", "0.1", GP_EINVALID, "applies to training workloads"},
         {"critical_batch_tokens", "1e6", GP_EINVALID, "applies to training workloads"},

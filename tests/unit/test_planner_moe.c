@@ -45,10 +45,12 @@ static void test_layout_text(void **state)
         const char *text;
         enum gp_layout scheme;
         int gpus;
-    } good[] = {{"tp", GP_LAYOUT_TP, 0},    {"tp1", GP_LAYOUT_TP, 1},
-                {"dep8", GP_LAYOUT_DEP, 8}, {"tep4", GP_LAYOUT_TEP, 4},
-                {"dpa2", GP_LAYOUT_DPA, 2}, {"choose", GP_LAYOUT_CHOOSE, 0}};
-    static const char *const bad[] = {"", "tp3", "tp16", "tep88", "xep4", "TEP8", "dep-8", "dp8"};
+    } good[] = {{"tp", GP_LAYOUT_TP, 0},      {"tp1", GP_LAYOUT_TP, 1},
+                {"dep8", GP_LAYOUT_DEP, 8},   {"tep4", GP_LAYOUT_TEP, 4},
+                {"dpa2", GP_LAYOUT_DPA, 2},   {"tp16", GP_LAYOUT_TP, 16},
+                {"dep64", GP_LAYOUT_DEP, 64}, {"choose", GP_LAYOUT_CHOOSE, 0}};
+    static const char *const bad[] = {"",     "tp3",  "tp128", "dep12", "tep88",
+                                      "xep4", "TEP8", "dep-8", "dp8"};
     enum gp_layout scheme;
     int gpus;
     char text[GP_LAYOUT_TEXT_MAX];
