@@ -20,7 +20,12 @@ static const struct rule rules[] = {
     {{"H200", NULL}, NULL, 141, "h200-sxm"},
     {{"H100", "PCIe", NULL}, NULL, 80, "h100-pcie"},
     {{"H100", NULL}, "NVL", 80, "h100-sxm"},
+    /* A Grace-Blackwell GPU reports "GB200"/"GB300", which contain "B200"/"B300": first. It
+     * is planned as its rack, the only way it ships. */
+    {{"GB200", NULL}, NULL, 186, "gb200-nvl72"},
+    {{"GB300", NULL}, NULL, 279, "gb300-nvl72"},
     {{"B200", NULL}, NULL, 180, "b200"},
+    {{"B300", NULL}, NULL, 279, "b300"},
     {{"MI300X", NULL}, NULL, 192, "mi300x"},
     {{"MI325X", NULL}, NULL, 256, "mi325x"},
     {{"MI350X", NULL}, NULL, 288, "mi350x"},

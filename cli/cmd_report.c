@@ -211,7 +211,9 @@ static int add_sections(struct gp_cli *cli, struct report_run *run)
     if (gp_report_add_summary(r, expiry, nexpiry, run->horizon_days) || gp_report_add_offers(r) ||
         gp_report_add_quotes(r, first->quotes, first->req.quote_count, first->res.fx_per_usd,
                              run->horizon_days) ||
-        load_history(store, run) || gp_report_add_assumptions(r, fx))
+        load_history(store, run) ||
+        gp_report_add_announced(r, first->req.gpus, first->req.gpu_count) ||
+        gp_report_add_assumptions(r, fx))
         return gp_cli_fail();
     return GP_EXIT_OK;
 }

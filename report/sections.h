@@ -1,6 +1,7 @@
 /* The report's sections beside the plans: the offers each purchase line was bought from, the
- * quotes held, the price history, the assumptions, and a frontier's table. cli/ loads what they
- * list from the store and the run; they are built here from the plans and plain data. */
+ * quotes held, the price history, the announced systems, the assumptions, and a frontier's
+ * table. cli/ loads what they list from the store and the run; they are built here from the
+ * plans and plain data. */
 #ifndef GP_REPORT_SECTIONS_H
 #define GP_REPORT_SECTIONS_H
 
@@ -36,6 +37,12 @@ int gp_report_add_history(struct gp_report *r, const char *gpu, enum gp_tier tie
  * pricing, the age limit, each GPU type's efficiency source), the FX rates and their dates
  * (`fx`, NULL for none), the version, database and generation time. Returns 0 or GP_ENOMEM. */
 int gp_report_add_assumptions(struct gp_report *r, const struct gp_fx_table *fx);
+
+/* Section "announced", only when a plan has a row of an announced system: for each such row of
+ * each plan's first sweep point, the workload, GPU type, system, the vendor's ship date, how
+ * sure its throughput figures are (`gpus[n]`: the catalog entries planned), and what was
+ * modelled: GPUs, work per second per GPU and its band. Returns 0 or an error code. */
+int gp_report_add_announced(struct gp_report *r, const struct gp_gpu *const *gpus, size_t n);
 
 /* The frontier's points as a table (gpu, stack, layout, batch, tokens_per_s_per_user,
  * tokens_per_s_per_gpu, tpot_ms, ttft_ms) into *t, initialised here, for `plan --frontier` and

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `gpuplan report` end to end: the format from the extension, the JSON document's shape, a CSV
 # folder per report (da_DK with a byte order mark) replaced whole on a second run, da_DK HTML
-# with decimal commas in its charts, and writes that fail leave neither a half file nor a
-# temporary one behind.
+# with decimal commas in its charts, announced systems in a section apart, and writes that fail
+# leave neither a half file nor a temporary one behind.
 # Usage: test_report_cli.sh GPUPLAN
 set -uo pipefail
 gpuplan=$1
@@ -176,6 +176,21 @@ echo "keep" >"$tmp/plain.csv"
 "$gpuplan" report -w chat-llama-3.1-70b --out "$tmp/plain.csv" --format csv 2>"$tmp/err"
 check "a file where the CSV folder goes is refused (2)" test $? -eq 2
 check "  and kept as it was" grep -qx keep "$tmp/plain.csv"
+# Announced systems: planned only when asked, never recommended, and listed apart with the
+# vendor's ship date.
+"$gpuplan" report -w chat-deepseek-r1 --include-announced --out "$tmp/announced.json" 2>/dev/null
+check "announced: the report lists them apart" python3 - "$tmp/announced.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+apart = d["sections"]["announced"]
+assert {a["gpu"] for a in apart} == {"mi455x-helios", "vr200-nvl72"}, apart
+rows = {r["gpu"]: r for r in d["plans"][0]["rows"]}
+for a in apart:
+    assert a["ships"] and a["confidence"] == "estimate" and a["system"], a
+    assert a["throughput_low"] < a["tokens_per_s_per_gpu"] < a["throughput_high"], a
+    assert "announced" in rows[a["gpu"]]["notes"] and "best" not in rows[a["gpu"]]["notes"]
+assert d["sections"]["summary"][0]["recommended"] not in {a["gpu"] for a in apart}
+PY
 "$gpuplan" report -w no-such-preset --out "$tmp/r2.html" 2>/dev/null
 check "a bad workload writes nothing" test ! -e "$tmp/r2.html"
 "$gpuplan" report --out "$tmp/r3.html" 2>"$tmp/err"

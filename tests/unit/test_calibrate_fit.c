@@ -136,6 +136,10 @@ static void test_device_map(void **state)
         {"NVIDIA H100 PCIe", 79.6, "h100-pcie"},
         {"NVIDIA H100 NVL", 93.6, NULL},
         {"NVIDIA B200", 178.4, "b200"},
+        {"NVIDIA GB200", 184.0, "gb200-nvl72"},
+        {"NVIDIA B300 SXM6 AC", 268.6, "b300"},
+        {"NVIDIA GB300", 268.6, "gb300-nvl72"},
+        {"NVIDIA GB200", 94.0, NULL}, /* half the memory: not a part the catalog knows */
         {"AMD Instinct MI300X", 191.98, "mi300x"},
         {"AMD Instinct MI300X", 23.99, NULL}, /* CPX partition: one XCD */
         {"AMD Instinct MI325X", 255.98, "mi325x"},
