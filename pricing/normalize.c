@@ -35,13 +35,14 @@ static const struct exact_name exact_names[] = {
     {"azure", "Standard_NC40ads_H100_v5", "h100-nvl", 1, GP_NAME_OUT_OF_SCOPE},
     {"azure", "Standard_NC80adis_H100_v5", "h100-nvl", 2, GP_NAME_OUT_OF_SCOPE},
     {"azure", "Standard_NCC40ads_H100_v5", "h100-nvl", 1, GP_NAME_OUT_OF_SCOPE},
-    {"azure", "Standard_ND128isr_NDR_GB200_v6", "gb200", 4, GP_NAME_OUT_OF_SCOPE},
+    /* One 4-GPU tray of a GB200 NVL72 rack. */
+    {"azure", "Standard_ND128isr_NDR_GB200_v6", "gb200-nvl72", 4, GP_NAME_MAPPED},
 };
 
 /*
  * Token rules, tried in order on the lower-cased name: the first whose every `all` token occurs
  * and no `none` token occurs wins. More specific rules come first ("nvl" before "h100", "gh200"
- * before "h200", "mi300x" before "mi300").
+ * before "h200", "gb200" before "b200", "mi300x" before "mi300").
  */
 struct token_rule {
     const char *all[3];  /* tokens that must all occur */
@@ -52,9 +53,10 @@ struct token_rule {
 };
 
 static const struct token_rule token_rules[] = {
-    {{"gb200"}, {NULL}, "gb200", "gb200", GP_NAME_OUT_OF_SCOPE},
-    {{"gb300"}, {NULL}, "gb300", "gb300", GP_NAME_OUT_OF_SCOPE},
-    {{"b300"}, {NULL}, "b300", "b300", GP_NAME_OUT_OF_SCOPE},
+    /* A Grace-Blackwell GPU is rented in its NVL72 rack (by the tray or the rack). */
+    {{"gb200"}, {NULL}, "gb200-nvl72", "gb200", GP_NAME_MAPPED},
+    {{"gb300"}, {NULL}, "gb300-nvl72", "gb300", GP_NAME_MAPPED},
+    {{"b300"}, {NULL}, "b300", "b300", GP_NAME_MAPPED},
     {{"gh200"}, {NULL}, "gh200", "gh200", GP_NAME_OUT_OF_SCOPE},
     {{"h100", "nvl"}, {NULL}, "h100-nvl", "h100", GP_NAME_OUT_OF_SCOPE},
     {{"h200", "nvl"}, {NULL}, "h200-nvl", "h200", GP_NAME_MAPPED},

@@ -30,9 +30,10 @@ static const struct oci_part oci_parts[] = {
     {"L40S", NULL, NULL, 0},
     {"V100", NULL, NULL, 0},
     {"P100", NULL, NULL, 0},
-    {"GB200", NULL, NULL, 0},
-    {"GB300", NULL, NULL, 0},
-    {"B300", NULL, NULL, 0},
+    /* Grace-Blackwell shapes are one 4-GPU tray of the NVL72 rack. */
+    {"GB200", "gb200-nvl72", "BM.GPU.GB200.4", 4},
+    {"GB300", "gb300-nvl72", "BM.GPU.GB300.4", 4},
+    {"B300", "b300", "BM.GPU.B300.8", 8},
 };
 
 /* The part a display name prices ("OCI - Compute - GPU - H100", "OCI- Compute - GPU - MI355X",

@@ -120,7 +120,7 @@ class RefreshTest(unittest.TestCase):
 
     def test_every_adapter_fills_offers_and_history(self):
         first = self.refresh(scenarios=self.all_ok(), expect=0)
-        expected = {"azure": 6, "aws": 6, "lambda": 3, "runpod": 8, "oci": 5, "vultr": 8,
+        expected = {"azure": 6, "aws": 6, "lambda": 3, "runpod": 8, "oci": 6, "vultr": 8,
                     "digitalocean": 8, "vast": 10}
         self.assertEqual(self.last_run("fx")[:3], ("ok", 4, 4))
         for feed, count in expected.items():
@@ -212,7 +212,7 @@ class RefreshTest(unittest.TestCase):
     def test_partial_failure_does_not_stop_other_feeds(self):
         proc = self.refresh("--feed", "azure", "--feed", "oci", "--feed", "vast",
                             scenarios={"azure": "fail", "oci": "ok", "vast": "error"}, expect=4)
-        self.assertEqual(len(self.offers("oci")), 5)
+        self.assertEqual(len(self.offers("oci")), 6)
         self.assertEqual(self.last_run("vast")[0], "failed")
         self.assertIn("unknown field gpu_nam", self.last_run("vast")[5])
         self.assertIn("oci", proc.stderr)
@@ -303,7 +303,7 @@ class RefreshTest(unittest.TestCase):
         paths = [r["path"] for r in self.server.requests()[before:]]
         self.assertEqual(paths, ["http://prices.example.invalid/oci/ok/pls/apex/cetools/api/v1/"
                                  "products/?currencyCode=USD"])
-        self.assertEqual(len(self.offers("oci")), 5)
+        self.assertEqual(len(self.offers("oci")), 6)
 
     def test_generic_price_lists_over_http_and_file(self):
         os.makedirs(os.path.join(self.dir, "config", "gpuplan"))
@@ -365,7 +365,7 @@ class RefreshTest(unittest.TestCase):
     def test_base_url_of_host_only(self):
         # as in data/feeds.json: scheme and host, the path from the feed's paths
         self.refresh("--feed", "oci", "--url", "oci=" + self.server.base, expect=0)
-        self.assertEqual(len(self.offers("oci")), 5)
+        self.assertEqual(len(self.offers("oci")), 6)
 
     def test_dry_run_writes_nothing(self):
         proc = self.refresh("--dry-run", "--feed", "oci", scenarios={"oci": "ok"}, expect=0)
@@ -405,7 +405,7 @@ class RefreshTest(unittest.TestCase):
         proc.stderr.close()
         self.assertEqual(self.query("PRAGMA integrity_check"), [("ok",)])
         self.assertEqual(len(self.offers("azure")), 6)
-        self.assertEqual(len(self.offers("oci")), 5)
+        self.assertEqual(len(self.offers("oci")), 6)
         self.assertEqual(self.offers("aws"), [])
         self.assertEqual(self.last_run("aws")[0], "running")
         # the next refresh closes the interrupted run and goes on

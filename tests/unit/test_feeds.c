@@ -197,11 +197,11 @@ static const struct adapter_case cases[] = {
       /* the community figure of a secure-only card is ignored */
       {"secure", "EU-RO-1", "mi300x", GP_TIER_ON_DEMAND, 1, 2.39, "USD", GP_UNIT_GPU_HOUR, 2.39}}},
     /* names map exactly (H100T and "H200 Local" stay unmapped); a part prices one GPU-hour of
-     * an 8-GPU bare-metal shape, rented whole */
+     * an 8-GPU bare-metal shape, rented whole, or of a GB200 rack's 4-GPU tray */
     {"oci",
      "oci",
      {"oci/products.json"},
-     5,
+     6,
      1,
      2,
      1,
@@ -210,7 +210,9 @@ static const struct adapter_case cases[] = {
       {"BM.GPU.MI300X.8", "", "mi300x", GP_TIER_ON_DEMAND, 8, 6.0, "USD", GP_UNIT_GPU_HOUR, 6.0},
       {"BM.GPU.H200.8", "", "h200-sxm", GP_TIER_ON_DEMAND, 8, 10.0, "USD", GP_UNIT_GPU_HOUR, 10.0},
       {"BM.GPU.H100.8", "", "h100-sxm", GP_TIER_ON_DEMAND, 8, 10.0, "USD", GP_UNIT_GPU_HOUR,
-       10.0}}},
+       10.0},
+      {"BM.GPU.GB200.4", "", "gb200-nvl72", GP_TIER_ON_DEMAND, 4, 16.0, "USD", GP_UNIT_GPU_HOUR,
+       16.0}}},
     /* one offer per location, at its own price where it has one; only the deployable ways */
     {"vultr",
      "vultr",
