@@ -11,9 +11,21 @@
 #include "util/json.h"
 #include "util/text.h"
 
-static const char *const section_keys[] = {"id",         "gemm",     "bandwidth", "serving",
-                                           "network",    "training", "power",     "uncertainty",
-                                           "provenance", NULL};
+/* An entry's keys; the defaults take them from "gemm" on (ENTRY_ONLY_KEYS skipped). */
+static const char *const section_keys[] = {"id",          "like",       "gemm",     "bandwidth",
+                                           "serving",     "network",    "training", "power",
+                                           "uncertainty", "provenance", NULL};
+#define ENTRY_ONLY_KEYS 2
+
+/* The entry before `index` whose id is `id`; NULL when none. */
+static const struct gp_efficiency_entry *earlier_entry(const struct gp_efficiency_entry *entries,
+                                                       size_t index, const char *id)
+{
+    for (size_t k = 0; k < index; k++)
+        if (strcmp(entries[k].gpu_id, id) == 0)
+            return &entries[k];
+    return NULL;
+}
 static const char *const curve_gemm_keys[] = {"eff_max", "s_half_gflop", NULL};
 static const char *const curve_bw_keys[] = {"eff_max", "s_half_mb", NULL};
 static const char *const serving_keys[] = {"compute",
@@ -192,11 +204,13 @@ static int read_entry(struct gp_json_reader *r, const cJSON *obj, bool required,
     return rc;
 }
 
-/* One entry of "gpus": the defaults (`ctx`) with the fields it gives applied. */
+/* One entry of "gpus": the defaults (`ctx`), or with "like": ID the efficiencies of that
+ * earlier entry (the same silicon in another system), with the fields it gives applied. */
 static int read_gpu_entry(struct gp_json_reader *r, const cJSON *item, void *entries, size_t index,
                           const void *defaults)
 {
-    struct gp_efficiency_entry *e = (struct gp_efficiency_entry *)entries + index;
+    struct gp_efficiency_entry *all = entries, *e = all + index;
+    char like[GP_GPU_ID_MAX] = "";
     int rc = 0;
 
     e->eff = *(const struct gp_efficiency *)defaults;
@@ -206,9 +220,17 @@ static int read_gpu_entry(struct gp_json_reader *r, const cJSON *item, void *ent
         rc = gp_json_check_keys(r, item, section_keys);
     if (!rc)
         rc = gp_json_string(r, item, "id", e->gpu_id, sizeof(e->gpu_id), GP_JSON_REQUIRED);
-    for (size_t k = 0; !rc && k < index; k++)
-        if (strcmp(((struct gp_efficiency_entry *)entries)[k].gpu_id, e->gpu_id) == 0)
-            rc = gp_json_fail(r, "id", "duplicate entry for '%s'", e->gpu_id);
+    if (!rc && earlier_entry(all, index, e->gpu_id))
+        rc = gp_json_fail(r, "id", "duplicate entry for '%s'", e->gpu_id);
+    if (!rc)
+        rc = gp_json_string(r, item, "like", like, sizeof(like), GP_JSON_OPTIONAL);
+    if (!rc && like[0]) {
+        const struct gp_efficiency_entry *base = earlier_entry(all, index, like);
+        if (!base)
+            rc = gp_json_fail(r, "like", "'%s' is not an entry above this one", like);
+        else
+            e->eff = base->eff;
+    }
     if (!rc)
         rc = read_entry(r, item, false, &e->eff);
     return rc;
@@ -231,7 +253,7 @@ int gp_efficiency_table_parse(struct gp_efficiency_table *out, const char *text,
         rc = gp_json_child(&r, root, "defaults", false, &defaults, GP_JSON_REQUIRED);
     if (!rc) {
         size_t saved = gp_json_enter(&r, "defaults", 0);
-        rc = gp_json_check_keys(&r, defaults, section_keys + 1);
+        rc = gp_json_check_keys(&r, defaults, section_keys + ENTRY_ONLY_KEYS);
         if (!rc)
             rc = read_entry(&r, defaults, true, &out->defaults);
         gp_json_leave(&r, saved);

@@ -961,6 +961,30 @@ static void test_efficiency_table(void **state)
     for (size_t i = 0; i < effs.count; i++)
         if (!gp_catalog_find(&cat, effs.entries[i].gpu_id))
             fail_msg("efficiency.json entry '%s' is not in the catalog", effs.entries[i].gpu_id);
+    /* "like" starts an entry from an earlier one: the rack systems share the B200's silicon. */
+    struct gp_efficiency b200, gb200;
+    gp_efficiency_resolve(&b200, &effs, "b200");
+    gp_efficiency_resolve(&gb200, &effs, "gb200-nvl72");
+    assert_true(gb200.gemm[GP_FP4].eff_max == b200.gemm[GP_FP4].eff_max);
+    assert_true(gb200.mfu == b200.mfu && gb200.bandwidth.eff_max == b200.bandwidth.eff_max);
+    /* ... and only from an entry above it. */
+    struct gp_buf text = {0};
+    struct gp_efficiency_table t2;
+    char origin[256];
+    assert_int_equal(gp_data_read(&text, "efficiency.json", origin, sizeof(origin)), 0);
+    char *gpus = strstr(text.data, "\"gpus\": [");
+    assert_non_null(gpus);
+    char *bad_like = malloc(text.len + 128);
+    assert_non_null(bad_like);
+    snprintf(bad_like, text.len + 128,
+             "%.*s\"gpus\": [{\"id\": \"b\", \"like\": \"b200\", "
+             "\"provenance\": \"p\"},%s",
+             (int)(gpus - text.data), text.data, gpus + 9);
+    assert_int_equal(gp_efficiency_table_parse(&t2, bad_like, strlen(bad_like), "e.json"),
+                     GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "gpus[0].like: 'b200' is not an entry above this one"));
+    free(bad_like);
+    gp_buf_release(&text);
     /* Calibrated curves replace the kernel-level ones and name their source. */
     gp_efficiency_resolve(&e, &effs, "h100-sxm");
     memset(&ov, 0, sizeof(ov));
