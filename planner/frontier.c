@@ -42,7 +42,8 @@ static size_t pareto(struct gp_frontier_point *points, size_t n)
     size_t kept = 0;
     double best = 0;
 
-    qsort(points, n, sizeof(*points), by_interactivity);
+    if (n > 1) /* none: a GPU type no layout fits has no points, and no array */
+        qsort(points, n, sizeof(*points), by_interactivity);
     for (size_t i = 0; i < n; i++) {
         if (!(points[i].tokens_per_s_per_gpu > best))
             continue;

@@ -1,12 +1,14 @@
-/* Fuzz target: the data-file parsers a --data folder feeds (gpus.json, fx.json, capex.json,
- * regions.json with a region lookup, clusters.json with a rule lookup), the --capex choice and the
- * JSON path locator behind every located error. */
+/* Fuzz target: the data-file parsers a --data folder feeds (gpus.json with its citations,
+ * fx.json, capex.json, regions.json with a region lookup, clusters.json with a rule lookup), the
+ * --capex choice, a citation's words read against every figure, and the JSON path locator behind
+ * every located error. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog/capex.h"
 #include "catalog/catalog.h"
+#include "catalog/citations.h"
 #include "catalog/clusters.h"
 #include "catalog/fx.h"
 #include "catalog/regions.h"
@@ -42,9 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gp_clusters_release(&clusters);
     }
     if (size < sizeof(flag)) {
+        struct gp_gpu rack = {.gpus_per_node = 72, .rack = {.gpus = 72}};
+        char why[160];
+        double value;
         memcpy(flag, data, size);
         flag[size] = '\0';
         gp_capex_choice_parse(&choice, flag);
+        for (int f = 0; f < GP_FIGURE_COUNT; f++)
+            gp_citation_value(flag, (enum gp_figure)f, &rack, &value, why, sizeof(why));
     }
     gp_json_locate((const char *)data, size, "gpus[1].peak_tflops.fp8", &line, &col);
     gp_json_locate((const char *)data, size, "a.b[0][2].c", &line, &col);
