@@ -1,5 +1,7 @@
 /* The aligned-column table renderer for terminals and plain text. A table wider than the width
- * it is given leaves out its columns of highest fit rank and says how many. */
+ * it is given leaves out its columns of highest fit rank and says how many. A long table keeps
+ * its cells' texts from the pass that measures the columns for the pass that prints them, so a
+ * source that streams its rows (prices at a million offers) is read and formatted once. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 
 enum { NUMBER_TEXT_MAX = 352, SCRATCH_MAX = 512, GAP = 2 }; /* room for any double in %f */
 enum { SHOWN_MAX = 4 * SCRATCH_MAX }; /* a cell with its control characters escaped */
+enum { SPILL_ROWS = 4096 };           /* from this many rows the cells' texts are kept on disk */
 
 /* Display width of UTF-8 text: one column per code point. */
 static size_t display_width(const char *s)
@@ -96,10 +99,36 @@ static size_t fit(const struct gp_table *t, size_t *widths, size_t limit)
     return dropped;
 }
 
-static void put_line(FILE *out, const struct gp_table *t, size_t r, const size_t *widths,
-                     const struct gp_locale *locale)
-{
+/*
+ * The texts a row's cells were measured with: those kept in `spill` (NUL-terminated, row after
+ * row, as the measuring pass wrote them) when there is one, else formatted again from the
+ * table. A line longer than the room, or a read that fails, is an error.
+ */
+struct cell_reader {
+    const struct gp_table *t;
+    const struct gp_locale *locale;
+    FILE *spill; /* owned; NULL: read the table again */
     char number[NUMBER_TEXT_MAX], scratch[SCRATCH_MAX], shown[SHOWN_MAX];
+    bool failed;
+};
+
+static const char *next_text(struct cell_reader *cr, size_t r, size_t c)
+{
+    size_t n = 0;
+    int ch;
+
+    if (!cr->spill || r == SIZE_MAX)
+        return cell_text(cr->t, r, c, cr->locale, cr->number, cr->scratch, cr->shown);
+    while ((ch = getc_unlocked(cr->spill)) != EOF && ch != '\0' && n + 1 < sizeof(cr->shown))
+        cr->shown[n++] = (char)ch;
+    cr->shown[n] = '\0';
+    cr->failed |= ch != '\0';
+    return cr->shown;
+}
+
+static void put_line(FILE *out, struct cell_reader *cr, size_t r, const size_t *widths)
+{
+    const struct gp_table *t = cr->t;
     size_t last = 0;
     bool first = true;
 
@@ -107,45 +136,69 @@ static void put_line(FILE *out, const struct gp_table *t, size_t r, const size_t
         if (widths[c])
             last = c;
     for (size_t c = 0; c < t->ncols; c++) {
+        const char *text = next_text(cr, r, c); /* a spilled cell is read even when left out */
         if (!widths[c])
             continue;
         if (!first)
             pad(out, GAP);
         first = false;
-        put_cell(out, cell_text(t, r, c, locale, number, scratch, shown), widths[c],
-                 right_aligned(&t->columns[c]), c == last);
+        put_cell(out, text, widths[c], right_aligned(&t->columns[c]), c == last);
+    }
+}
+
+/* Measure every column over the header and the rows into widths[], keeping the rows' texts in
+ * cr->spill when it is open; a spill that cannot be written or rewound is dropped, and the
+ * printing pass reads the table again. */
+static void measure(struct cell_reader *cr, size_t *widths)
+{
+    const struct gp_table *t = cr->t;
+
+    for (size_t r = SIZE_MAX; r == SIZE_MAX || r < t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *text = cell_text(t, r, c, cr->locale, cr->number, cr->scratch, cr->shown);
+            size_t w = display_width(text);
+            if (w > widths[c] || widths[c] == 0)
+                widths[c] = w ? w : 1;
+            if (cr->spill && r != SIZE_MAX)
+                fwrite(text, 1, strlen(text) + 1, cr->spill);
+        }
+    }
+    if (cr->spill &&
+        (fflush(cr->spill) != 0 || ferror(cr->spill) || fseek(cr->spill, 0, SEEK_SET))) {
+        fclose(cr->spill);
+        cr->spill = NULL;
     }
 }
 
 int gp_render_text(const struct gp_table *t, const struct gp_render_options *options, FILE *out)
 {
-    const struct gp_locale *locale = options->locale ? options->locale : gp_locale_default();
+    struct cell_reader cr = {
+        t, options->locale ? options->locale : gp_locale_default(), NULL, "", "", "", false};
     size_t *widths = calloc(t->ncols ? t->ncols : 1, sizeof(*widths)), dropped;
-    char number[NUMBER_TEXT_MAX], scratch[SCRATCH_MAX], shown[SHOWN_MAX];
 
     if (!widths)
         return gp_error_set(GP_ENOMEM, "out of memory rendering a table");
-    for (size_t r = SIZE_MAX; r == SIZE_MAX || r < t->nrows; r++) {
-        for (size_t c = 0; c < t->ncols; c++) {
-            size_t w = display_width(cell_text(t, r, c, locale, number, scratch, shown));
-            if (w > widths[c] || widths[c] == 0)
-                widths[c] = w ? w : 1;
-        }
-    }
+    if (t->nrows >= SPILL_ROWS)
+        cr.spill = tmpfile(); /* NULL (no room for it): the table is read twice */
+    measure(&cr, widths);
     dropped = fit(t, widths, options->width);
     fputs(options->color ? "\033[1m" : "", out);
-    put_line(out, t, SIZE_MAX, widths, locale);
+    put_line(out, &cr, SIZE_MAX, widths);
     fputs(options->color ? "\033[0m\n" : "\n", out);
-    for (size_t r = 0; r < t->nrows; r++) {
+    for (size_t r = 0; r < t->nrows && !cr.failed; r++) {
         bool emphasis = options->color && r == options->highlight_row;
         fputs(emphasis ? "\033[1;32m" : "", out);
-        put_line(out, t, r, widths, locale);
+        put_line(out, &cr, r, widths);
         fputs(emphasis ? "\033[0m\n" : "\n", out);
     }
     if (dropped)
         fprintf(out, "(%zu column%s left out to fit %zu characters%s%s)\n", dropped,
                 dropped == 1 ? "" : "s", options->width, t->fit_hint ? "; " : "",
                 t->fit_hint ? t->fit_hint : "");
+    if (cr.spill)
+        fclose(cr.spill);
     free(widths);
+    if (cr.failed)
+        return gp_error_set(GP_ERROR, "cannot read back the table's cells from a temporary file");
     return ferror(out) ? gp_error_set(GP_ERROR, "cannot write output") : 0;
 }

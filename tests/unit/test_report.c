@@ -413,6 +413,53 @@ static void text_aligns_columns(void **state)
     gp_table_release(&t);
 }
 
+/* "4,999": n grouped in thousands, as the text renderer writes whole numbers. */
+static void grouped(char *out, size_t size, int n)
+{
+    if (n >= 1000)
+        snprintf(out, size, "%d,%03d", n / 1000, n % 1000);
+    else
+        snprintf(out, size, "%d", n);
+}
+
+/* A table long enough that its cells are kept from the measuring pass for the printing one:
+ * the widths its last row sets apply to its first, and every row prints as it would unkept. */
+static void text_of_a_long_table(void **state)
+{
+    enum { ROWS = 5000 };
+    struct gp_table t;
+    char name[32], count[16], whole[16], price[32], line[128];
+    (void)state;
+
+    gp_table_init(&t, columns, 3);
+    for (int i = 0; i < ROWS; i++) {
+        snprintf(name, sizeof(name), i == ROWS - 1 ? "the-longest-name-of-all" : "r%d", i);
+        gp_table_add_row(&t);
+        gp_table_set_text(&t, "name", "%s", name);
+        gp_table_set_number(&t, "price", i + 0.25);
+        gp_table_set_int(&t, "count", i);
+    }
+    char *text = render(&t, GP_FORMAT_TABLE), *cursor = text;
+    size_t n = strcspn(cursor, "\n");
+    assert_true(n == strlen("name                        price  count"));
+    assert_memory_equal(cursor, "name                        price  count", n);
+    cursor += n + 1;
+    for (int i = 0; i < ROWS; i++) {
+        snprintf(name, sizeof(name), i == ROWS - 1 ? "the-longest-name-of-all" : "r%d", i);
+        grouped(whole, sizeof(whole), i);
+        grouped(count, sizeof(count), i);
+        snprintf(price, sizeof(price), "%s.25", whole);
+        snprintf(line, sizeof(line), "%-23s  %8s  %5s", name, price, count);
+        n = strcspn(cursor, "\n");
+        if (n != strlen(line) || memcmp(cursor, line, n) != 0)
+            fail_msg("row %d: '%.*s', not '%s'", i, (int)n, cursor, line);
+        cursor += n + 1;
+    }
+    assert_int_equal(*cursor, '\0');
+    free(text);
+    gp_table_release(&t);
+}
+
 static void csv_da_dk_has_bom_semicolons_and_decimal_commas(void **state)
 {
     struct gp_table t;
@@ -635,6 +682,7 @@ int main(void)
         cmocka_unit_test(json_numbers_match_cjson_rule),
         cmocka_unit_test(cleared_table_keeps_no_old_values),
         cmocka_unit_test(text_aligns_columns),
+        cmocka_unit_test(text_of_a_long_table),
         cmocka_unit_test(csv_da_dk_has_bom_semicolons_and_decimal_commas),
         cmocka_unit_test(number_format_matches_printf),
         cmocka_unit_test(text_fits_width_by_rank),
