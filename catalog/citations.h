@@ -23,8 +23,19 @@ int gp_citation_value(const char *says, enum gp_figure f, const struct gp_gpu *g
 /* Whether citation `c` backs its entry's figure: 0, or -1 with the reason in why[size] (what
  * the words come to, against the figure). A citation without words (a derived estimate) backs
  * any value. */
-int gp_citation_check(const struct gp_citation *c, const struct gp_gpu *g, char *why,
-                      size_t size);
+int gp_citation_check(const struct gp_citation *c, const struct gp_gpu *g, char *why, size_t size);
+
+struct gp_catalog;
+
+/* Parse data/citations.json text ({"citations": {ID: {FIGURE: {"says", "source", "note"}}}})
+ * into cat->citations, each checked against `cat`'s figure and given its confidence; errors
+ * name origin, path, line and column (an unknown entry or figure, words that do not come to the
+ * figure). Returns 0, GP_EINVALID or GP_ENOMEM; `cat` keeps its old citations on error. */
+int gp_citations_parse(struct gp_catalog *cat, const char *text, size_t len, const char *origin);
+
+/* gp_citations_parse of data/citations.json (or --data DIR's); none when DIR has its own
+ * gpus.json but no citations.json, as the embedded ones describe the embedded catalog. */
+int gp_catalog_load_citations(struct gp_catalog *cat);
 
 /* How far a figure's value and its citation's may differ, relative: the rounding of figures
  * given to two or three digits. */

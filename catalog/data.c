@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog/embedded.h"
 #include "util/error.h"
@@ -60,6 +61,16 @@ int gp_data_read(struct gp_buf *out, const char *relpath, char *origin, size_t o
     if (!f)
         return gp_error_set(GP_ENOTFOUND, "data file '%s' not found", relpath);
     return gp_buf_append(out, f->bytes, f->len);
+}
+
+bool gp_data_in_dir(const char *relpath)
+{
+    char path[4096];
+
+    if (!data_dir)
+        return false;
+    snprintf(path, sizeof(path), "%s/%s", data_dir, relpath);
+    return access(path, F_OK) == 0;
 }
 
 /* Append `name` to the growing list unless it is already there. */

@@ -13,6 +13,9 @@ void gp_data_set_dir(const char *dir);
 /* True when no --data folder is set: every data file is the embedded copy. */
 bool gp_data_embedded_only(void);
 
+/* True when the data file `relpath` is read from the --data folder, not the embedded copy. */
+bool gp_data_in_dir(const char *relpath);
+
 /*
  * Append the file `relpath` ("gpus.json", "workloads/chat.json") to `out`, and write into
  * origin[size] the name to use in messages: the full path when read from the directory,

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "catalog/catalog.h"
-#include "catalog/citations.h"
 #include "catalog/data.h"
 #include "util/error.h"
 #include "util/json.h"
@@ -13,12 +12,10 @@
 #define CONFIDENCE_CHOICES "\"official\", \"secondary\" or \"estimate\""
 
 static const char *const entry_keys[] = {
-    "id",          "name",          "vendor",        "arch",
-    "peak_tflops", "hbm_gb",        "hbm_tbs",       "tdp_w",
-    "scaleup_gbs", "scaleout_gbps", "gpus_per_node", "node_overhead_w",
-    "llc_mb",      "capex_usd",     "source",        "system",
-    "status",      "ships",         "rack",          "confidence",
-    "citations",   NULL,
+    "id",      "name",       "vendor",      "arch",          "peak_tflops",   "hbm_gb",
+    "hbm_tbs", "tdp_w",      "scaleup_gbs", "scaleout_gbps", "gpus_per_node", "node_overhead_w",
+    "llc_mb",  "capex_usd",  "source",      "system",        "status",        "ships",
+    "rack",    "confidence", NULL,
 };
 
 static int parse_peaks(struct gp_json_reader *r, const cJSON *entry, struct gp_gpu *gpu)
@@ -144,8 +141,8 @@ static int parse_rack(struct gp_json_reader *r, const cJSON *entry, struct gp_gp
     if (!rc)
         rc = positive(r, rack, "kw", &gpu->rack.kw);
     if (!rc)
-        rc = parse_choice(r, rack, "cooling", gp_cooling_parse, "\"air\" or \"liquid\"",
-                          &cooling, GP_JSON_REQUIRED);
+        rc = parse_choice(r, rack, "cooling", gp_cooling_parse, "\"air\" or \"liquid\"", &cooling,
+                          GP_JSON_REQUIRED);
     gpu->rack.cooling = (enum gp_cooling)cooling;
     gp_json_leave(r, saved);
     return rc;
@@ -175,8 +172,8 @@ static int parse_confidence(struct gp_json_reader *r, const cJSON *entry, struct
             continue;
         if (figure < 0)
             rc = gp_json_fail(r, item->string, "is not a figure of the entry");
-        else if (!(rc = parse_choice(r, map, item->string, gp_confidence_parse,
-                                     CONFIDENCE_CHOICES, &level, GP_JSON_REQUIRED)))
+        else if (!(rc = parse_choice(r, map, item->string, gp_confidence_parse, CONFIDENCE_CHOICES,
+                                     &level, GP_JSON_REQUIRED)))
             gpu->confidence[figure] = (unsigned char)level;
     }
     gp_json_leave(r, saved);
@@ -186,8 +183,7 @@ static int parse_confidence(struct gp_json_reader *r, const cJSON *entry, struct
 static int parse_status(struct gp_json_reader *r, const cJSON *entry, struct gp_gpu *gpu)
 {
     int status = GP_STATUS_SHIPPING;
-    int rc = gp_json_string(r, entry, "system", gpu->system, sizeof(gpu->system),
-                            GP_JSON_OPTIONAL);
+    int rc = gp_json_string(r, entry, "system", gpu->system, sizeof(gpu->system), GP_JSON_OPTIONAL);
 
     if (!rc)
         rc = parse_choice(r, entry, "status", gp_status_parse, "\"shipping\" or \"announced\"",
@@ -202,76 +198,6 @@ static int parse_status(struct gp_json_reader *r, const cJSON *entry, struct gp_
     return rc ? rc : parse_confidence(r, entry, gpu);
 }
 
-/* Where read_gpu puts the citations it reads: the catalog's growing array. */
-struct citation_sink {
-    struct gp_citation **items;
-    size_t *count;
-};
-
-static int read_citation(struct gp_json_reader *r, const cJSON *cited, size_t index,
-                         struct gp_gpu *gpu, struct gp_citation *c)
-{
-    static const char *const keys[] = {"says", "source", "confidence", "note", NULL};
-    int figure = gp_figure_parse(cited->string), level = 0, rc;
-    char why[256];
-
-    memset(c, 0, sizeof(*c));
-    if (figure < 0)
-        return gp_json_fail(r, NULL, "is not a figure of the entry");
-    c->gpu = index;
-    c->figure = (enum gp_figure)figure;
-    rc = gp_json_check_keys(r, cited, keys);
-    if (!rc)
-        rc = gp_json_string(r, cited, "says", c->says, sizeof(c->says), GP_JSON_OPTIONAL);
-    if (!rc)
-        rc = gp_json_string(r, cited, "source", c->source, sizeof(c->source), GP_JSON_REQUIRED);
-    if (!rc)
-        rc = parse_choice(r, cited, "confidence", gp_confidence_parse, CONFIDENCE_CHOICES, &level,
-                          GP_JSON_REQUIRED);
-    c->confidence = (enum gp_confidence)level;
-    if (!rc)
-        rc = gp_json_string(r, cited, "note", c->note, sizeof(c->note), GP_JSON_OPTIONAL);
-    if (!rc && !c->says[0] && (c->confidence != GP_CONFIDENCE_ESTIMATE || !c->note[0]))
-        rc = gp_json_fail(r, "says", "only an estimate with a note may leave out what it cites");
-    if (!rc && gp_citation_check(c, gpu, why, sizeof(why)))
-        rc = gp_json_fail(r, "says", "%s", why);
-    if (!rc)
-        gpu->confidence[figure] = (unsigned char)c->confidence;
-    return rc;
-}
-
-/* "citations": {FIGURE: {"says", "source", "confidence", "note"}}, checked against the entry. */
-static int read_citations(struct gp_json_reader *r, const cJSON *entry, size_t index,
-                          struct gp_gpu *gpu, const struct citation_sink *sink)
-{
-    const cJSON *map = NULL, *cited;
-    int rc = gp_json_child(r, entry, "citations", false, &map, GP_JSON_OPTIONAL);
-    size_t saved;
-
-    if (rc || !map)
-        return rc;
-    saved = gp_json_enter(r, "citations", 0);
-    cJSON_ArrayForEach(cited, map)
-    {
-        size_t inner = gp_json_enter(r, cited->string, 0);
-        struct gp_citation *grown = realloc(*sink->items, (*sink->count + 1) * sizeof(*grown));
-        if (!grown) {
-            rc = gp_error_set(GP_ENOMEM, "out of memory reading citations");
-        } else {
-            *sink->items = grown;
-            if (!cJSON_IsObject(cited))
-                rc = gp_json_fail(r, NULL, "must be an object");
-            else if (!(rc = read_citation(r, cited, index, gpu, &grown[*sink->count])))
-                ++*sink->count;
-        }
-        gp_json_leave(r, inner);
-        if (rc)
-            break;
-    }
-    gp_json_leave(r, saved);
-    return rc;
-}
-
 static int read_gpu(struct gp_json_reader *r, const cJSON *entry, void *gpus, size_t index,
                     const void *ctx)
 {
@@ -280,9 +206,8 @@ static int read_gpu(struct gp_json_reader *r, const cJSON *entry, void *gpus, si
 
     if (!rc && gp_catalog_find(&(struct gp_catalog){gpus, index, NULL, 0}, gpu->id))
         rc = gp_json_fail(r, "id", "duplicate id '%s'", gpu->id);
-    if (!rc)
-        rc = parse_status(r, entry, gpu);
-    return rc ? rc : read_citations(r, entry, index, gpu, ctx);
+    (void)ctx;
+    return rc ? rc : parse_status(r, entry, gpu);
 }
 
 int gp_catalog_parse(struct gp_catalog *out, const char *text, size_t len, const char *origin)
@@ -292,9 +217,6 @@ int gp_catalog_parse(struct gp_catalog *out, const char *text, size_t len, const
     cJSON *root = NULL;
     void *gpus = NULL;
     size_t n = 0;
-    struct gp_citation *citations = NULL;
-    size_t ncitations = 0;
-    const struct citation_sink sink = {&citations, &ncitations};
     int rc;
 
     memset(out, 0, sizeof(*out));
@@ -305,19 +227,14 @@ int gp_catalog_parse(struct gp_catalog *out, const char *text, size_t len, const
     if (!rc)
         rc = gp_json_check_keys(&r, root, top_keys);
     if (!rc)
-        rc = gp_json_read_list(&gpus, &n, &r, root, "gpus", sizeof(struct gp_gpu), read_gpu,
-                               &sink);
+        rc = gp_json_read_list(&gpus, &n, &r, root, "gpus", sizeof(struct gp_gpu), read_gpu, NULL);
     if (rc)
         goto done;
     out->gpus = gpus;
     out->count = n;
-    out->citations = citations;
-    out->ncitations = ncitations;
     gpus = NULL;
-    citations = NULL;
 done:
     free(gpus);
-    free(citations);
     cJSON_Delete(root);
     return rc;
 }

@@ -22,9 +22,9 @@ static int select_one(const struct gp_catalog *cat, const char *item, size_t len
     if (gp_catalog_require(cat, id, &gpu))
         return GP_EINVALID;
     if (gpu->status == GP_STATUS_ANNOUNCED && !announced)
-        return gp_error_set(GP_EINVALID,
-                            "'%s' is announced, not shipping: ships %s; --include-announced plans it",
-                            id, gpu->ships);
+        return gp_error_set(
+            GP_EINVALID, "'%s' is announced, not shipping: ships %s; --include-announced plans it",
+            id, gpu->ships);
     for (size_t i = 0; i < *n; i++)
         seen |= out[i] == gpu;
     if (!seen && (!vendor || strcmp(gp_vendor_name(gpu->vendor), vendor) == 0))

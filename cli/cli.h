@@ -127,6 +127,9 @@ int gp_cli_store(struct gp_cli *cli, struct gp_store **out);
 int gp_cli_store_read(struct gp_cli *cli, struct gp_store **out);
 /* Load the GPU catalog (embedded or --data). Prints errors; returns an exit code. */
 int gp_cli_catalog(struct gp_cli *cli, const struct gp_catalog **out);
+/* The catalog with its figures' citations (data/citations.json), each checked against its
+ * figure; only what lists them pays for reading them. */
+int gp_cli_catalog_cited(struct gp_cli *cli, const struct gp_catalog **out);
 /* Exchange rates: from the store when it is open, else from data/fx.json. */
 int gp_cli_fx(struct gp_cli *cli, const struct gp_fx_table **out);
 /* Load the region table (embedded or --data). Prints errors; returns an exit code. */

@@ -150,7 +150,7 @@ int gp_cmd_gpus(struct gp_cli *cli, int argc, char **argv)
 
     if (rc)
         return rc < 0 ? GP_EXIT_OK : rc;
-    rc = gp_cli_catalog(cli, &catalog);
+    rc = gp_cli_catalog_cited(cli, &catalog);
     if (rc)
         return rc;
     gp_table_init(&table, gpu_columns, sizeof(gpu_columns) / sizeof(gpu_columns[0]));

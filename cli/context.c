@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "catalog/catalog.h"
+#include "catalog/citations.h"
 #include "cli/cli.h"
 #include "cli/seed.h"
 #include "util/error.h"
@@ -91,6 +92,15 @@ int gp_cli_catalog(struct gp_cli *cli, const struct gp_catalog **out)
     }
     *out = &cli->catalog;
     return GP_EXIT_OK;
+}
+
+int gp_cli_catalog_cited(struct gp_cli *cli, const struct gp_catalog **out)
+{
+    int rc = gp_cli_catalog(cli, out);
+
+    if (rc == GP_EXIT_OK && !cli->catalog.citations && gp_catalog_load_citations(&cli->catalog))
+        return gp_cli_fail();
+    return rc;
 }
 
 /* Open the writer's connection: create, migrate and seed. Prints errors; returns an exit code. */

@@ -1,7 +1,8 @@
-/* Fuzz target: the data-file parsers a --data folder feeds (gpus.json with its citations,
- * fx.json, capex.json, regions.json with a region lookup, clusters.json with a rule lookup), the
- * --capex choice, a citation's words read against every figure, and the JSON path locator behind
- * every located error. */
+/* Fuzz target: the data-file parsers a --data folder feeds (gpus.json, citations.json against
+ * the embedded catalog, fx.json, capex.json, regions.json with a region lookup, clusters.json
+ * with a rule lookup), the --capex choice, a citation's words read against every figure, and
+ * the JSON path locator behind every located error. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char flag[128];
     int line, col;
 
+    static struct gp_catalog embedded;
+    static bool embedded_loaded;
+
     if (gp_catalog_parse(&catalog, (const char *)data, size, "fuzz.json") == 0)
         gp_catalog_release(&catalog);
+    if (!embedded_loaded)
+        embedded_loaded = gp_catalog_load(&embedded) == 0;
+    if (embedded_loaded)
+        gp_citations_parse(&embedded, (const char *)data, size, "fuzz.json");
     if (gp_fx_parse(&fx, (const char *)data, size, "fuzz.json") == 0)
         gp_fx_release(&fx);
     if (gp_capex_parse(&capex, (const char *)data, size, "fuzz.json") == 0)

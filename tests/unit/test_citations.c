@@ -106,6 +106,8 @@ static void embedded_citations_back_their_figures(void **state)
     (void)state;
 
     assert_int_equal(gp_catalog_load(&cat), 0);
+    assert_int_equal(cat.ncitations, 0); /* a plan does not read them */
+    assert_int_equal(gp_catalog_load_citations(&cat), 0);
     assert_true(cat.ncitations > 60);
     for (size_t i = 0; i < cat.ncitations; i++) {
         const struct gp_citation *c = &cat.citations[i];
@@ -144,6 +146,7 @@ static void new_systems_cite_every_figure(void **state)
     (void)state;
 
     assert_int_equal(gp_catalog_load(&cat), 0);
+    assert_int_equal(gp_catalog_load_citations(&cat), 0);
     for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
         const struct gp_gpu *g = gp_catalog_find(&cat, ids[i]);
         assert_non_null(g);
@@ -162,46 +165,54 @@ static void new_systems_cite_every_figure(void **state)
     gp_catalog_release(&cat);
 }
 
-/* An entry whose figure its own citation contradicts is refused, naming the field. */
+/* A citation that contradicts its entry's figure is refused, naming the file's field; so is
+ * one of an entry or a figure the catalog does not have. */
 static void a_wrong_figure_is_refused(void **state)
 {
-    static const char head[] =
+    static const char gpus[] =
         "{\"gpus\": [{\"id\": \"x\", \"name\": \"X\", \"vendor\": \"nvidia\", \"arch\": "
         "\"sm_100\", \"peak_tflops\": {\"fp64\": 37, \"fp32\": 75, \"tf32\": 1100, "
         "\"bf16\": 2250, \"fp16\": 2250, \"fp8\": 4500, \"fp6\": 4500, \"fp4\": 9000, "
-        "\"int8\": 4500}, \"hbm_gb\": %s, "
-        "\"hbm_tbs\": 8, \"tdp_w\": 1000, \"scaleup_gbs\": 1800, \"scaleout_gbps\": 400, "
-        "\"gpus_per_node\": 8, \"node_overhead_w\": 3000, \"llc_mb\": 126, \"source\": "
-        "\"https://example.com\", \"citations\": {\"%s\": {\"says\": \"%s\", \"source\": "
-        "\"https://example.com\", \"confidence\": \"official\"}}}]}";
+        "\"int8\": 4500}, \"hbm_gb\": 180, \"hbm_tbs\": 8, \"tdp_w\": 1000, "
+        "\"scaleup_gbs\": 1800, \"scaleout_gbps\": 400, \"gpus_per_node\": 8, "
+        "\"node_overhead_w\": 3000, \"llc_mb\": 126, \"source\": \"https://example.com\", "
+        "\"confidence\": {\"default\": \"official\", \"llc_mb\": \"estimate\"}}]}";
+    static const char head[] = "{\"schema_version\": 1, \"citations\": {\"%s\": {\"%s\": "
+                               "{\"says\": \"%s\", \"source\": \"https://example.com\"%s}}}}";
     static const struct {
-        const char *hbm_gb, *figure, *says;
+        const char *id, *figure, *says, *note;
         int rc;
         const char *message;
     } cases[] = {
-        {"180", "hbm_gb", "180 GB", 0, NULL},
-        {"192", "hbm_gb", "180 GB", GP_EINVALID, "citations.hbm_gb"},
-        {"180", "peak_tflops.fp8", "9 PFLOPS sparse", 0, NULL},
-        {"180", "peak_tflops.fp8", "9 PFLOPS dense", GP_EINVALID, "citations.peak_tflops.fp8"},
-        {"180", "hbm_gbs", "180 GB", GP_EINVALID, "hbm_gbs"},
-        {"180", "hbm_gb", "180 parsecs", GP_EINVALID, "parsecs"},
+        {"x", "hbm_gb", "180 GB", "", 0, NULL},
+        {"x", "hbm_gb", "192 GB", "", GP_EINVALID, "citations.x.hbm_gb.says"},
+        {"x", "peak_tflops.fp8", "9 PFLOPS sparse", "", 0, NULL},
+        {"x", "peak_tflops.fp8", "9 PFLOPS dense", "", GP_EINVALID,
+         "citations.x.peak_tflops.fp8.says"},
+        {"x", "hbm_gbs", "180 GB", "", GP_EINVALID, "citations.x.hbm_gbs: is not a figure"},
+        {"x", "hbm_gb", "180 parsecs", "", GP_EINVALID, "parsecs"},
+        {"y", "hbm_gb", "180 GB", "", GP_EINVALID, "citations.y: is not an entry of gpus.json"},
+        {"x", "llc_mb", "", ", \"note\": \"as the B200\"", 0, NULL},
+        {"x", "hbm_gb", "", ", \"note\": \"as the B200\"", GP_EINVALID, "only a figure"},
     };
-    char text[2048];
+    char text[1024];
     struct gp_catalog cat;
     (void)state;
 
+    assert_int_equal(gp_catalog_parse(&cat, gpus, strlen(gpus), "g.json"), 0);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        snprintf(text, sizeof(text), head, cases[i].hbm_gb, cases[i].figure, cases[i].says);
-        int rc = gp_catalog_parse(&cat, text, strlen(text), "c.json");
+        snprintf(text, sizeof(text), head, cases[i].id, cases[i].figure, cases[i].says,
+                 cases[i].note);
+        int rc = gp_citations_parse(&cat, text, strlen(text), "c.json");
         if (rc != cases[i].rc)
             fail_msg("case %zu: rc %d: %s", i, rc, rc ? gp_error_last() : "");
-        if (rc == 0) {
+        if (rc == 0)
             assert_int_equal(cat.ncitations, 1);
-            gp_catalog_release(&cat);
-        } else if (!strstr(gp_error_last(), cases[i].message)) {
+        else if (!strstr(gp_error_last(), cases[i].message))
             fail_msg("case %zu: '%s' lacks '%s'", i, gp_error_last(), cases[i].message);
-        }
     }
+    assert_int_equal(cat.citations[0].confidence, GP_CONFIDENCE_ESTIMATE); /* the entry's */
+    gp_catalog_release(&cat);
 }
 
 int main(void)
