@@ -15,6 +15,8 @@
 enum { NUMBER_TEXT_MAX = 352, SCRATCH_MAX = 512, GAP = 2 }; /* room for any double in %f */
 enum { SHOWN_MAX = 4 * SCRATCH_MAX }; /* a cell with its control characters escaped */
 enum { SPILL_ROWS = 4096 };           /* from this many rows the cells' texts are kept on disk */
+enum { SPILL_BUF = 1 << 16 };         /* bytes of kept texts read back at a time; > SHOWN_MAX */
+_Static_assert((int)SPILL_BUF > (int)SHOWN_MAX, "a kept text must fit the read-back block");
 
 /* Display width of UTF-8 text: one column per code point. */
 static size_t display_width(const char *s)
@@ -102,28 +104,39 @@ static size_t fit(const struct gp_table *t, size_t *widths, size_t limit)
 /*
  * The texts a row's cells were measured with: those kept in `spill` (NUL-terminated, row after
  * row, as the measuring pass wrote them) when there is one, else formatted again from the
- * table. A line longer than the room, or a read that fails, is an error.
+ * table. A read that ends before the texts do is an error.
  */
 struct cell_reader {
     const struct gp_table *t;
     const struct gp_locale *locale;
     FILE *spill; /* owned; NULL: read the table again */
+    char *block; /* owned, SPILL_BUF bytes of the spill read back; `at` to `have` unread */
+    size_t at, have;
     char number[NUMBER_TEXT_MAX], scratch[SCRATCH_MAX], shown[SHOWN_MAX];
     bool failed;
 };
 
+/* The next kept text, pointing into cr->block until the next call. */
 static const char *next_text(struct cell_reader *cr, size_t r, size_t c)
 {
-    size_t n = 0;
-    int ch;
+    char *nul;
 
     if (!cr->spill || r == SIZE_MAX)
         return cell_text(cr->t, r, c, cr->locale, cr->number, cr->scratch, cr->shown);
-    while ((ch = getc_unlocked(cr->spill)) != EOF && ch != '\0' && n + 1 < sizeof(cr->shown))
-        cr->shown[n++] = (char)ch;
-    cr->shown[n] = '\0';
-    cr->failed |= ch != '\0';
-    return cr->shown;
+    while (!(nul = memchr(cr->block + cr->at, '\0', cr->have - cr->at))) {
+        size_t left = cr->have - cr->at, got;
+        memmove(cr->block, cr->block + cr->at, left);
+        got = fread(cr->block + left, 1, SPILL_BUF - left, cr->spill);
+        cr->at = 0;
+        cr->have = left + got;
+        if (got == 0) {
+            cr->failed = true;
+            return "";
+        }
+    }
+    const char *text = cr->block + cr->at;
+    cr->at = (size_t)(nul - cr->block) + 1;
+    return text;
 }
 
 static void put_line(FILE *out, struct cell_reader *cr, size_t r, const size_t *widths)
@@ -172,13 +185,13 @@ static void measure(struct cell_reader *cr, size_t *widths)
 
 int gp_render_text(const struct gp_table *t, const struct gp_render_options *options, FILE *out)
 {
-    struct cell_reader cr = {
-        t, options->locale ? options->locale : gp_locale_default(), NULL, "", "", "", false};
+    struct cell_reader cr = {.t = t,
+                             .locale = options->locale ? options->locale : gp_locale_default()};
     size_t *widths = calloc(t->ncols ? t->ncols : 1, sizeof(*widths)), dropped;
 
     if (!widths)
         return gp_error_set(GP_ENOMEM, "out of memory rendering a table");
-    if (t->nrows >= SPILL_ROWS)
+    if (t->nrows >= SPILL_ROWS && (cr.block = malloc(SPILL_BUF)))
         cr.spill = tmpfile(); /* NULL (no room for it): the table is read twice */
     measure(&cr, widths);
     dropped = fit(t, widths, options->width);
@@ -197,6 +210,7 @@ int gp_render_text(const struct gp_table *t, const struct gp_render_options *opt
                 t->fit_hint ? t->fit_hint : "");
     if (cr.spill)
         fclose(cr.spill);
+    free(cr.block);
     free(widths);
     if (cr.failed)
         return gp_error_set(GP_ERROR, "cannot read back the table's cells from a temporary file");
