@@ -14,7 +14,7 @@
 static int parse_rate(struct gp_json_reader *r, const cJSON *item, const char *source,
                       struct gp_fx_rate *rate)
 {
-    static const char *const keys[] = {"date", "currency", "per_usd", NULL};
+    static const char *const keys[] = {"date", "currency", "per_usd", "source", NULL};
     char date[32] = "";
     int rc;
 
@@ -36,6 +36,9 @@ static int parse_rate(struct gp_json_reader *r, const cJSON *item, const char *s
     if (!rc && !(rate->per_usd > 0))
         rc = gp_json_fail(r, "per_usd", "must be greater than zero");
     snprintf(rate->source, sizeof(rate->source), "%s", source);
+    if (!rc) /* a rate from elsewhere than the file's source says so */
+        rc =
+            gp_json_string(r, item, "source", rate->source, sizeof(rate->source), GP_JSON_OPTIONAL);
     return rc;
 }
 

@@ -1,6 +1,6 @@
 /* Fuzz target: the data-file parsers a --data folder feeds (gpus.json, citations.json against
  * the embedded catalog, fx.json, capex.json, regions.json with a region lookup, clusters.json
- * with a rule lookup), the --capex choice, a citation's words read against every figure, and
+ * with a rule lookup), sites.json with a site lookup, the --capex choice, a citation's words read against every figure, and
  * the JSON path locator behind every located error. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,6 +13,7 @@
 #include "catalog/clusters.h"
 #include "catalog/fx.h"
 #include "catalog/regions.h"
+#include "catalog/sites.h"
 #include "util/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -23,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gp_capex_choice choice;
     struct gp_region_table regions;
     struct gp_cluster_table clusters;
+    struct gp_site_table sites;
     char flag[128];
     int line, col;
 
@@ -46,6 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(o.region, "US", 3);
         gp_regions_resolve(&regions, &o);
         gp_regions_release(&regions);
+    }
+    if (gp_sites_parse(&sites, (const char *)data, size, "fuzz.json") == 0) {
+        const struct gp_site *site;
+        gp_sites_require(&sites, "dk1", &site);
+        gp_sites_release(&sites);
     }
     if (gp_clusters_parse(&clusters, (const char *)data, size, "fuzz.json") == 0) {
         gp_clusters_find(&clusters, "oci", "BM.GPU.MI300X.8");
