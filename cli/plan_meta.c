@@ -51,6 +51,50 @@ cJSON *gp_cli_plan_workload_json(const struct gp_workload *w)
     return o;
 }
 
+/* One site figure: its value, and whether it is an estimate. */
+static void add_figure(cJSON *o, const char *key, const struct gp_site_figure *f)
+{
+    cJSON *item = cJSON_AddObjectToObject(o, key);
+
+    if (!item)
+        return;
+    cJSON_AddNumberToObject(item, "value", f->value);
+    cJSON_AddBoolToObject(item, "estimate", f->estimate);
+    cJSON_AddStringToObject(item, "source", f->source);
+}
+
+/* The site a plan was priced at, as data/sites.json gives it, and its all-in energy price in
+ * the report currency. */
+static void add_site(cJSON *o, const struct gp_site_terms *t, double fx_per_usd)
+{
+    const struct gp_site *s = t->site;
+    cJSON *site = cJSON_AddObjectToObject(o, "site");
+
+    if (!site)
+        return;
+    cJSON_AddStringToObject(site, "id", s->id);
+    cJSON_AddStringToObject(site, "name", s->name);
+    cJSON_AddStringToObject(site, "zone", s->zone);
+    cJSON_AddStringToObject(site, "country", s->country);
+    cJSON_AddStringToObject(site, "currency", s->currency);
+    cJSON_AddStringToObject(site, "spot_period", s->spot_period);
+    add_figure(site, "spot_mean_eur_mwh", &s->spot_mean_eur_mwh);
+    add_figure(site, "energy_tax_kwh", &s->energy_tax_kwh);
+    add_figure(site, "grid_tariff_kwh", &s->grid_tariff_kwh);
+    cJSON_AddNumberToObject(site, "energy_price_kwh", t->energy_usd_kwh * fx_per_usd);
+    add_figure(site, "pue_air", &s->pue_air);
+    add_figure(site, "pue_liquid", &s->pue_liquid);
+    add_figure(site, "rack_kw_air", &s->rack_kw_air);
+    add_figure(site, "rack_kw_liquid", &s->rack_kw_liquid);
+    add_figure(site, "floor_m2_per_rack", &s->floor_m2_per_rack);
+    if (s->colocation_kw_month.known)
+        add_figure(site, "colocation_kw_month", &s->colocation_kw_month);
+    if (s->heat_price_mwh.known && s->heat_recovery.known) {
+        add_figure(site, "heat_price_mwh", &s->heat_price_mwh);
+        add_figure(site, "heat_recovery", &s->heat_recovery);
+    }
+}
+
 cJSON *gp_cli_plan_assumptions_json(const struct gp_plan_result *res, const struct gp_sweep *sweep)
 {
     const struct gp_assumptions *a = &res->used.assumptions;
@@ -68,6 +112,10 @@ cJSON *gp_cli_plan_assumptions_json(const struct gp_plan_result *res, const stru
     cJSON_AddNumberToObject(o, "max_age_days", (double)res->max_age_days);
     cJSON_AddNumberToObject(o, "max_gpus", a->max_gpus);
     cJSON_AddNumberToObject(o, "power_budget_kw", a->power_budget_kw);
+    if (a->power_budget_mw > 0)
+        cJSON_AddNumberToObject(o, "power_budget_mw", a->power_budget_mw);
+    if (a->site)
+        add_site(o, a->site, res->fx_per_usd);
     cJSON_AddNumberToObject(o, "hours_per_month", GP_HOURS_PER_MONTH);
     cJSON_AddNumberToObject(o, "horizon_months", res->horizon_months);
     if (res->region)

@@ -30,7 +30,15 @@ static int explain_infeasible(const struct gp_plan_result *res)
         gp_msg_error("the target needs more than a billion GPUs of every selected type");
         break;
     case GP_PLAN_OVER_POWER_BUDGET:
-        gp_msg_error("no fleet fits the power budget of %.1f kW", a->power_budget_kw);
+        if (a->power_budget_mw > 0)
+            gp_msg_error("not one server of a selected GPU type fits %g MW at the site's PUE",
+                         a->power_budget_mw);
+        else
+            gp_msg_error("no fleet fits the power budget of %.1f kW", a->power_budget_kw);
+        break;
+    case GP_PLAN_RACK_POWER:
+        gp_msg_error("every selected GPU type's server draws more than the site's rack limit "
+                     "(rack_kw in data/sites.json)");
         break;
     case GP_PLAN_LATENCY_UNMET:
         gp_msg_error("no GPU type meets the TTFT/TPOT targets; relax ttft_ms or tpot_ms");
@@ -67,7 +75,8 @@ static int plan_view(struct gp_cli *cli, const struct gp_cli_plan_run *run,
     const struct gp_plan_request *req = &run->req;
 
     /* The planner converts the rows' money into the report currency: rate 1. */
-    gp_plan_view_init(view, rows, nrows, req->base.workload.kind, req->currency, 1.0);
+    gp_plan_view_init_at(view, rows, nrows, req->base.workload.kind, req->currency, 1.0,
+                         req->base.assumptions.site != NULL);
     if (run->sweep.count)
         gp_plan_view_sweep(view, run->sweep.key, values, stride, group);
     if (out->columns) {

@@ -25,6 +25,11 @@ void gp_cli_plan_options(struct gp_cli_plan_args *a, struct gp_opt *out)
         {"max-gpus", 0, GP_OPT_STRING, &a->max_gpus, "N", "largest fleet considered"},
         {"power-budget-kw", 0, GP_OPT_STRING, &a->power_budget, "KW",
          "facility power available; larger fleets say over-power-budget"},
+        {"power-budget-mw", 0, GP_OPT_STRING, &a->power_budget_mw, "MW",
+         "power-first: each row is the largest fleet this facility power holds (with --site)"},
+        {"site", 0, GP_OPT_STRING, &a->site, "SITE",
+         "host the owned fleet at this site of data/sites.json (dk1, se3, ...): its energy, "
+         "PUE, racks, colocation and heat reuse"},
         {"pue", 0, GP_OPT_STRING, &a->pue, "X", "facility power / IT power (default 1.3)"},
         {"kwh-price", 0, GP_OPT_STRING, &a->kwh_price, "PRICE",
          "energy price per kWh in --currency (default 0.083 USD)"},
@@ -160,7 +165,8 @@ static int build_base(struct gp_cli *cli, struct gp_cli_plan_run *run)
                          a->capex && !strchr(a->capex, '=') ? a->capex : NULL)) ||
         (rc = apply_flag(cli, base, "--years", "years", a->years)) ||
         (rc = apply_flag(cli, base, "--max-gpus", "max_gpus", a->max_gpus)) ||
-        (rc = apply_flag(cli, base, "--power-budget-kw", "power_budget_kw", a->power_budget)))
+        (rc = apply_flag(cli, base, "--power-budget-kw", "power_budget_kw", a->power_budget)) ||
+        (rc = apply_flag(cli, base, "--power-budget-mw", "power_budget_mw", a->power_budget_mw)))
         return rc;
     for (size_t i = 0; i < a->set.count; i++)
         if ((rc = apply_set(cli, base, "--set", a->set.items[i])))
@@ -216,6 +222,23 @@ static int check_stack(struct gp_cli *cli, const struct gp_cli_plan_run *run)
                               s->vendors[GP_VENDOR_NVIDIA] ? "nvidia" : "amd");
 }
 
+/* --site: the site of data/sites.json, its money converted at today's rates. */
+static int load_site(struct gp_cli *cli, struct gp_cli_plan_run *run)
+{
+    const struct gp_site *site;
+
+    if (!run->args->site)
+        return GP_EXIT_OK;
+    if (gp_sites_load(&run->sites))
+        return gp_cli_fail();
+    if (gp_sites_require(&run->sites, run->args->site, &site))
+        return gp_cli_usage_error(cli, "--site: %s", gp_error_last());
+    if (gp_site_terms_init(&run->site_terms, site, run->req.fx, run->req.now))
+        return gp_cli_input_error(cli, "--site %s: %s", site->id, gp_error_last());
+    run->req.base.assumptions.site = &run->site_terms;
+    return GP_EXIT_OK;
+}
+
 /* The GPU types, and from the store the current offers, the quotes and the calibration fits. */
 static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
 {
@@ -247,7 +270,7 @@ static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
     req->bands = &run->bands;
     req->stack = run->args->stack;
     req->compare_stacks = run->args->compare_stacks;
-    if ((rc = check_stack(cli, run)))
+    if ((rc = check_stack(cli, run)) || (rc = load_site(cli, run)))
         return rc;
     if (req->pricing == GP_PRICING_OWNED) {
         if (gp_capex_load(&run->capex))
@@ -271,6 +294,7 @@ void gp_cli_plan_run_release(struct gp_cli_plan_run *run)
     free(run->gpus);
     gp_capex_release(&run->capex);
     gp_clusters_release(&run->clusters);
+    gp_sites_release(&run->sites);
 }
 
 int gp_cli_plan_prepare(struct gp_cli *cli, struct gp_cli_plan_run *run,

@@ -8,6 +8,7 @@
 
 #include "catalog/capex.h"
 #include "catalog/clusters.h"
+#include "catalog/sites.h"
 #include "cli/cli.h"
 #include "planner/plan.h"
 
@@ -15,12 +16,13 @@
 struct gp_cli_plan_args {
     const char *gpus, *vendor, *max_gpus, *power_budget, *pue, *kwh_price, *pricing;
     const char *capex, *years, *max_age, *sweep, *horizon, *region, *jurisdiction, *stack;
+    const char *site, *power_budget_mw;
     bool compare_stacks;
     bool include_announced; /* plan systems their vendors have only announced */
     struct gp_strlist set;
 };
 
-#define GP_CLI_PLAN_OPTION_COUNT 17
+#define GP_CLI_PLAN_OPTION_COUNT 19
 
 /* The options every planning command takes (--gpus ... --set), bound to `a`, into
  * out[GP_CLI_PLAN_OPTION_COUNT]. */
@@ -44,6 +46,8 @@ struct gp_cli_plan_run {
     struct gp_cluster_table clusters;    /* data/clusters.json */
     struct gp_capex_table capex;         /* data/capex.json, for owned pricing */
     struct gp_capex_choice capex_prices; /* --capex GPU=PRICE,... */
+    struct gp_site_table sites;          /* data/sites.json, when --site is given */
+    struct gp_site_terms site_terms;     /* --site, in USD; borrowed by the request */
     struct gp_plan_result res;
 };
 

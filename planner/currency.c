@@ -49,6 +49,10 @@ void gp_plan_row_convert(struct gp_plan_row *row, double price_per_usd, double e
 {
     row->energy_cost_per_month *= energy_per_usd;
     row->running_per_month *= energy_per_usd;
+    row->site.energy_price_kwh *= energy_per_usd;
+    row->site.energy_cost_p90_per_month *= energy_per_usd;
+    row->site.heat_credit_per_month *= energy_per_usd;
+    row->site.colocation_per_month *= energy_per_usd;
     row->price_per_gpu_hour *= price_per_usd;
     row->cost_per_hour *= price_per_usd;
     row->cost_per_month *= price_per_usd;

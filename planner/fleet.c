@@ -46,15 +46,36 @@ static void over_max_gpus(struct sized *out)
     out->notes |= GP_NOTE_OVER_MAX_GPUS;
 }
 
-/* Inference: whole replicas for the demanded output rate (one for "max"). Returns the share of
- * the fleet's capacity the target uses. */
+/* Power-first sizing: the whole units of `group` GPUs that the servers the facility power holds
+ * carry; none (over the power budget) when not even one fits. */
+static double units_by_power(struct sized *out, const struct gp_assumptions *a,
+                             const struct gp_site_fit *fit, const struct gp_gpu *gpu, int group)
+{
+    double gpus =
+        (double)gp_site_servers_within(fit, a->power_budget_mw * 1000.0) * gpu->gpus_per_node;
+    double units = floor(gpus / (group > 0 ? group : 1));
+
+    if (units < 1) {
+        out->feasible = false;
+        out->notes |= GP_NOTE_OVER_POWER_BUDGET;
+    }
+    return units;
+}
+
+/* Inference: whole replicas for the demanded output rate (one for "max"; as many as the power
+ * holds, all busy, when sized power-first). Returns the share of the fleet's capacity the
+ * target uses. */
 static double size_inference(struct sized *out, const struct gp_perf *perf,
-                             const struct gp_inference *in)
+                             const struct gp_inference *in, const struct gp_assumptions *a,
+                             const struct gp_site_fit *fit, const struct gp_gpu *gpu)
 {
     double demand = gp_inference_demand(in), replicas = 1.0, load = 1.0;
     int per = perf->replica_gpus; /* GPUs per replica */
 
-    if (in->load != GP_LOAD_MAX) {
+    if (a->power_budget_mw > 0) {
+        replicas = units_by_power(out, a, fit, gpu, per);
+        demand = replicas * perf->replica_rate;
+    } else if (in->load != GP_LOAD_MAX) {
         replicas = gp_fmax(1.0, gp_model_whole_units(demand / perf->replica_rate));
         load = demand / (replicas * perf->replica_rate);
     }
@@ -64,7 +85,8 @@ static double size_inference(struct sized *out, const struct gp_perf *perf,
     }
     out->replicas = (int)replicas;
     out->gpus = out->replicas * per;
-    out->tokens_per_s = in->load == GP_LOAD_MAX ? perf->replica_rate : demand;
+    out->tokens_per_s =
+        in->load == GP_LOAD_MAX && a->power_budget_mw <= 0 ? perf->replica_rate : demand;
     out->per_gpu = perf->replica_rate / per;
     return load;
 }
@@ -79,12 +101,22 @@ static double size_training(struct sized *out, const struct gp_perf *perf)
     return 1.0;
 }
 
-/* Generic jobs: whole GPUs for the jobs per hour (one when no rate is given). */
+/* Generic jobs: whole GPUs for the jobs per hour (one when no rate is given; as many as the
+ * power holds, all busy, when sized power-first). */
 static double size_generic(struct sized *out, const struct gp_perf *perf,
-                           const struct gp_generic *g)
+                           const struct gp_generic *g, const struct gp_assumptions *a,
+                           const struct gp_site_fit *fit, const struct gp_gpu *gpu)
 {
     double per_hour = perf->replica_rate * 3600.0, gpus = 1.0, load = 1.0;
 
+    if (a->power_budget_mw > 0) {
+        gpus = units_by_power(out, a, fit, gpu, 1);
+        out->gpus = (int)gpus;
+        out->replicas = out->gpus;
+        out->per_gpu = per_hour;
+        out->jobs_per_hour = gpus * per_hour;
+        return 1.0;
+    }
     if (g->jobs_per_hour > 0) {
         gpus = gp_fmax(1.0, gp_model_whole_units(g->jobs_per_hour / per_hour));
         if (gpus > MAX_FLEET) {
@@ -103,7 +135,7 @@ static double size_generic(struct sized *out, const struct gp_perf *perf,
 /* IT and facility power of the sized fleet at `load`, and the power budget. */
 static void size_power(struct sized *out, const struct gp_perf *perf,
                        const struct gp_assumptions *a, const struct gp_gpu *gpu,
-                       const struct gp_efficiency *eff, double load)
+                       const struct gp_efficiency *eff, const struct gp_site_fit *fit, double load)
 {
     /* Busy GPUs draw near the limit on compute-bound work and less on memory-bound work. */
     double draw = eff->memory_power + (eff->busy_power - eff->memory_power) * perf->compute_share;
@@ -112,27 +144,38 @@ static void size_power(struct sized *out, const struct gp_perf *perf,
     double node_w = gpu->node_overhead_w / gpu->gpus_per_node;
 
     out->it_kw = out->gpus * (gpu_w + node_w) / 1000.0;
-    out->facility_kw = out->it_kw * a->pue;
+    out->facility_kw = out->it_kw * fit->pue;
     if (a->power_budget_kw > 0 && out->facility_kw > a->power_budget_kw) {
         out->feasible = false;
         out->notes |= GP_NOTE_OVER_POWER_BUDGET;
     }
 }
 
+/* An owned fleet's energy and hosting, USD per hour: at the assumptions' price and hosting, or
+ * at the site's (its colocation in place of hosting when it publishes one, less heat sold). */
+static double owned_running_per_hour(const struct sized *out, const struct gp_assumptions *a,
+                                     const struct gp_site_fit *fit)
+{
+    double hosting =
+        out->facility_kw * a->hosting_per_kw_month / a->fx_per_usd / GP_HOURS_PER_MONTH;
+
+    if (!a->site)
+        return out->facility_kw * a->kwh_price / a->fx_per_usd + hosting;
+    return gp_site_running_per_hour(a->site, fit, out->it_kw) +
+           (a->site->colocation_usd_kw_month > 0 ? 0.0 : hosting);
+}
+
 /* The price per GPU-hour (owned: amortised capex, energy and hosting), the fleet's cost per hour
  * and its cost per unit of work. */
 static void size_cost(struct sized *out, const struct gp_perf *perf, const struct gp_workload *w,
                       const struct gp_assumptions *a, const struct gp_gpu *gpu,
-                      const struct gp_price *price)
+                      const struct gp_site_fit *fit, const struct gp_price *price)
 {
     if (price->owned) {
         double capex = a->capex > 0 ? a->capex / a->fx_per_usd : gpu->capex_usd;
-        if (capex > 0) {
-            double energy = out->facility_kw * a->kwh_price / a->fx_per_usd / out->gpus;
-            double hosting = out->facility_kw * a->hosting_per_kw_month / a->fx_per_usd /
-                             GP_HOURS_PER_MONTH / out->gpus;
-            out->price =
-                capex * a->server_overhead / (a->years * HOURS_PER_YEAR) + energy + hosting;
+        if (capex > 0 && out->gpus > 0) {
+            out->price = capex * a->server_overhead / (a->years * HOURS_PER_YEAR) +
+                         owned_running_per_hour(out, a, fit) / out->gpus;
             out->price_known = true;
         }
     } else if (price->known) {
@@ -164,7 +207,8 @@ static bool sizable(const struct gp_perf *perf)
 /* Size the fleet for the workload's kind, then its power, then its cost. */
 static void size_fleet(struct sized *out, const struct gp_perf *perf, const struct gp_workload *w,
                        const struct gp_assumptions *a, const struct gp_gpu *gpu,
-                       const struct gp_efficiency *eff, const struct gp_price *price)
+                       const struct gp_efficiency *eff, const struct gp_site_fit *fit,
+                       const struct gp_price *price)
 {
     double load; /* share of the fleet's capacity the target uses */
 
@@ -174,16 +218,16 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
     if (!sizable(perf))
         return;
     if (w->kind == GP_WORKLOAD_INFERENCE)
-        load = size_inference(out, perf, &w->inference);
+        load = size_inference(out, perf, &w->inference, a, fit, gpu);
     else if (w->kind == GP_WORKLOAD_TRAINING)
         load = size_training(out, perf);
     else
-        load = size_generic(out, perf, &w->generic);
+        load = size_generic(out, perf, &w->generic, a, fit, gpu);
     if (a->max_gpus > 0 && out->gpus > a->max_gpus)
         over_max_gpus(out);
     out->nodes = (out->gpus + gpu->gpus_per_node - 1) / gpu->gpus_per_node;
-    size_power(out, perf, a, gpu, eff, load);
-    size_cost(out, perf, w, a, gpu, price);
+    size_power(out, perf, a, gpu, eff, fit, load);
+    size_cost(out, perf, w, a, gpu, fit, price);
 }
 
 int gp_plan_row_group_gpus(const struct gp_plan_row *row)
@@ -278,6 +322,38 @@ static void bounds(struct gp_perf *lo, struct gp_perf *hi, const struct gp_perf 
     gp_model_evaluate(hi, bounded, gpu, eff, eff->uncertainty_high, a->max_gpus);
 }
 
+/* The figures a row planned at a site adds: cooling, racks and floor space, the energy price
+ * and its p90, heat sold and colocation. A GPU type whose one server exceeds the site's rack
+ * limit cannot be hosted there. */
+static void site_figures(struct gp_plan_row *out, const struct gp_assumptions *a,
+                         const struct gp_site_fit *fit)
+{
+    const struct gp_site_terms *t = a->site;
+    struct gp_plan_site_figures *f = &out->site;
+
+    if (!t)
+        return;
+    f->set = true;
+    f->cooling = (uint8_t)fit->cooling;
+    f->pue = fit->pue;
+    f->servers_per_rack = fit->servers_per_rack;
+    f->energy_price_kwh = t->energy_usd_kwh;
+    if (fit->servers_per_rack == 0) {
+        out->feasible = false;
+        out->notes |= GP_NOTE_RACK_POWER_EXCEEDED;
+    }
+    if (out->gpus == 0)
+        return;
+    if (fit->servers_per_rack > 0)
+        f->racks = (out->nodes + fit->servers_per_rack - 1) / fit->servers_per_rack;
+    f->floor_m2 = f->racks * t->site->floor_m2_per_rack.value;
+    f->energy_cost_p90_per_month = out->energy_kwh_per_month * t->energy_p90_usd_kwh;
+    f->heat_credit_per_month = out->it_kw * GP_HOURS_PER_MONTH * t->heat_recovery * t->heat_usd_kwh;
+    f->colocation_per_month = out->it_kw * t->colocation_usd_kw_month;
+    if (out->kind == GP_WORKLOAD_INFERENCE)
+        f->users = out->replicas * out->batch;
+}
+
 /* Copy a name between two char arrays of one size, whole: a few vector moves, where a copy up
  * to the NUL is a loop per byte (every evaluated row gets six names). */
 #define COPY_NAME(dst, src)                                                                        \
@@ -293,6 +369,7 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
 {
     struct gp_perf perf, lo_perf, hi_perf;
     struct sized s, lo, hi;
+    struct gp_site_fit fit;
 
     memset(out, 0, sizeof(*out));
     COPY_NAME(out->gpu, gpu->id);
@@ -310,9 +387,10 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
         bounds(&lo_perf, &hi_perf, &perf, w, a, gpu, eff);
     else
         lo_perf = hi_perf = perf;
-    size_fleet(&s, &perf, w, a, gpu, eff, price);
-    size_fleet(&lo, &lo_perf, w, a, gpu, eff, price);
-    size_fleet(&hi, &hi_perf, w, a, gpu, eff, price);
+    gp_site_fit(&fit, a->site, gpu, a->pue);
+    size_fleet(&s, &perf, w, a, gpu, eff, &fit, price);
+    size_fleet(&lo, &lo_perf, w, a, gpu, eff, &fit, price);
+    size_fleet(&hi, &hi_perf, w, a, gpu, eff, &fit, price);
 
     out->precision = perf.precision;
     out->notes = s.notes | (eff->vendor_claim ? GP_NOTE_VENDOR_CLAIM : 0u) |
@@ -340,7 +418,9 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     if (s.it_kw > 0 && w->kind != GP_WORKLOAD_GENERIC)
         out->tokens_per_joule = s.tokens_per_s / (s.it_kw * 1000.0);
     out->energy_kwh_per_month = s.facility_kw * GP_HOURS_PER_MONTH;
-    out->energy_cost_per_month = out->energy_kwh_per_month * a->kwh_price / a->fx_per_usd;
+    out->energy_cost_per_month = out->energy_kwh_per_month *
+                                 (a->site ? a->site->energy_usd_kwh : a->kwh_price / a->fx_per_usd);
+    site_figures(out, a, &fit);
     out->throughput_low = lo.per_gpu;
     out->throughput_high = hi.per_gpu;
     out->price_known = s.price_known;
@@ -561,6 +641,7 @@ void gp_notes_format(char *out, size_t size, unsigned notes)
         NOTE("no-cluster-offer"),
         NOTE("announced"),
         NOTE("beyond-scale-up"),
+        NOTE("rack-power-exceeded"),
     };
     size_t used = 0;
 

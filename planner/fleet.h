@@ -11,6 +11,7 @@
 #include "planner/efficiency.h"
 #include "planner/model.h"
 #include "planner/purchase.h" /* enum gp_purchase_role */
+#include "planner/site.h"
 #include "planner/workload.h"
 #include "util/timeutil.h" /* GP_HOURS_PER_MONTH */
 
@@ -29,6 +30,10 @@ struct gp_assumptions {
     double hosting_per_kw_month; /* owned: space and cooling, currency per facility kW-month */
     int max_gpus;                /* largest fleet considered; 0 = no limit */
     double power_budget_kw;      /* facility power available, kW; 0 = no limit */
+    /* Power-first sizing: the largest fleet this facility power holds, servers at their rated
+     * power, MW; 0 = size the fleet for the workload's target. Needs `site`. */
+    double power_budget_mw;
+    const struct gp_site_terms *site; /* borrowed: price owned fleets at this site; NULL none */
 };
 
 /* Fills the documented defaults: USD, PUE 1.3, 0.083 USD/kWh, 3 years, server overhead 1.6,
@@ -95,6 +100,22 @@ struct gp_plan_cluster {
     char fabric[32];    /* what the fabric is: "InfiniBand", "EFA", "RDMA cluster network" */
 };
 
+/* What a row planned at a site (--site) adds; all zero otherwise. Money in USD, then the
+ * report currency. */
+struct gp_plan_site_figures {
+    bool set;                         /* the row was planned at a site */
+    uint8_t cooling;                  /* enum gp_cooling the servers need */
+    int servers_per_rack;             /* at the site's rack limit; 0: one server exceeds it */
+    int racks;                        /* racks the fleet's servers fill */
+    int users;                        /* inference: sequences served at once, replicas x batch */
+    double pue;                       /* the site's, for that cooling */
+    double floor_m2;                  /* white space of the racks, m2 */
+    double energy_price_kwh;          /* all-in at the mean spot price, USD per kWh */
+    double energy_cost_p90_per_month; /* facility energy at the 90th-percentile price */
+    double heat_credit_per_month;     /* heat sold, USD per month (subtracted from the cost) */
+    double colocation_per_month;      /* colocation on the IT kW, USD per month */
+};
+
 /* One row of `gpuplan plan`. Money in USD as gp_plan_evaluate leaves it; gp_plan_run converts
  * it into the report currency. A *_known
  * flag that is false means the corresponding figures are absent (printed empty / null). */
@@ -156,6 +177,7 @@ struct gp_plan_row {
     int64_t price_newest_at;   /* newest observation of the prices used, Unix seconds UTC */
     double break_even_months;  /* owned: months until owning beats renting; -1 never; 0 n/a */
     double running_per_month;  /* owned: energy and hosting, without the capital, USD/month */
+    struct gp_plan_site_figures site;                                  /* --site */
     struct gp_plan_alternative alternatives[GP_PLAN_MAX_ALTERNATIVES]; /* next cheapest */
     size_t nalternatives;
     struct gp_plan_line lines[GP_PLAN_MAX_LINES]; /* what was bought, line by line */

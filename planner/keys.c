@@ -153,6 +153,9 @@ static const struct key_def keys[] = {
         ASSUMPTION, INTEGER, AS(max_gpus), 1, 1e9, WHOLE, "no limit"),
     KEY("power_budget_kw", "any", "kW", "facility power available",
         ASSUMPTION, NUMBER, AS(power_budget_kw), 0, 1e9, 0, "no limit"),
+    KEY("power_budget_mw", "any", "MW",
+        "power-first: the largest fleet the facility power holds (a site's; not training)",
+        ASSUMPTION, NUMBER, AS(power_budget_mw), 0, 1e5, 0, "size for the target"),
 };
 /* clang-format on */
 

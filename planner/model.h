@@ -36,6 +36,7 @@ enum gp_note {
     GP_NOTE_NO_CLUSTER_OFFER = 1u << 19,     /* a multi-node fleet, and no offer forms a cluster */
     GP_NOTE_ANNOUNCED = 1u << 20,            /* announced by its vendor, not shipping: never best */
     GP_NOTE_BEYOND_SCALE_UP = 1u << 21, /* the pinned layout is wider than the scale-up domain */
+    GP_NOTE_RACK_POWER_EXCEEDED = 1u << 22, /* one server draws more than the site's rack limit */
 };
 
 /* What the model predicts for one workload on one GPU type. */

@@ -380,6 +380,8 @@ static void classify(struct gp_plan_result *res, const struct tally *t)
         res->infeasible = GP_PLAN_OVER_FLEET_LIMIT;
     else if (all & GP_NOTE_OVER_POWER_BUDGET)
         res->infeasible = GP_PLAN_OVER_POWER_BUDGET;
+    else if (all & GP_NOTE_RACK_POWER_EXCEEDED)
+        res->infeasible = GP_PLAN_RACK_POWER;
     else if (all & GP_NOTE_LATENCY_UNMET)
         res->infeasible = GP_PLAN_LATENCY_UNMET;
     else
@@ -475,6 +477,33 @@ static int64_t rate_date(const struct gp_fx_table *fx, const char *currency, int
     return best ? best : earliest;
 }
 
+/* A site prices an owned fleet, and power-first sizing needs a site and a fleet it may size:
+ * GP_EINVALID saying which input is missing or in the way. A sweep of power_budget_mw counts as
+ * power-first. */
+static int check_site(const struct gp_plan_request *req, const struct gp_sweep *sweep)
+{
+    const struct gp_assumptions *a = &req->base.assumptions;
+    bool power_first =
+        a->power_budget_mw > 0 || (sweep && strcmp(sweep->key, "power_budget_mw") == 0);
+
+    if (a->site && req->pricing != GP_PRICING_OWNED)
+        return gp_error_set(GP_EINVALID, "a site prices an owned fleet: plan it with --pricing "
+                                         "owned (a rented fleet's power is its provider's)");
+    if (!power_first)
+        return 0;
+    if (!a->site)
+        return gp_error_set(GP_EINVALID, "power_budget_mw sizes the largest fleet a site's power "
+                                         "holds: name the site (--site)");
+    if (req->base.workload.kind == GP_WORKLOAD_TRAINING)
+        return gp_error_set(GP_EINVALID, "power_budget_mw sizes inference and generic fleets; a "
+                                         "training fleet is sized by its run");
+    if (a->power_budget_kw > 0)
+        return gp_error_set(GP_EINVALID, "give power_budget_kw (a cap on the fleet the target "
+                                         "needs) or power_budget_mw (the fleet the power holds), "
+                                         "not both");
+    return 0;
+}
+
 /* gp_plan_run without a sink, gp_plan_stream with one. */
 static int plan(struct gp_plan_result *out, const struct gp_plan_request *req,
                 const struct gp_plan_sink *sink)
@@ -504,7 +533,9 @@ static int plan(struct gp_plan_result *out, const struct gp_plan_request *req,
     out->best = SIZE_MAX;
     out->runner_up = SIZE_MAX;
     out->sweep_key = sweep ? sweep->key : NULL;
-    rc = prepare_gpus(out->gpus, &ngpus, req, per_gpu);
+    rc = check_site(req, sweep);
+    if (!rc)
+        rc = prepare_gpus(out->gpus, &ngpus, req, per_gpu);
     out->per_point = ngpus;
     if (!rc && sweep && !req->sweep_checked)
         rc = gp_plan_sweep_check(&req->base, sweep);

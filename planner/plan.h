@@ -107,6 +107,7 @@ enum gp_plan_infeasible {
     GP_PLAN_OVER_MAX_GPUS,     /* the target needs more than max_gpus (smallest says how many) */
     GP_PLAN_OVER_FLEET_LIMIT,  /* the target needs more than a billion GPUs */
     GP_PLAN_OVER_POWER_BUDGET, /* no fleet fits the power budget */
+    GP_PLAN_RACK_POWER,        /* no selected GPU type's server fits the site's racks */
     GP_PLAN_LATENCY_UNMET,     /* no GPU type meets the TTFT/TPOT targets */
     GP_PLAN_DOES_NOT_FIT,      /* the workload fits no selected GPU type within one node */
 };

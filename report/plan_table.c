@@ -117,6 +117,26 @@ const struct gp_plan_column gp_plan_columns[] = {
         MONEY, AT(total_cost), GENERIC, GENERIC, PRICE),
     COL("energy_kwh_per_month", NUMBER, 0, "kWh/month", "kWh per month", PLAIN, -1,
         NUMBER, AT(energy_kwh_per_month), ALL, ALL, SIZED),
+    COL("site_pue", NUMBER, 2, "PUE", "facility/IT power", PLAIN, -1,
+        NUMBER, AT(site.pue), ALL, SITE_ALL, SITE),
+    COL("cooling", TEXT, 0, "cooling", NULL, TEXT, 8,
+        COOLING, 0, ALL, SITE_ALL, SITE),
+    COL("servers_per_rack", INT, 0, "srv/rack", "at the rack limit", COUNT, -1,
+        INT, AT(site.servers_per_rack), ALL, SITE_ALL, SITE),
+    COL("racks", INT, 0, "racks", NULL, COUNT, 7,
+        INT, AT(site.racks), ALL, SITE_ALL, SITE),
+    COL("floor_m2", NUMBER, 0, "floor m2", "aisles included", PLAIN, -1,
+        NUMBER, AT(site.floor_m2), ALL, SITE_ALL, SITE),
+    COL("users", INT, 0, "users", "sequences at once", COUNT, -1,
+        INT, AT(site.users), INFERENCE, SITE_INFERENCE, SITE),
+    COL("energy_price_kwh", NUMBER, 4, "{c}/kWh", "all-in, mean spot", CURRENCY, -1,
+        MONEY, AT(site.energy_price_kwh), ALL, SITE_ALL, SITE),
+    COL("energy_p90_per_month", NUMBER, 0, "energy p90 {c}/month", GP_MONTH_TEXT, CURRENCY,
+        -1, MONEY, AT(site.energy_cost_p90_per_month), ALL, SITE_ALL, NONZERO),
+    COL("heat_credit_per_month", NUMBER, 0, "heat credit {c}/month", GP_MONTH_TEXT, CURRENCY, -1,
+        MONEY, AT(site.heat_credit_per_month), ALL, SITE_ALL, NONZERO),
+    COL("colocation_per_month", NUMBER, 0, "colocation {c}/month", GP_MONTH_TEXT, CURRENCY, -1,
+        MONEY, AT(site.colocation_per_month), ALL, SITE_ALL, NONZERO),
     COL("tokens_per_joule", NUMBER, 3, "tok/J", "tokens per joule of IT energy", PLAIN, -1,
         NUMBER, AT(tokens_per_joule), MODELLED, ALL, SIZED),
     COL("cost_low", NUMBER, 4, "low {c}/unit", "per unit of work", CURRENCY, -1,
@@ -152,11 +172,12 @@ static bool nonzero(const struct gp_plan_column *d, const struct gp_plan_row *r)
  * column's field. */
 static inline unsigned needs_met(const struct gp_plan_row *r)
 {
-    unsigned sized = r->gpus > 0, priced = sized && r->price_known;
+    unsigned sized = r->gpus > 0, priced = sized && r->price_known, site = sized && r->site.set;
 
     return 1u << GP_PLAN_NEED_NONE | sized << GP_PLAN_NEED_SIZED | priced << GP_PLAN_NEED_PRICE |
            1u << GP_PLAN_NEED_TEXT | sized << GP_PLAN_NEED_NONZERO |
-           (unsigned)(priced && r->instances > 0) << GP_PLAN_NEED_BOUGHT;
+           (unsigned)(priced && r->instances > 0) << GP_PLAN_NEED_BOUGHT |
+           site << GP_PLAN_NEED_SITE;
 }
 
 /* Whether row `r`, which meets `met` (needs_met), has a value in column `d`. */
@@ -236,6 +257,9 @@ static inline void read_cell(const struct gp_plan_view *v, const struct gp_plan_
         break;
     case GP_PLAN_READ_CURRENCY:
         set_text(out, v->currency);
+        break;
+    case GP_PLAN_READ_COOLING:
+        set_text(out, gp_cooling_name((enum gp_cooling)r->site.cooling));
         break;
     }
 }
@@ -324,6 +348,13 @@ static void use(struct gp_plan_view *v, const struct gp_plan_column *d)
 void gp_plan_view_init(struct gp_plan_view *v, const struct gp_plan_row *rows, size_t nrows,
                        enum gp_workload_kind kind, const char *currency, double fx)
 {
+    /* a plan's rows are all at its site or none */
+    gp_plan_view_init_at(v, rows, nrows, kind, currency, fx, nrows > 0 && rows[0].site.set);
+}
+
+void gp_plan_view_init_at(struct gp_plan_view *v, const struct gp_plan_row *rows, size_t nrows,
+                          enum gp_workload_kind kind, const char *currency, double fx, bool at_site)
+{
     memset(v, 0, sizeof(*v));
     v->rows = rows;
     v->nrows = nrows;
@@ -331,9 +362,11 @@ void gp_plan_view_init(struct gp_plan_view *v, const struct gp_plan_row *rows, s
     v->group = 1;
     v->currency = currency;
     v->fx = fx;
-    for (size_t i = 0; i < gp_plan_column_count; i++)
-        if (gp_plan_columns[i].listed & GP_PLAN_KIND(kind))
+    for (size_t i = 0; i < gp_plan_column_count; i++) {
+        unsigned listed = gp_plan_columns[i].listed;
+        if ((listed & GP_PLAN_KIND(kind)) && (at_site || !(listed & GP_PLAN_AT_SITE)))
             use(v, &gp_plan_columns[i]);
+    }
 }
 
 const struct gp_plan_column *gp_plan_column_find(const char *name)

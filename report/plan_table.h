@@ -25,6 +25,7 @@ enum gp_plan_read {
     GP_PLAN_READ_CLUSTER,   /* the cluster bought, "13 x 8-GPU nodes, 3200 Gb/s InfiniBand" */
     GP_PLAN_READ_NOTES,     /* the note bits as "a,b" */
     GP_PLAN_READ_CURRENCY,  /* the view's currency code */
+    GP_PLAN_READ_COOLING,   /* the cooling a site's row needs, "air" or "liquid" */
 };
 
 /* What else a row must have for the column to hold a value. */
@@ -35,6 +36,7 @@ enum gp_plan_need {
     GP_PLAN_NEED_TEXT,    /* text that is not empty */
     GP_PLAN_NEED_NONZERO, /* sized, and a number that is not 0 (0: does not apply) */
     GP_PLAN_NEED_BOUGHT,  /* priced, and bought in instances (not owned) */
+    GP_PLAN_NEED_SITE,    /* sized at a site (--site) */
 };
 
 /* Bits for gp_plan_column.kinds and .listed. */
@@ -44,6 +46,10 @@ enum gp_plan_need {
 #define GP_PLAN_GENERIC   GP_PLAN_KIND(GP_WORKLOAD_GENERIC)
 #define GP_PLAN_MODELLED  (GP_PLAN_INFERENCE | GP_PLAN_TRAINING)
 #define GP_PLAN_ALL       (GP_PLAN_MODELLED | GP_PLAN_GENERIC)
+/* In .listed: the column is listed only in a plan at a site. */
+#define GP_PLAN_AT_SITE        (1u << 8)
+#define GP_PLAN_SITE_ALL       (GP_PLAN_ALL | GP_PLAN_AT_SITE)
+#define GP_PLAN_SITE_INFERENCE (GP_PLAN_INFERENCE | GP_PLAN_AT_SITE)
 
 struct gp_plan_column {
     struct gp_column column;    /* name (CSV/JSON key), kind, decimals */
@@ -61,7 +67,7 @@ struct gp_plan_column {
 extern const struct gp_plan_column gp_plan_columns[];
 extern const size_t gp_plan_column_count;
 
-#define GP_PLAN_COLUMNS_MAX 64
+#define GP_PLAN_COLUMNS_MAX 80
 
 /*
  * A view of plan rows as a table: which columns, in which currency, with the swept value in
@@ -89,9 +95,15 @@ struct gp_plan_view {
     char headers[GP_PLAN_COLUMNS_MAX][32]; /* the looks' headers, currency filled in */
 };
 
-/* A view of every column listed for `kind`, in `currency` at `fx` per USD. */
+/* A view of every column listed for `kind` (those of a site too when the rows were planned at
+ * one), in `currency` at `fx` per USD. */
 void gp_plan_view_init(struct gp_plan_view *v, const struct gp_plan_row *rows, size_t nrows,
                        enum gp_workload_kind kind, const char *currency, double fx);
+/* gp_plan_view_init for rows that may not be planned yet (a streamed sweep): the site's columns
+ * are listed when `at_site`. */
+void gp_plan_view_init_at(struct gp_plan_view *v, const struct gp_plan_row *rows, size_t nrows,
+                          enum gp_workload_kind kind, const char *currency, double fx,
+                          bool at_site);
 
 /* Put the swept key's column in front: `values` holds nrows / group strings, `stride` bytes
  * apart, one per run of `group` rows. Its name is the key, or "sweep_<key>" when a column

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Plans at a site, checked against the data files: a power-first row recomputed by hand from
+# data/sites.json, gpus.json and fx.json (servers the power holds, cooling, racks, floor space,
+# all-in energy price, the owned price per GPU-hour); a user's site with colocation and heat
+# sold, in DKK; and every input that cannot run refused with exit 2 and a message naming it.
+set -uo pipefail
+
+gpuplan=$1
+data=$(cd "$(dirname "$0")/../../data" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GPUPLAN_NOW=2026-10-01T12:00:00Z NO_COLOR=1 GPUPLAN_DB="$tmp/gpuplan.db"
+# shellcheck source=tests/cli/check.sh
+source "$(dirname "$0")/check.sh"
+
+# 1. Power-first at DK1: every GPU type is the largest fleet 10 MW holds, each row by hand.
+"$gpuplan" plan -w chat-llama-3.1-70b --site dk1 --pricing owned --power-budget-mw 10 \
+  --format json >"$tmp/dk1.json" 2>"$tmp/err"
+check "plan --site dk1 --power-budget-mw 10" 0 $? "$tmp/err"
+python3 - "$data" "$tmp/dk1.json" 10 >"$tmp/err" 2>&1 <<'PY'
+import json, math, sys
+data, plan, mw = sys.argv[1], json.load(open(sys.argv[2])), float(sys.argv[3])
+site = next(s for s in json.load(open(data + "/sites.json"))["sites"] if s["id"] == "dk1")
+gpus = {g["id"]: g for g in json.load(open(data + "/gpus.json"))["gpus"]}
+rates = {r["currency"]: r["per_usd"] for r in json.load(open(data + "/fx.json"))["rates"]}
+spot = site["spot"]["mean_eur_mwh"]["value"] / 1000 / rates["EUR"]
+levies = (site["energy_tax_kwh"]["value"] + site["grid_tariff_kwh"]["value"]) / rates["DKK"]
+price_kwh = spot + levies  # VAT reclaimed
+rows = plan["rows"]
+assert plan["assumptions"]["site"]["id"] == "dk1" and plan["assumptions"]["power_budget_mw"] == mw
+assert len(rows) == sum(1 for g in gpus.values() if g.get("status") != "announced"), len(rows)
+def close(a, b, what):
+    assert abs(a - b) <= 1e-6 * max(1.0, abs(b)), (what, a, b)
+for r in rows:
+    g = gpus[r["gpu"]]
+    server_kw = (g["gpus_per_node"] * g["tdp_w"] + g["node_overhead_w"]) / 1000
+    rack = g.get("rack") or {}
+    air = site["rack_kw"]["air"]["value"]
+    cooling = rack.get("cooling") or ("air" if server_kw <= air else "liquid")
+    limit = site["rack_kw"][cooling]["value"]
+    pue = site["pue"][cooling]["value"]
+    per_rack = math.floor(limit / server_kw)
+    if rack.get("gpus", 0) >= g["gpus_per_node"]:
+        per_rack = min(per_rack, rack["gpus"] // g["gpus_per_node"])
+    servers = math.floor(mw * 1000 / (server_kw * pue) + 1e-9)
+    replicas = servers * g["gpus_per_node"] // r["tp"] if r["layout"].startswith("tp") else None
+    assert r["cooling"] == cooling and r["site_pue"] == pue, (r["gpu"], r["cooling"], cooling)
+    assert r["servers_per_rack"] == per_rack, (r["gpu"], r["servers_per_rack"], per_rack)
+    if per_rack == 0:
+        assert "rack-power-exceeded" in r["notes"], r
+        continue
+    if replicas is not None:
+        assert r["replicas"] == replicas, (r["gpu"], r["replicas"], replicas)
+    assert r["gpus"] <= servers * g["gpus_per_node"] and r["nodes"] <= servers, r["gpu"]
+    assert r["facility_kw"] <= mw * 1000 + 1e-6, (r["gpu"], r["facility_kw"])
+    assert r["racks"] == math.ceil(r["nodes"] / per_rack), (r["gpu"], r["racks"])
+    close(r["floor_m2"], r["racks"] * site["floor_m2_per_rack"]["value"], "floor")
+    close(r["facility_kw"], r["it_kw"] * pue, "facility")
+    close(r["energy_price_kwh"], price_kwh, "energy price")
+    close(r["energy_cost_per_month"], r["facility_kw"] * 730 * price_kwh, "energy cost")
+    capital = r["upfront"] / r["gpus"] / (3 * 8760)  # GPUs and server share over 3 years
+    close(r["price_per_gpu_hour"], capital + r["facility_kw"] * price_kwh / r["gpus"], "price")
+    close(r["cost_per_month"], r["price_per_gpu_hour"] * r["gpus"] * 730, "cost per month")
+    assert r["users"] == r["replicas"] * r["batch"], r["gpu"]
+    assert r["heat_credit_per_month"] is None and r["colocation_per_month"] is None, r["gpu"]
+PY
+check "every dk1 row recomputed from the data files" 0 $? "$tmp/err"
+
+# 2. The table names cooling and racks; the MI355X needs liquid.
+"$gpuplan" plan -w chat-llama-3.1-70b --site dk1 --pricing owned --power-budget-mw 10 \
+  --gpus mi355x,h200-sxm >"$tmp/table" 2>"$tmp/err"
+check "site table" 0 $? "$tmp/table" "cooling"
+grep -q "^mi355x .* liquid " "$tmp/table"
+check "mi355x needs liquid cooling" 0 $? "$tmp/table"
+
+# 3. A user's site (--data) with colocation, heat sold and a 100 kW liquid limit, in DKK.
+python3 - "$data/sites.json" "$tmp/data/sites.json" <<'PY'
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+site = next(s for s in doc["sites"] if s["id"] == "dk2")
+fig = lambda v: {"value": v, "date": "2026-06-01", "source": "contract 2026-06"}
+site.update(id="odense-colo", name="A colocation hall", colocation_kw_month=fig(900.0),
+            heat={"price_mwh": fig(150.0), "recovery": fig(0.7)})
+site["rack_kw"]["liquid"] = fig(100.0)
+site["spot"]["p90_eur_mwh"] = fig(140.0)
+os.makedirs(os.path.dirname(sys.argv[2]))
+json.dump({"schema_version": 1, "sites": [site]}, open(sys.argv[2], "w"))
+PY
+"$gpuplan" --data "$tmp/data" --currency DKK plan -w chat-llama-3.1-70b --site odense-colo \
+  --pricing owned --gpus h200-sxm,gb200-nvl72 --format json >"$tmp/colo.json" 2>"$tmp/err"
+check "plan at a user's site" 0 $? "$tmp/err"
+python3 - "$tmp/data/sites.json" "$data/fx.json" "$tmp/colo.json" >"$tmp/err" 2>&1 <<'PY'
+import json, sys
+site = json.load(open(sys.argv[1]))["sites"][0]
+rates = {r["currency"]: r["per_usd"] for r in json.load(open(sys.argv[2]))["rates"]}
+plan = json.load(open(sys.argv[3]))
+rows = {r["gpu"]: r for r in plan["rows"]}
+dkk_per_eur = rates["DKK"] / rates["EUR"]
+tax = site["energy_tax_kwh"]["value"] + site["grid_tariff_kwh"]["value"]
+price = site["spot"]["mean_eur_mwh"]["value"] / 1000 * dkk_per_eur + tax
+p90 = site["spot"]["p90_eur_mwh"]["value"] / 1000 * dkk_per_eur + tax
+def close(a, b, what):
+    assert abs(a - b) <= 1e-6 * max(1.0, abs(b)), (what, a, b)
+h = rows["h200-sxm"]
+close(h["energy_price_kwh"], price, "price in DKK")
+close(h["energy_p90_per_month"], h["facility_kw"] * 730 * p90, "p90 energy")
+close(h["heat_credit_per_month"], h["it_kw"] * 730 * 0.7 * 150 / 1000, "heat credit")
+close(h["colocation_per_month"], h["it_kw"] * 900, "colocation")
+running = h["energy_cost_per_month"] + h["colocation_per_month"] - h["heat_credit_per_month"]
+capital = h["upfront"] / h["gpus"] / (3 * 8760)
+close(h["price_per_gpu_hour"], capital + running / 730 / h["gpus"], "owned price")
+g = rows["gb200-nvl72"]  # a 120 kW rack system in a 100 kW rack
+assert "rack-power-exceeded" in g["notes"] and g["servers_per_rack"] == 0, g
+assert "best" not in g["notes"], g
+PY
+check "colocation, heat and p90 recomputed in DKK" 0 $? "$tmp/err"
+
+# 4. What cannot run says why, with exit 2.
+expect_refusal() { # NAME PATTERN ARGS...
+  local name=$1 pattern=$2
+  shift 2
+  "$gpuplan" "$@" >"$tmp/out" 2>"$tmp/err"
+  check "$name" 2 $? "$tmp/err" "$pattern"
+}
+chat=(-w chat-llama-3.1-70b)
+expect_refusal "unknown site" "unknown site 'dk9'" plan "${chat[@]}" --site dk9 --pricing owned
+expect_refusal "site without owned pricing" "pricing owned" plan "${chat[@]}" --site dk1
+expect_refusal "power-first without a site" "name the site" \
+  plan "${chat[@]}" --pricing owned --power-budget-mw 10
+expect_refusal "power-first for training" "training fleet" \
+  plan -w train-llama-3.1-70b --site dk1 --pricing owned --power-budget-mw 10
+expect_refusal "negative power" "power_budget_mw" \
+  plan "${chat[@]}" --site dk1 --pricing owned --power-budget-mw -3
+expect_refusal "both power budgets" "not both" \
+  plan "${chat[@]}" --site dk1 --pricing owned --power-budget-mw 3 --power-budget-kw 100
+expect_refusal "power for no server" "fits 0.001 MW" \
+  plan "${chat[@]}" --site dk1 --pricing owned --power-budget-mw 0.001
+expect_refusal "racks too small for every server" "rack limit" \
+  --data "$tmp/data" plan "${chat[@]}" --site odense-colo --pricing owned --gpus gb200-nvl72
+# a broken sites.json names the file and the field, and plans nothing
+sed 's/"recovery": {"value": 0.7/"recovery": {"value": 7/' "$tmp/data/sites.json" \
+  >"$tmp/data/broken" && mv "$tmp/data/broken" "$tmp/data/sites.json"
+"$gpuplan" --data "$tmp/data" plan "${chat[@]}" --site odense-colo --pricing owned \
+  >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "broken sites.json" 2 "$status" "$tmp/err" "sites.json.*heat.recovery"
+[[ ! -s "$tmp/out" ]]
+check "nothing planned from a broken sites.json" 0 $? "$tmp/out"
+
+echo "sites: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
