@@ -163,6 +163,7 @@ int gp_cmd_quote(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_refresh(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_plan(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_report(struct gp_cli *cli, int argc, char **argv);
+int gp_cmd_energy(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_workloads(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_backends(struct gp_cli *cli, int argc, char **argv);
 int gp_cmd_calibrate(struct gp_cli *cli, int argc, char **argv);

@@ -36,6 +36,10 @@ static const struct gp_command commands[] = {
      "Write a procurement report of one or more workloads: xlsx, HTML with charts, CSV or JSON.",
      "--workload W [--workload W2 ...] --out PATH [--format xlsx|html|csv|json|focus] [--title T] "
      "[--author A]"},
+    {"energy", gp_cmd_energy,
+     "Show stored day-ahead electricity prices per bidding zone: mean, p10 and p90 in EUR, DKK "
+     "and USD per MWh.",
+     "[--zone ZONE,...] [--days N]"},
     {"workloads", gp_cmd_workloads, "List the workload presets.", ""},
     {"backends", gp_cmd_backends,
      "List the calibration backends: loaded or rejected and why, with their devices.", ""},

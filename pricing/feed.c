@@ -21,7 +21,8 @@ static const struct gp_feed_adapter *const adapters[] = {
     &gp_feed_azure,          &gp_feed_aws,           &gp_feed_aws_query,
     &gp_feed_lambda,         &gp_feed_runpod,        &gp_feed_oci,
     &gp_feed_vultr,          &gp_feed_digitalocean,  &gp_feed_vast,
-    &gp_feed_pricelist_json, &gp_feed_pricelist_csv, &gp_feed_ecb_fx,
+    &gp_feed_scaleway,       &gp_feed_ovh,
+    &gp_feed_pricelist_json, &gp_feed_pricelist_csv, &gp_feed_ecb_fx, &gp_feed_energidata,
 };
 
 #define ADAPTER_COUNT (sizeof(adapters) / sizeof(adapters[0]))
@@ -82,12 +83,16 @@ void gp_feed_ctx_release(struct gp_feed_ctx *ctx)
     free(ctx->rates);
     ctx->rates = NULL;
     ctx->nrates = ctx->rates_cap = 0;
+    free(ctx->energy);
+    ctx->energy = NULL;
+    ctx->nenergy = ctx->energy_cap = 0;
 }
 
 void gp_feed_ctx_reset(struct gp_feed_ctx *ctx)
 {
     ctx->count = 0;
     ctx->nrates = 0;
+    ctx->nenergy = 0;
     ctx->rows = ctx->rejected = ctx->unmapped = ctx->out_of_scope = 0;
     ctx->unmapped_name_count = 0;
     ctx->first_rejection[0] = '\0';
@@ -327,21 +332,46 @@ int gp_feed_add(struct gp_feed_ctx *ctx, const struct gp_feed_row *row)
     return 0;
 }
 
+/* Room for `need` elements of `size` bytes in the array whose pointer is at `array` (a T **,
+ * *cap elements allocated); GP_ENOMEM naming `what`. */
+static int make_room(void *array, size_t *cap, size_t need, size_t size, const char *what)
+{
+    size_t n = *cap ? *cap : 32;
+    void *items, *grown;
+
+    if (need <= *cap)
+        return 0;
+    while (n < need)
+        n *= 2;
+    memcpy(&items, array, sizeof(items));
+    grown = realloc(items, n * size);
+    if (!grown)
+        return gp_error_set(GP_ENOMEM, "out of memory reading %s", what);
+    memcpy(array, &grown, sizeof(grown));
+    *cap = n;
+    return 0;
+}
+
 int gp_feed_add_rates(struct gp_feed_ctx *ctx, const struct gp_fx_rate *rates, size_t count)
 {
-    if (ctx->nrates + count > ctx->rates_cap) {
-        size_t cap = ctx->rates_cap ? ctx->rates_cap : 32;
-        while (cap < ctx->nrates + count)
-            cap *= 2;
-        struct gp_fx_rate *grown = realloc(ctx->rates, cap * sizeof(*grown));
-        if (!grown)
-            return gp_error_set(GP_ENOMEM, "out of memory reading exchange rates");
-        ctx->rates = grown;
-        ctx->rates_cap = cap;
-    }
+    if (make_room(&ctx->rates, &ctx->rates_cap, ctx->nrates + count, sizeof(*rates),
+                  "exchange rates"))
+        return GP_ENOMEM;
     if (count)
         memcpy(ctx->rates + ctx->nrates, rates, count * sizeof(*rates));
     ctx->nrates += count;
+    return 0;
+}
+
+int gp_feed_add_energy(struct gp_feed_ctx *ctx, const struct gp_energy_price *price)
+{
+    if (ctx->nenergy >= ctx->max_offers)
+        return gp_error_set(GP_EINVALID, "%s: more than %zu prices; refusing a feed this large",
+                            ctx->feed ? ctx->feed : "feed", ctx->max_offers);
+    if (make_room(&ctx->energy, &ctx->energy_cap, ctx->nenergy + 1, sizeof(*price),
+                  "electricity prices"))
+        return GP_ENOMEM;
+    ctx->energy[ctx->nenergy++] = *price;
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "catalog/fx.h"
+#include "gpuplan/energy.h"
 #include "gpuplan/gpu.h"
 #include "gpuplan/offer.h"
 #include "pricing/http.h"
@@ -65,6 +66,8 @@ struct gp_feed_ctx {
     char first_rejection[256]; /* why the first rejected row was dropped, for -v */
     struct gp_fx_rate *rates;  /* exchange-rate feeds: the dated rates, owned; `nrates` */
     size_t nrates, rates_cap;
+    struct gp_energy_price *energy; /* electricity feeds: the prices, owned; `nenergy` */
+    size_t nenergy, energy_cap;
 
     /* outputs, per page */
     char next_url[GP_FEED_URL_MAX]; /* the next page, "" on the last */
@@ -107,6 +110,7 @@ struct gp_feed_adapter {
     const char *const *headers; /* extra request headers */
     const char *sigv4;          /* SigV4 scope when auth is GP_HTTP_AUTH_SIGV4 */
     bool yields_rates;          /* an exchange-rate feed: ctx->rates, not offers */
+    bool yields_energy;         /* an electricity-price feed: ctx->energy, not offers */
 };
 
 /* Every adapter, by name; NULL when none has that name. */
@@ -158,6 +162,10 @@ int gp_feed_add_regions(struct gp_feed_ctx *ctx, struct gp_feed_row *row, const 
 
 /* Append dated exchange rates to an exchange-rate feed's. GP_ENOMEM. */
 int gp_feed_add_rates(struct gp_feed_ctx *ctx, const struct gp_fx_rate *rates, size_t count);
+
+/* Append one period's price to an electricity feed's; a feed past GP_FEED_MAX_OFFERS prices
+ * fails. Returns 0, GP_ENOMEM or GP_EINVALID. */
+int gp_feed_add_energy(struct gp_feed_ctx *ctx, const struct gp_energy_price *price);
 
 /*
  * Parse the European Central Bank's reference rates in its data API's CSV (format=csvdata) into

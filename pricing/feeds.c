@@ -152,7 +152,8 @@ static int read_feed(struct gp_json_reader *rd, const cJSON *obj, struct gp_feed
         return gp_json_fail(rd, "adapter",
                             "is required for a new feed (one of the adapters: "
                             "azure, aws, lambda, runpod, oci, vultr, "
-                            "digitalocean, vast, pricelist-json, pricelist-csv)");
+                            "digitalocean, vast, scaleway, ovh, pricelist-json, "
+                            "pricelist-csv)");
     if (!*f->source.base_url)
         return gp_json_fail(rd, "base_url", "is required for a new feed");
     if (!*f->provider)

@@ -37,6 +37,9 @@ static const struct exact_name exact_names[] = {
     {"azure", "Standard_NCC40ads_H100_v5", "h100-nvl", 1, GP_NAME_OUT_OF_SCOPE},
     /* One 4-GPU tray of a GB200 NVL72 rack. */
     {"azure", "Standard_ND128isr_NDR_GB200_v6", "gb200-nvl72", 4, GP_NAME_MAPPED},
+    /* Scaleway's H100 types without "-SXM" carry the PCIe card. */
+    {"scaleway", "H100-1-80G", "h100-pcie", 1, GP_NAME_MAPPED},
+    {"scaleway", "H100-2-80G", "h100-pcie", 2, GP_NAME_MAPPED},
 };
 
 /*
@@ -76,6 +79,9 @@ static const struct token_rule token_rules[] = {
     {{"l40"}, {NULL}, "l40", "l40", GP_NAME_OUT_OF_SCOPE},
     {{"v100"}, {NULL}, "v100", "v100", GP_NAME_OUT_OF_SCOPE},
     {{"rtx"}, {NULL}, "rtx", "rtx", GP_NAME_OUT_OF_SCOPE},
+    /* Short names last: any GPU named before wins ("l40s" is an L40, "a100" an A100). */
+    {{"l4"}, {NULL}, "l4", "l4", GP_NAME_OUT_OF_SCOPE},
+    {{"a10"}, {NULL}, "a10", "a10", GP_NAME_OUT_OF_SCOPE},
 };
 
 static void lower_copy(char *out, size_t size, const char *in)

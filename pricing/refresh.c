@@ -141,23 +141,35 @@ static size_t kept_validators(const struct feed_run *fr)
                : 0;
 }
 
-/* An exchange-rate feed's pages are all in: store its rates like offers, in one transaction. */
-static void rates_complete(struct feed_run *fr)
+/* An exchange-rate or electricity feed's pages are all in: store its rates or prices like
+ * offers, in one transaction. */
+static void series_complete(struct feed_run *fr)
 {
     struct gp_refresh_result *res = fr->result;
     struct gp_fx_table rates = {fr->ctx.rates, fr->ctx.nrates};
+    bool energy = fr->adapter->yields_energy;
+    size_t n = energy ? fr->ctx.nenergy : fr->ctx.nrates;
+    int rc;
 
-    if (fr->ctx.nrates == 0) {
-        feed_failed(fr, "no usable exchange rates; keeping the last good ones");
+    if (n == 0) {
+        feed_failed(fr, energy ? "no usable electricity prices; keeping the last good ones"
+                               : "no usable exchange rates; keeping the last good ones");
         return;
     }
     copy_counts(fr);
     res->status = GP_REFRESH_OK;
-    res->counts.offers = fr->ctx.nrates;
-    if (fr->run_id && !fr->r->fatal &&
-        gp_store_refresh_commit_rates(fr->r->store, fr->run_id, fr->cfg->name, &rates,
-                                      &fr->validator, kept_validators(fr), gp_time_now(),
-                                      &res->counts) != 0)
+    res->counts.offers = n;
+    if (!fr->run_id || fr->r->fatal) {
+        release_run(fr);
+        return;
+    }
+    rc = energy ? gp_store_refresh_commit_energy(fr->r->store, fr->run_id, fr->cfg->name,
+                                                 fr->ctx.energy, n, &fr->validator,
+                                                 kept_validators(fr), gp_time_now(), &res->counts)
+                : gp_store_refresh_commit_rates(fr->r->store, fr->run_id, fr->cfg->name, &rates,
+                                                &fr->validator, kept_validators(fr), gp_time_now(),
+                                                &res->counts);
+    if (rc != 0)
         write_failed(fr);
     release_run(fr);
 }
@@ -171,8 +183,8 @@ static void feed_complete(struct feed_run *fr)
         feed_failed(fr, gp_error_last());
         return;
     }
-    if (fr->adapter->yields_rates) {
-        rates_complete(fr);
+    if (fr->adapter->yields_rates || fr->adapter->yields_energy) {
+        series_complete(fr);
         return;
     }
     gp_feed_dedupe(&fr->ctx);

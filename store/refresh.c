@@ -278,11 +278,13 @@ static int finish_commit(struct gp_store *store, int64_t id, const char *feed,
     return rc;
 }
 
-/* What a successful run writes: a price feed's offers, or an exchange-rate feed's rates. */
+/* What a successful run writes: a price feed's offers, an exchange-rate feed's rates, or an
+ * electricity feed's prices. */
 struct run_data {
     const struct gp_offer *offers;
     size_t count;
-    const struct gp_fx_table *rates; /* non-NULL: an exchange-rate feed */
+    const struct gp_fx_table *rates;      /* non-NULL: an exchange-rate feed */
+    const struct gp_energy_price *energy; /* non-NULL: an electricity feed, `count` prices */
 };
 
 /* In one transaction: the run's data, its validators, and its record closed as "ok". */
@@ -298,6 +300,9 @@ static int commit_run(struct gp_store *store, int64_t id, const char *feed,
     if (data->rates) {
         stats.offers = data->rates->count;
         rc = gp_store__fx_write(store, data->rates, &stats.new_prices);
+    } else if (data->energy) {
+        stats.offers = data->count;
+        rc = gp_store__energy_write(store, feed, data->energy, data->count, &stats.new_prices);
     } else {
         rc = gp_store__feed_write(store, feed, data->offers, data->count, &stats);
     }
@@ -318,7 +323,7 @@ int gp_store_refresh_commit(struct gp_store *store, int64_t id, const char *feed
                             const struct gp_http_validator *validators, size_t nvalidators,
                             int64_t finished_at, struct gp_refresh_counts *counts)
 {
-    struct run_data data = {offers, count, NULL};
+    struct run_data data = {offers, count, NULL, NULL};
     return commit_run(store, id, feed, &data, validators, nvalidators, finished_at, counts);
 }
 
@@ -327,7 +332,16 @@ int gp_store_refresh_commit_rates(struct gp_store *store, int64_t id, const char
                                   const struct gp_http_validator *validators, size_t nvalidators,
                                   int64_t finished_at, struct gp_refresh_counts *counts)
 {
-    struct run_data data = {NULL, 0, rates};
+    struct run_data data = {NULL, 0, rates, NULL};
+    return commit_run(store, id, feed, &data, validators, nvalidators, finished_at, counts);
+}
+
+int gp_store_refresh_commit_energy(struct gp_store *store, int64_t id, const char *feed,
+                                   const struct gp_energy_price *prices, size_t count,
+                                   const struct gp_http_validator *validators, size_t nvalidators,
+                                   int64_t finished_at, struct gp_refresh_counts *counts)
+{
+    struct run_data data = {NULL, count, NULL, prices};
     return commit_run(store, id, feed, &data, validators, nvalidators, finished_at, counts);
 }
 

@@ -81,6 +81,13 @@ int gp_store_refresh_commit_rates(struct gp_store *store, int64_t id, const char
                                   const struct gp_http_validator *validators, size_t nvalidators,
                                   int64_t finished_at, struct gp_refresh_counts *counts);
 
+/* The same for an electricity feed: store its prices as history (a period stored for the same
+ * zone is replaced when its price differs; changed: periods new or different). */
+int gp_store_refresh_commit_energy(struct gp_store *store, int64_t id, const char *feed,
+                                   const struct gp_energy_price *prices, size_t count,
+                                   const struct gp_http_validator *validators, size_t nvalidators,
+                                   int64_t finished_at, struct gp_refresh_counts *counts);
+
 /* The stored validators for (feed, url); both "" when none are stored. */
 int gp_store_http_state_get(struct gp_store *store, const char *feed, const char *url,
                             struct gp_http_validator *out);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "catalog/fx.h"
+#include "gpuplan/energy.h"
 #include "gpuplan/gpu.h"
 #include "gpuplan/offer.h"
 
@@ -170,5 +171,12 @@ int gp_store_quote_remove(struct gp_store *store, int64_t id);
 
 /* The stored FX rates (seeded from data/fx.json). Release with gp_fx_release. */
 int gp_store_fx_load(struct gp_store *store, struct gp_fx_table *out);
+
+/* ---- electricity prices ------------------------------------------------------------------ */
+
+/* The stored prices of `zone` (NULL: every zone) whose periods start in [from, to), by zone and
+ * start. *out is malloc'd (free()). */
+int gp_store_energy_list(struct gp_store *store, const char *zone, int64_t from, int64_t to,
+                         struct gp_energy_price **out, size_t *count);
 
 #endif

@@ -72,6 +72,11 @@ int gp_store__feed_write(struct gp_store *store, const char *feed, const struct 
  * currency and day is replaced. *changed (may be NULL): rates new or different. */
 int gp_store__fx_write(struct gp_store *store, const struct gp_fx_table *fx, size_t *changed);
 
+/* Store electricity prices inside the caller's transaction; a period stored for the same zone
+ * is replaced when its price differs. *changed: periods new or different. */
+int gp_store__energy_write(struct gp_store *store, const char *feed,
+                           const struct gp_energy_price *prices, size_t count, size_t *changed);
+
 /* Make room in *items (an array of `size`-byte elements holding n, with room for *cap) for one
  * more and return the slot for element n; NULL when out of memory (the array is kept). */
 void *gp_store__grow(void **items, size_t *cap, size_t n, size_t size);

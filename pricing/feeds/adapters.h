@@ -13,8 +13,11 @@ extern const struct gp_feed_adapter gp_feed_oci;            /* feeds/oci.c */
 extern const struct gp_feed_adapter gp_feed_vultr;          /* feeds/vultr.c */
 extern const struct gp_feed_adapter gp_feed_digitalocean;   /* feeds/digitalocean.c */
 extern const struct gp_feed_adapter gp_feed_vast;           /* feeds/vast.c */
+extern const struct gp_feed_adapter gp_feed_scaleway;       /* feeds/scaleway.c */
+extern const struct gp_feed_adapter gp_feed_ovh;            /* feeds/ovh.c */
 extern const struct gp_feed_adapter gp_feed_pricelist_json; /* feeds/pricelist.c */
 extern const struct gp_feed_adapter gp_feed_pricelist_csv;  /* feeds/pricelist.c */
 extern const struct gp_feed_adapter gp_feed_ecb_fx;         /* feeds/ecb.c: exchange rates */
+extern const struct gp_feed_adapter gp_feed_energidata; /* feeds/energidata.c: DK electricity */
 
 #endif

@@ -46,6 +46,11 @@ static int fuzz_feed(const char *adapter_name, const uint8_t *data, size_t size)
     for (size_t i = 0; i < ctx.count; i++)
         if (!(ctx.offers[i].usd_per_gpu_hour > 0) || ctx.offers[i].gpus_per_instance < 1)
             abort();
+    /* and every electricity price: a zone, a period, a finite price */
+    for (size_t i = 0; i < ctx.nenergy; i++)
+        if (!ctx.energy[i].zone[0] || ctx.energy[i].minutes <= 0 ||
+            !(ctx.energy[i].eur_mwh > -1e9 && ctx.energy[i].eur_mwh < 1e9))
+            abort();
     gp_feed_ctx_release(&ctx);
     return 0;
 }

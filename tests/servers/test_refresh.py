@@ -26,7 +26,7 @@ KEYS = {
     "DIGITALOCEAN_TOKEN": "dop_v1_test_SECRET_77aa",
 }
 PROVIDER_FEEDS = ["azure", "aws", "lambda", "runpod", "oci", "vultr", "digitalocean", "vast",
-                  "fx"]
+                  "scaleway", "ovh", "fx", "energidata"]
 
 
 class FixtureServer:
@@ -121,7 +121,7 @@ class RefreshTest(unittest.TestCase):
     def test_every_adapter_fills_offers_and_history(self):
         first = self.refresh(scenarios=self.all_ok(), expect=0)
         expected = {"azure": 6, "aws": 6, "lambda": 3, "runpod": 8, "oci": 6, "vultr": 8,
-                    "digitalocean": 8, "vast": 10}
+                    "digitalocean": 8, "vast": 10, "scaleway": 7, "ovh": 4}
         self.assertEqual(self.last_run("fx")[:3], ("ok", 4, 4))
         for feed, count in expected.items():
             self.assertEqual(len(self.offers(feed)), count, feed)
@@ -136,6 +136,8 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(places[("vultr", "fra")], ("DE", "eu"))
         self.assertEqual(places[("vast", "US")], ("US", "us"))
         self.assertEqual(places[("runpod", "EU-SE-1")], ("SE", "eu"))
+        self.assertEqual(places[("scaleway", "pl-waw-2")], ("PL", "eu"))
+        self.assertEqual(places[("ovh", "BHS5")], ("CA", "ca"))
         status = subprocess.run([GPUPLAN, "refresh", "--status", "--format", "csv"], env=self.env,
                                 capture_output=True, text=True, timeout=60)
         self.assertEqual(status.returncode, 0, status.stderr)
@@ -143,7 +145,7 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(lines[0], "feed,status,started,seconds,offers,changed,unmapped,rejected,"
                                    "error")
         self.assertEqual(sorted(line.split(",")[0] for line in lines[1:]),
-                         sorted(list(expected) + ["fx"]))
+                         sorted(list(expected) + ["fx", "energidata"]))
         self.assertIn(("Standard_ND96isr_H100_v5", "eastus", "h100-sxm", "spot", 18.169536,
                        18.169536 / 8), self.offers("azure"))
 
@@ -361,6 +363,34 @@ class RefreshTest(unittest.TestCase):
             proc = self.refresh("--feed", "fx", scenarios={"fx": scenario}, expect=4)
             self.assertEqual(self.last_run("fx")[0], "failed", proc.stderr)
             self.assertEqual(len(self.fx_rates()), 4)
+
+    def energy(self):
+        return self.query("SELECT zone, datetime(start, 'unixepoch'), minutes, eur_mwh, feed "
+                          "FROM energy_prices ORDER BY 1, 2, 3")
+
+    def test_electricity_prices_are_stored_as_history(self):
+        self.refresh("--feed", "energidata", scenarios={"energidata": "ok"}, expect=0)
+        prices = self.energy()
+        # eight quarter-hours of DK1 and DK2, less the one without a EUR price
+        self.assertEqual(len(prices), 7)
+        self.assertEqual(prices[0], ("DK1", "2026-11-30 23:00:00", 15, 101.25, "energidata"))
+        self.assertIn(("DK1", "2026-11-30 23:30:00", 15, -4.75, "energidata"), prices)
+        self.assertNotIn("2026-11-30 23:45:00", [p[1] for p in prices if p[0] == "DK2"])
+        status, offers, changed, _unmapped, rejected, error = self.last_run("energidata")
+        self.assertEqual((status, offers, changed, rejected, error), ("ok", 7, 7, 1, None))
+        # the former hourly dataset adds its hours beside them: history is kept
+        self.refresh("--feed", "energidata", scenarios={"energidata": "hourly"}, expect=0)
+        self.assertEqual(len(self.energy()), 11)
+        self.assertIn(("DK2", "2025-09-30 21:00:00", 60, 75.75, "energidata"), self.energy())
+        # the same prices again change nothing
+        self.refresh("--feed", "energidata", scenarios={"energidata": "ok"}, expect=0)
+        self.assertEqual(self.last_run("energidata")[:3], ("ok", 7, 0))
+        # no records, or no JSON: the feed fails and the stored prices stay
+        for scenario in ("empty", "html"):
+            proc = self.refresh("--feed", "energidata", scenarios={"energidata": scenario},
+                                expect=4)
+            self.assertEqual(self.last_run("energidata")[0], "failed", proc.stderr)
+            self.assertEqual(len(self.energy()), 11)
 
     def test_base_url_of_host_only(self):
         # as in data/feeds.json: scheme and host, the path from the feed's paths

@@ -52,9 +52,29 @@ static void read_fixture(struct gp_buf *out, const char *rel)
         fail_msg("cannot read %s: %s", path, gp_error_last());
 }
 
-/* Parse `pages` in order with `adapter`, as the refresh would, and run its finish step. */
-static int parse_pages(struct gp_feed_ctx *ctx, const char *adapter, const char *provider,
-                       const char *const *pages)
+/* Fixtures whose URL says what their body does not: a Scaleway page's zone. */
+static const struct {
+    const char *page, *url;
+} page_urls[] = {
+    {"scaleway/servers_fr-par-2.json",
+     "https://api.scaleway.com/instance/v1/zones/fr-par-2/products/servers?per_page=100"},
+    {"scaleway/servers_pl-waw-2.json",
+     "https://api.scaleway.com/instance/v1/zones/pl-waw-2/products/servers?per_page=100"},
+};
+
+/* The URL a fixture page is parsed as coming from: `url`, else its own, else a loopback one. */
+static const char *page_url(const char *page, const char *url)
+{
+    for (size_t i = 0; !url && i < sizeof(page_urls) / sizeof(page_urls[0]); i++)
+        if (strcmp(page_urls[i].page, page) == 0)
+            url = page_urls[i].url;
+    return url ? url : "http://127.0.0.1:9/base/page";
+}
+
+/* Parse `pages` in order with `adapter`, as the refresh would, each as if fetched from `url`
+ * (NULL: the page's own, see page_url), and run its finish step. */
+static int parse_pages_at(struct gp_feed_ctx *ctx, const char *adapter, const char *provider,
+                          const char *const *pages, const char *url)
 {
     const struct gp_feed_adapter *a = gp_feed_adapter_find(adapter);
     int rc = 0;
@@ -67,7 +87,7 @@ static int parse_pages(struct gp_feed_ctx *ctx, const char *adapter, const char 
     for (size_t i = 0; pages[i] && rc == 0; i++) {
         struct gp_buf body;
         read_fixture(&body, pages[i]);
-        ctx->url = "http://127.0.0.1:9/base/page";
+        ctx->url = page_url(pages[i], url);
         if (a->parse) {
             rc = a->parse(ctx, body.data, body.len);
         } else {
@@ -84,6 +104,12 @@ static int parse_pages(struct gp_feed_ctx *ctx, const char *adapter, const char 
     if (rc == 0 && a->finish)
         rc = a->finish(ctx);
     return rc;
+}
+
+static int parse_pages(struct gp_feed_ctx *ctx, const char *adapter, const char *provider,
+                       const char *const *pages)
+{
+    return parse_pages_at(ctx, adapter, provider, pages, NULL);
 }
 
 static const struct gp_offer *find_offer(const struct gp_feed_ctx *ctx, const char *instance,
@@ -266,6 +292,54 @@ static const struct adapter_case cases[] = {
       {"8x H100 SXM", "US", "h100-sxm", GP_TIER_ON_DEMAND, 8, 17.6, "USD", GP_UNIT_INSTANCE_HOUR,
        2.2},
       {"8x B200", "US", "b200", GP_TIER_ON_DEMAND, 8, 40.0, "USD", GP_UNIT_INSTANCE_HOUR, 5.0}}},
+    /* one Instance type of a zone per offer, the zone from the page's URL; the H100 types
+     * without "-SXM" are the PCIe card; L4 and L40S are out of scope, RENDER-S (a P100 the name
+     * does not say) unmapped; a price or GPU count that is no number is rejected */
+    {"scaleway",
+     "scaleway",
+     {"scaleway/servers_fr-par-2.json"},
+     5,
+     2,
+     1,
+     2,
+     "RENDER-S",
+     {{"H100-SXM-8-80G", "fr-par-2", "h100-sxm", GP_TIER_ON_DEMAND, 8, 23.028, "EUR",
+       GP_UNIT_INSTANCE_HOUR, 0},
+      {"H100-SXM-2-80G", "fr-par-2", "h100-sxm", GP_TIER_ON_DEMAND, 2, 6.018, "EUR",
+       GP_UNIT_INSTANCE_HOUR, 0},
+      {"H100-1-80G", "fr-par-2", "h100-pcie", GP_TIER_ON_DEMAND, 1, 2.73, "EUR",
+       GP_UNIT_INSTANCE_HOUR, 0},
+      {"H100-2-80G", "fr-par-2", "h100-pcie", GP_TIER_ON_DEMAND, 2, 5.46, "EUR",
+       GP_UNIT_INSTANCE_HOUR, 0},
+      {"B300-SXM-8-288G", "fr-par-2", "b300", GP_TIER_ON_DEMAND, 8, 60.0, "EUR",
+       GP_UNIT_INSTANCE_HOUR, 0}}},
+    {"scaleway",
+     "scaleway",
+     {"scaleway/servers_pl-waw-2.json"},
+     2,
+     0,
+     0,
+     2,
+     NULL,
+     {{"H100-2-80G", "pl-waw-2", "h100-pcie", GP_TIER_ON_DEMAND, 2, 5.46, "EUR",
+       GP_UNIT_INSTANCE_HOUR, 0}}},
+    /* the hourly plans of the instance flavours with a GPU, one offer per region, in 1e-8 EUR;
+     * a flavour whose hourly plan lists no region takes its monthly plan's; Windows flavours,
+     * monthly plans and managed AI products are not offers; L40S, A100, A10 and L4 are out of
+     * scope; a price that is text or a GPU number that is missing is rejected */
+    {"ovh",
+     "ovh",
+     {"ovh/catalog_cloud_fr.json"},
+     4,
+     2,
+     0,
+     4,
+     NULL,
+     {{"h100-380", "GRA11", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.8, "EUR", GP_UNIT_INSTANCE_HOUR, 0},
+      {"h100-380", "BHS5", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.8, "EUR", GP_UNIT_INSTANCE_HOUR, 0},
+      {"h100-760", "GRA11", "h100-sxm", GP_TIER_ON_DEMAND, 2, 5.6, "EUR", GP_UNIT_INSTANCE_HOUR, 0},
+      {"h100-1520", "GRA11", "h100-sxm", GP_TIER_ON_DEMAND, 4, 11.2, "EUR", GP_UNIT_INSTANCE_HOUR,
+       0}}},
     {"pricelist-csv",
      "acme",
      {"pricelist/negotiated.csv"},
@@ -315,10 +389,15 @@ static void adapters_parse_their_fixtures(void **state)
             assert_string_equal(o->currency, x->currency);
             assert_int_equal(o->unit, x->unit);
             assert_string_equal(o->feed, k->adapter);
-            if (x->usd_per_gpu_hour > 0)
+            if (x->usd_per_gpu_hour > 0) {
                 assert_float_equal(o->usd_per_gpu_hour, x->usd_per_gpu_hour, 1e-6);
-            else /* converted with the bundled FX rate: only its sanity is checked */
-                assert_true(o->usd_per_gpu_hour > 2.0 && o->usd_per_gpu_hour < 6.0);
+            } else { /* converted with the bundled rate of the day it was observed */
+                double per_usd = 0;
+                assert_int_equal(gp_fx_per_usd(&fx, x->currency, o->observed_at, &per_usd), 0);
+                assert_float_equal(
+                    o->usd_per_gpu_hour,
+                    x->amount / per_usd / (x->unit == GP_UNIT_INSTANCE_HOUR ? x->gpus : 1), 1e-9);
+            }
             assert_true(o->usd_per_gpu_hour > 0);
         }
         gp_feed_ctx_release(&ctx);
@@ -388,6 +467,66 @@ static void offers_are_only_what_is_sold(void **state)
     gp_feed_ctx_release(&ctx);
 }
 
+/* Parse one page given as text with `adapter`, as fetched from `url`. */
+static int parse_text(struct gp_feed_ctx *ctx, const char *adapter, const char *text,
+                      const char *url)
+{
+    const struct gp_feed_adapter *a = gp_feed_adapter_find(adapter);
+
+    assert_non_null(a);
+    gp_feed_ctx_init(ctx, adapter, adapter, 1791500000, &fx, &catalog);
+    ctx->url = url;
+    return a->parse(ctx, text, strlen(text));
+}
+
+/* Scaleway pages by number while a page is full, or while total_count says more types remain;
+ * a MIG profile is a slice of a GPU. OVHcloud's catalogue yields only the hourly plans of
+ * instance flavours, and a catalogue without the instance family is refused. */
+static void eu_catalogues_page_and_keep_to_instances(void **state)
+{
+    static const char *const fr_par_2[] = {"scaleway/servers_fr-par-2.json", NULL};
+    static const char *const ovh[] = {"ovh/catalog_cloud_fr.json", NULL};
+    static const char zone[] =
+        "https://api.scaleway.com/instance/v1/zones/fr-par-2/products/servers";
+    static const char mig[] = "{\"servers\": {\"H100-1-80G-MIG\": {\"gpu\": 1, "
+                              "\"hourly_price\": 0.6, \"mig_profile\": \"1g.10gb\"}}, "
+                              "\"total_count\": 1}";
+    static const char no_family[] = "{\"locale\": {\"currencyCode\": \"EUR\"}, \"plans\": "
+                                    "[{\"planCode\": \"project\", \"addonFamilies\": []}], "
+                                    "\"addons\": []}";
+    char url[256];
+    struct gp_feed_ctx ctx;
+    (void)state;
+
+    /* 15 types on a page of 5: there is a next page; a page of 100 is the last */
+    snprintf(url, sizeof(url), "%s?per_page=5&page=2", zone);
+    assert_int_equal(parse_pages_at(&ctx, "scaleway", "scaleway", fr_par_2, url), 0);
+    snprintf(url, sizeof(url), "%s?per_page=5&page=3", zone);
+    assert_string_equal(ctx.next_url, url);
+    gp_feed_ctx_release(&ctx);
+    snprintf(url, sizeof(url), "%s?per_page=100", zone);
+    assert_int_equal(parse_pages_at(&ctx, "scaleway", "scaleway", fr_par_2, url), 0);
+    assert_string_equal(ctx.next_url, "");
+    gp_feed_ctx_release(&ctx);
+    /* a full page of one, but total_count says it was all */
+    snprintf(url, sizeof(url), "%s?per_page=1", zone);
+    assert_int_equal(parse_text(&ctx, "scaleway", mig, url), 0);
+    assert_string_equal(ctx.next_url, "");
+    assert_int_equal(ctx.count, 0);
+    assert_int_equal(ctx.out_of_scope, 1);
+    gp_feed_ctx_release(&ctx);
+
+    assert_int_equal(parse_pages(&ctx, "ovh", "ovh", ovh), 0);
+    assert_null(find_offer(&ctx, "win-h100-380", "GRA11", "h100-sxm", GP_TIER_ON_DEMAND));
+    for (size_t i = 0; i < ctx.count; i++)
+        assert_string_equal(ctx.offers[i].currency, "EUR");
+    gp_feed_ctx_release(&ctx);
+    assert_int_equal(parse_text(&ctx, "ovh", no_family, "https://eu.api.ovh.com/v1/x"),
+                     GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "no \"instance\" addon family"));
+    gp_feed_ctx_release(&ctx);
+}
+
 /* The ECB's reference rates become dated rates per US dollar, crossed through the day's dollar
  * rate; empty and NaN observations are skipped; a page that is no rate CSV fails. */
 static void ecb_rates_cross_through_the_dollar(void **state)
@@ -433,6 +572,10 @@ static void broken_pages_fail_loudly(void **state)
         {"lambda", "lambda/error.json", "API key was invalid"},
         {"vast", "vast/error.json", "unknown field gpu_nam"},
         {"vultr", "azure/page1.json", "no plans"},
+        {"scaleway", "azure/page1.json", "no servers object: not a Scaleway Instance types"},
+        {"scaleway", "scaleway/error.json", "the API answered: invalid argument(s)"},
+        {"ovh", "azure/page1.json", "no addons array"},
+        {"ovh", "ovh/error.json", "the API answered: Invalid value for ovhSubsidiary"},
         {"aws", "azure/page1.json", "not an AWS offer file"},
         {"pricelist-csv", "azure/page1.json", "unknown column"},
     };
@@ -837,6 +980,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adapters_parse_their_fixtures),
         cmocka_unit_test(offers_are_only_what_is_sold),
+        cmocka_unit_test(eu_catalogues_page_and_keep_to_instances),
         cmocka_unit_test(ecb_rates_cross_through_the_dollar),
         cmocka_unit_test(broken_pages_fail_loudly),
         cmocka_unit_test(streamed_csv_ignores_chunk_boundaries),
