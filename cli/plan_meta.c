@@ -63,6 +63,30 @@ static void add_figure(cJSON *o, const char *key, const struct gp_site_figure *f
     cJSON_AddStringToObject(item, "source", f->source);
 }
 
+/* Where the site's spot price came from: the zone's stored prices over the window, or the site
+ * file's reference period. */
+static void add_spot(cJSON *site, const struct gp_site_terms *t)
+{
+    const struct gp_site *s = t->site;
+    char from[24], to[24];
+
+    cJSON_AddStringToObject(site, "spot_from", t->from_history ? "history" : "sites.json");
+    if (!t->from_history) {
+        cJSON_AddStringToObject(site, "spot_period", s->spot_period);
+        add_figure(site, "spot_mean_eur_mwh", &s->spot_mean_eur_mwh);
+        if (s->spot_p90_eur_mwh.known)
+            add_figure(site, "spot_p90_eur_mwh", &s->spot_p90_eur_mwh);
+        return;
+    }
+    gp_time_format_stamp(t->history.from, from, sizeof(from));
+    gp_time_format_stamp(t->history.to, to, sizeof(to));
+    cJSON_AddStringToObject(site, "spot_history_from", from);
+    cJSON_AddStringToObject(site, "spot_history_to", to);
+    cJSON_AddNumberToObject(site, "spot_history_hours", t->history.hours);
+    cJSON_AddNumberToObject(site, "spot_mean_eur_mwh", t->history.mean);
+    cJSON_AddNumberToObject(site, "spot_p90_eur_mwh", t->history.p90);
+}
+
 /* The site a plan was priced at, as data/sites.json gives it, and its all-in energy price in
  * the report currency. */
 static void add_site(cJSON *o, const struct gp_site_terms *t, double fx_per_usd)
@@ -77,8 +101,7 @@ static void add_site(cJSON *o, const struct gp_site_terms *t, double fx_per_usd)
     cJSON_AddStringToObject(site, "zone", s->zone);
     cJSON_AddStringToObject(site, "country", s->country);
     cJSON_AddStringToObject(site, "currency", s->currency);
-    cJSON_AddStringToObject(site, "spot_period", s->spot_period);
-    add_figure(site, "spot_mean_eur_mwh", &s->spot_mean_eur_mwh);
+    add_spot(site, t);
     add_figure(site, "energy_tax_kwh", &s->energy_tax_kwh);
     add_figure(site, "grid_tariff_kwh", &s->grid_tariff_kwh);
     cJSON_AddNumberToObject(site, "energy_price_kwh", t->energy_usd_kwh * fx_per_usd);

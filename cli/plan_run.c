@@ -222,10 +222,36 @@ static int check_stack(struct gp_cli *cli, const struct gp_cli_plan_run *run)
                               s->vendors[GP_VENDOR_NVIDIA] ? "nvidia" : "amd");
 }
 
-/* --site: the site of data/sites.json, its money converted at today's rates. */
-static int load_site(struct gp_cli *cli, struct gp_cli_plan_run *run)
+/* The zone's stored electricity prices over the year before `now`, summarised; *out NULL when
+ * none are stored. */
+static int zone_history(struct gp_store *store, const char *zone, int64_t now,
+                        struct gp_energy_summary *summary, const struct gp_energy_summary **out)
+{
+    struct gp_energy_price *prices = NULL;
+    struct gp_energy_summary *s = NULL;
+    size_t n = 0, zones = 0;
+    int rc = gp_store_energy_list(store, zone, now - (int64_t)GP_ENERGY_WINDOW_DAYS * 86400, now,
+                                  &prices, &n);
+
+    *out = NULL;
+    if (!rc)
+        rc = gp_energy_summarize(&s, &zones, prices, n);
+    if (!rc && zones == 1) {
+        *summary = s[0];
+        *out = summary;
+    }
+    free(prices);
+    free(s);
+    return rc;
+}
+
+/* --site: the site of data/sites.json, its zone's stored prices, its money converted at
+ * today's rates. */
+static int load_site(struct gp_cli *cli, struct gp_store *store, struct gp_cli_plan_run *run)
 {
     const struct gp_site *site;
+    const struct gp_energy_summary *history;
+    struct gp_energy_summary summary;
 
     if (!run->args->site)
         return GP_EXIT_OK;
@@ -233,7 +259,9 @@ static int load_site(struct gp_cli *cli, struct gp_cli_plan_run *run)
         return gp_cli_fail();
     if (gp_sites_require(&run->sites, run->args->site, &site))
         return gp_cli_usage_error(cli, "--site: %s", gp_error_last());
-    if (gp_site_terms_init(&run->site_terms, site, run->req.fx, run->req.now))
+    if (zone_history(store, site->zone, run->req.now, &summary, &history))
+        return gp_cli_fail();
+    if (gp_site_terms_init(&run->site_terms, site, history, run->req.fx, run->req.now))
         return gp_cli_input_error(cli, "--site %s: %s", site->id, gp_error_last());
     run->req.base.assumptions.site = &run->site_terms;
     return GP_EXIT_OK;
@@ -270,7 +298,7 @@ static int load_data(struct gp_cli *cli, struct gp_cli_plan_run *run)
     req->bands = &run->bands;
     req->stack = run->args->stack;
     req->compare_stacks = run->args->compare_stacks;
-    if ((rc = check_stack(cli, run)) || (rc = load_site(cli, run)))
+    if ((rc = check_stack(cli, run)) || (rc = load_site(cli, store, run)))
         return rc;
     if (req->pricing == GP_PRICING_OWNED) {
         if (gp_capex_load(&run->capex))

@@ -17,7 +17,8 @@ static int rate(const struct gp_fx_table *fx, const char *currency, int64_t at, 
 }
 
 int gp_site_terms_init(struct gp_site_terms *out, const struct gp_site *site,
-                       const struct gp_fx_table *fx, int64_t at)
+                       const struct gp_energy_summary *history, const struct gp_fx_table *fx,
+                       int64_t at)
 {
     double eur_per_usd, local_per_usd;
     int rc;
@@ -26,16 +27,21 @@ int gp_site_terms_init(struct gp_site_terms *out, const struct gp_site *site,
     if ((rc = rate(fx, "EUR", at, &eur_per_usd)) ||
         (rc = rate(fx, site->currency, at, &local_per_usd)))
         return rc;
-    double vat = site->vat_reclaimed ? 1.0 : 1.0 + site->vat_rate;
-    double spot_p90 = site->spot_p90_eur_mwh.value / 1000.0 / eur_per_usd;
-
     out->site = site;
-    out->spot_usd_kwh = site->spot_mean_eur_mwh.value / 1000.0 / eur_per_usd;
+    out->from_history = history && history->hours >= GP_SITE_HISTORY_MIN_HOURS;
+    if (out->from_history)
+        out->history = *history;
+    double vat = site->vat_reclaimed ? 1.0 : 1.0 + site->vat_rate;
+    double mean = out->from_history ? history->mean : site->spot_mean_eur_mwh.value;
+    bool p90_known = out->from_history || site->spot_p90_eur_mwh.known;
+    double p90 = out->from_history ? history->p90 : site->spot_p90_eur_mwh.value;
+
+    out->spot_usd_kwh = mean / 1000.0 / eur_per_usd;
     out->levies_usd_kwh =
         (site->energy_tax_kwh.value + site->grid_tariff_kwh.value) / local_per_usd;
     out->energy_usd_kwh = (out->spot_usd_kwh + out->levies_usd_kwh) * vat;
-    if (site->spot_p90_eur_mwh.known)
-        out->energy_p90_usd_kwh = (spot_p90 + out->levies_usd_kwh) * vat;
+    if (p90_known)
+        out->energy_p90_usd_kwh = (p90 / 1000.0 / eur_per_usd + out->levies_usd_kwh) * vat;
     if (site->heat_price_mwh.known && site->heat_recovery.known) {
         out->heat_usd_kwh = site->heat_price_mwh.value / 1000.0 / local_per_usd;
         out->heat_recovery = site->heat_recovery.value;

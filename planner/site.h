@@ -4,17 +4,22 @@
 #ifndef GP_PLANNER_SITE_H
 #define GP_PLANNER_SITE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "catalog/fx.h"
 #include "gpuplan/gpu.h"
 #include "gpuplan/site.h"
+#include "planner/energy.h"
 
 /* A site's money in US dollars, as the planner prices with it. */
 struct gp_site_terms {
-    const struct gp_site *site;     /* borrowed; must outlive the terms */
-    double spot_usd_kwh;            /* mean day-ahead price */
-    double levies_usd_kwh;          /* energy tax and grid tariff */
+    const struct gp_site *site;       /* borrowed; must outlive the terms */
+    bool from_history;                /* the spot price is the zone's stored history, not the
+                                         site file's reference figures */
+    struct gp_energy_summary history; /* that history, when from_history */
+    double spot_usd_kwh;              /* mean day-ahead price */
+    double levies_usd_kwh;            /* energy tax and grid tariff */
     double energy_usd_kwh;          /* all-in at the mean: spot + levies, VAT when not reclaimed */
     double energy_p90_usd_kwh;      /* the same at the 90th-percentile spot price; 0: unknown */
     double heat_usd_kwh;            /* paid per kWh of heat sold; 0 = none is sold */
@@ -22,12 +27,18 @@ struct gp_site_terms {
     double colocation_usd_kw_month; /* per IT kW-month; 0 = not published (hosting applies) */
 };
 
+/* The least history that replaces a site's reference spot price: a week of prices. */
+#define GP_SITE_HISTORY_MIN_HOURS 168.0
+
 /*
- * The terms of `site` (borrowed) with its money converted at the rates in force at `at`.
- * Returns 0, or GP_ENOTFOUND naming the currency when `fx` has no rate for it.
+ * The terms of `site` (borrowed) with its money converted at the rates in force at `at`. The
+ * spot price's mean and p90 are the zone's stored prices (`history`, NULL: none) when they
+ * cover at least GP_SITE_HISTORY_MIN_HOURS, else the site's reference figures. Returns 0, or
+ * GP_ENOTFOUND naming the currency when `fx` has no rate for it.
  */
 int gp_site_terms_init(struct gp_site_terms *out, const struct gp_site *site,
-                       const struct gp_fx_table *fx, int64_t at);
+                       const struct gp_energy_summary *history, const struct gp_fx_table *fx,
+                       int64_t at);
 
 /* How one GPU type's servers sit at a site. A "server" is the catalog's node: an 8-GPU box, or
  * a whole rack-scale system (NVL72). */

@@ -147,5 +147,71 @@ check "broken sites.json" 2 "$status" "$tmp/err" "sites.json.*heat.recovery"
 [[ ! -s "$tmp/out" ]]
 check "nothing planned from a broken sites.json" 0 $? "$tmp/out"
 
+# 5. Stored prices: `energy` summarises them by hand-checkable rules, and a week of them
+#    replaces the site file's reference price in a plan.
+export GPUPLAN_DB="$tmp/history.db"
+"$gpuplan" prices >/dev/null 2>"$tmp/err"
+check "database created" 0 $? "$tmp/err"
+"$gpuplan" energy >"$tmp/out" 2>"$tmp/err"
+check "energy without history" 3 $? "$tmp/err" "refresh --feed energidata"
+python3 - "$GPUPLAN_DB" <<'PY'
+import calendar, sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+end = calendar.timegm((2026, 10, 1, 0, 0, 0))
+rows = [("DK1", end - (240 - h) * 3600, 60, float(h % 24) * 5.0, "test") for h in range(240)]
+rows += [("SE3", end - 4 * 900 + q * 900, 15, 20.0 + q, "test") for q in range(4)]
+con.executemany("INSERT INTO energy_prices VALUES (?, ?, ?, ?, ?)", rows)
+con.commit()
+PY
+"$gpuplan" energy --format json >"$tmp/energy.json" 2>"$tmp/err"
+check "energy with history" 0 $? "$tmp/err"
+python3 - "$data/fx.json" "$tmp/energy.json" >"$tmp/err" 2>&1 <<'PY'
+import json, sys
+rates = {r["currency"]: r["per_usd"] for r in json.load(open(sys.argv[1]))["rates"]}
+rows = {r["zone"]: r for r in json.load(open(sys.argv[2]))["rows"]}
+dk1, se3 = rows["DK1"], rows["SE3"]
+assert dk1["hours"] == 240 and se3["hours"] == 1, (dk1, se3)
+assert abs(dk1["mean_eur_mwh"] - 57.5) < 1e-9, dk1          # 0, 5, ..., 115 ten times
+assert dk1["p10_eur_mwh"] == 10 and dk1["p90_eur_mwh"] == 105, dk1
+assert abs(se3["mean_eur_mwh"] - 21.5) < 1e-9, se3          # quarter-hours 20, 21, 22, 23
+usd = 1 / rates["EUR"]
+assert abs(dk1["mean_usd_mwh"] - 57.5 * usd) < 1e-6, dk1
+assert abs(dk1["mean_dkk_mwh"] - 57.5 * usd * rates["DKK"]) < 1e-6, dk1
+assert dk1["from"] == "2026-09-21T00:00:00Z" and dk1["to"] == "2026-10-01T00:00:00Z", dk1
+PY
+check "energy figures recomputed" 0 $? "$tmp/err"
+"$gpuplan" energy --zone se3 --days 1 --format csv >"$tmp/out" 2>"$tmp/err"
+check "energy --zone --days" 0 $? "$tmp/out" "^SE3,"
+[[ $(wc -l <"$tmp/out") -eq 2 ]]
+check "one zone listed" 0 $? "$tmp/out"
+expect_refusal "energy --days 0" "--days '0'" energy --days 0
+expect_refusal "energy --zone empty item" "expected ZONE,ZONE" energy --zone DK1,,SE3
+"$gpuplan" energy --zone NO4 >"$tmp/out" 2>"$tmp/err"
+check "energy for a zone without prices" 3 $? "$tmp/err" "NO4"
+"$gpuplan" plan "${chat[@]}" --site dk1 --pricing owned --gpus h200-sxm --format json \
+  >"$tmp/hist.json" 2>"$tmp/err"
+check "plan at dk1 with history" 0 $? "$tmp/err"
+python3 - "$data/sites.json" "$data/fx.json" "$tmp/hist.json" >"$tmp/err" 2>&1 <<'PY'
+import json, sys
+site = next(s for s in json.load(open(sys.argv[1]))["sites"] if s["id"] == "dk1")
+rates = {r["currency"]: r["per_usd"] for r in json.load(open(sys.argv[2]))["rates"]}
+plan = json.load(open(sys.argv[3]))
+meta, row = plan["assumptions"]["site"], plan["rows"][0]
+assert meta["spot_from"] == "history" and meta["spot_history_hours"] == 240, meta
+levies = (site["energy_tax_kwh"]["value"] + site["grid_tariff_kwh"]["value"]) / rates["DKK"]
+for key, spot in (("energy_price_kwh", 57.5), ("p90", 105.0)):
+    price = spot / 1000 / rates["EUR"] + levies
+    got = row["energy_price_kwh"] if key == "energy_price_kwh" else \
+        row["energy_p90_per_month"] / (row["facility_kw"] * 730)
+    assert abs(got - price) < 1e-9, (key, got, price)
+PY
+check "a week of history prices the site" 0 $? "$tmp/err"
+# SE3 holds one hour: less than a week, so the reference figure stands
+"$gpuplan" plan "${chat[@]}" --site se3 --pricing owned --gpus h200-sxm --format json \
+  >"$tmp/ref.json" 2>"$tmp/err"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["assumptions"]["site"]; assert m["spot_from"] == "sites.json", m' \
+  "$tmp/ref.json" >"$tmp/err" 2>&1
+check "an hour of history does not" 0 $? "$tmp/err"
+
 echo "sites: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

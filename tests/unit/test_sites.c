@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -13,6 +14,7 @@
 #include "catalog/catalog.h"
 #include "catalog/fx.h"
 #include "catalog/sites.h"
+#include "planner/energy.h"
 #include "planner/site.h"
 #include "util/error.h"
 
@@ -148,7 +150,7 @@ static void energy_is_priced_all_in(void **state)
     (void)state;
     site_text(text, sizeof(text), HEAT, "");
     assert_int_equal(gp_sites_parse(&t, text, strlen(text), "sites.json"), 0);
-    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], &fx, 0), 0);
+    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], NULL, &fx, 0), 0);
     /* 80 EUR/MWh = 0.08 EUR/kWh = 0.0889 USD; levies 0.108 DKK = 0.016 USD */
     assert_float_equal(terms.spot_usd_kwh, 0.08 / 0.9, 1e-12);
     assert_float_equal(terms.levies_usd_kwh, 0.108 / 6.75, 1e-12);
@@ -158,11 +160,11 @@ static void energy_is_priced_all_in(void **state)
     assert_float_equal(terms.colocation_usd_kw_month, 700 / 6.75, 1e-12);
     /* VAT that is not reclaimed is a cost */
     t.sites[0].vat_reclaimed = false;
-    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], &fx, 0), 0);
+    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], NULL, &fx, 0), 0);
     assert_float_equal(terms.energy_usd_kwh, (0.08 / 0.9 + 0.108 / 6.75) * 1.25, 1e-12);
     /* a currency without a rate is refused, naming it */
     strcpy(t.sites[0].currency, "SEK");
-    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], &fx, 0), GP_ENOTFOUND);
+    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], NULL, &fx, 0), GP_ENOTFOUND);
     assert_non_null(strstr(gp_error_last(), "SEK"));
     gp_sites_release(&t);
 }
@@ -180,7 +182,7 @@ static void servers_sit_in_the_racks_their_cooling_allows(void **state)
     (void)state;
     site_text(text, sizeof(text), "", "");
     assert_int_equal(gp_sites_parse(&t, text, strlen(text), "sites.json"), 0);
-    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], &fx, 0), 0);
+    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], NULL, &fx, 0), 0);
     assert_float_equal(terms.heat_usd_kwh, 0, 0); /* no heat sold without a heat figure */
     memset(&hgx, 0, sizeof(hgx));
     hgx.gpus_per_node = 8;
@@ -233,12 +235,71 @@ static void the_power_holds_whole_servers(void **state)
 static void running_cost_counts_energy_colocation_and_heat(void **state)
 {
     struct gp_site site;
-    struct gp_site_terms terms = {&site, 0.09, 0.01, 0.1, 0.2, 0.03, 0.5, 146.0};
+    struct gp_site_terms terms = {.site = &site,
+                                  .spot_usd_kwh = 0.09,
+                                  .levies_usd_kwh = 0.01,
+                                  .energy_usd_kwh = 0.1,
+                                  .energy_p90_usd_kwh = 0.2,
+                                  .heat_usd_kwh = 0.03,
+                                  .heat_recovery = 0.5,
+                                  .colocation_usd_kw_month = 146.0};
     struct gp_site_fit fit = {GP_COOLING_AIR, 1.2, 8.0, 2};
 
     (void)state;
     /* 100 kW IT: 120 kW at 0.1 = 12, colocation 146 * 100 / 730 = 20, heat 100 * 0.5 * 0.03 */
     assert_float_equal(gp_site_running_per_hour(&terms, &fit, 100.0), 12.0 + 20.0 - 1.5, 1e-9);
+}
+
+static void periods_are_weighted_by_their_length(void **state)
+{
+    /* DK1: four quarter-hours at 100 and one hour at 40; SE3: one hour at 30 */
+    struct gp_energy_price p[6] = {
+        {"DK1", 0, 15, 100},    {"DK1", 900, 15, 100}, {"DK1", 1800, 15, 100},
+        {"DK1", 2700, 15, 100}, {"DK1", 3600, 60, 40}, {"SE3", 0, 60, 30},
+    };
+    struct gp_energy_summary *s;
+    size_t n;
+
+    (void)state;
+    assert_int_equal(gp_energy_summarize(&s, &n, p, 6), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(s[0].zone, "DK1");
+    assert_int_equal(s[0].periods, 5);
+    assert_float_equal(s[0].hours, 2.0, 1e-12);
+    assert_float_equal(s[0].mean, 70.0, 1e-12); /* (1 h x 100 + 1 h x 40) / 2 h */
+    assert_float_equal(s[0].p10, 40.0, 0);
+    assert_float_equal(s[0].p90, 100.0, 0);
+    assert_int_equal(s[0].from, 0);
+    assert_int_equal(s[0].to, 7200);
+    assert_float_equal(s[1].mean, 30.0, 0);
+    free(s);
+    assert_int_equal(gp_energy_summarize(&s, &n, p, 0), 0);
+    assert_int_equal(n, 0);
+    free(s);
+}
+
+static void a_week_of_history_replaces_the_reference_price(void **state)
+{
+    struct gp_site_table t;
+    struct gp_site_terms terms;
+    struct gp_fx_rate r[2];
+    struct gp_fx_table fx = rates(r);
+    struct gp_energy_summary week = {.zone = "DK1", .hours = 168, .mean = 50, .p90 = 90};
+    char text[4096];
+
+    (void)state;
+    site_text(text, sizeof(text), "", "");
+    assert_int_equal(gp_sites_parse(&t, text, strlen(text), "sites.json"), 0);
+    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], &week, &fx, 0), 0);
+    assert_true(terms.from_history);
+    assert_float_equal(terms.spot_usd_kwh, 0.05 / 0.9, 1e-12);
+    assert_float_equal(terms.energy_p90_usd_kwh, 0.09 / 0.9 + 0.108 / 6.75, 1e-12);
+    /* less than a week: the site's reference figures stand */
+    week.hours = 167;
+    assert_int_equal(gp_site_terms_init(&terms, &t.sites[0], &week, &fx, 0), 0);
+    assert_false(terms.from_history);
+    assert_float_equal(terms.spot_usd_kwh, 0.08 / 0.9, 1e-12);
+    gp_sites_release(&t);
 }
 
 static void the_embedded_sites_are_read(void **state)
@@ -268,6 +329,8 @@ int main(void)
         cmocka_unit_test(servers_sit_in_the_racks_their_cooling_allows),
         cmocka_unit_test(the_power_holds_whole_servers),
         cmocka_unit_test(running_cost_counts_energy_colocation_and_heat),
+        cmocka_unit_test(periods_are_weighted_by_their_length),
+        cmocka_unit_test(a_week_of_history_replaces_the_reference_price),
         cmocka_unit_test(the_embedded_sites_are_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
