@@ -838,3 +838,17 @@ int gp_feed_csv_split(char *line, char **fields, int max)
         }
     }
 }
+
+long gp_feed_query_number(const char *url, const char *name, long fallback)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = url ? strchr(url, '?') : NULL; p; p = strchr(p + 1, '&')) {
+        if (strncmp(p + 1, name, n) == 0 && p[1 + n] == '=') {
+            char *end = NULL;
+            long v = strtol(p + 2 + n, &end, 10);
+            return end != p + 2 + n && v > 0 ? v : fallback;
+        }
+    }
+    return fallback;
+}

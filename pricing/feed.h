@@ -193,6 +193,10 @@ void gp_feed_note_unmapped(struct gp_feed_ctx *ctx, const char *name);
  * printf-style reason is kept when it is the first. */
 void gp_feed_reject(struct gp_feed_ctx *ctx, const char *fmt, ...) GP_PRINTF(2, 3);
 
+/* The positive whole number `name`=N in the query of `url` (the whole parameter name, not a
+ * suffix of another), else `fallback`. */
+long gp_feed_query_number(const char *url, const char *name, long fallback);
+
 /* Set ctx->next_url to `link` re-rooted on ctx->base_url: an absolute link keeps only its
  * path and query, a relative one is appended to the base. "" clears it. */
 int gp_feed_set_next(struct gp_feed_ctx *ctx, const char *link);

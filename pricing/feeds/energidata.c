@@ -88,16 +88,14 @@ static int read_record(struct gp_feed_ctx *ctx, const cJSON *rec)
 /* The next page when this one was cut at `limit`: offset + limit, while below `total`. */
 static int next_page(struct gp_feed_ctx *ctx, const cJSON *root, size_t got)
 {
-    const char *q = strchr(ctx->url, '?');
-    const char *at = q ? strstr(q, "limit=") : NULL;
     const cJSON *total = cJSON_GetObjectItemCaseSensitive(root, "total");
-    const char *off = q ? strstr(q, "offset=") : NULL;
-    long limit = at ? strtol(at + 6, NULL, 10) : 0, offset = off ? strtol(off + 7, NULL, 10) : 0;
+    long limit = gp_feed_query_number(ctx->url, "limit", 0);
+    long offset = gp_feed_query_number(ctx->url, "offset", 0);
     char value[24];
 
     ctx->next_url[0] = '\0';
     if (limit <= 0 || (long)got < limit || !cJSON_IsNumber(total) ||
-        (double)(offset + limit) >= total->valuedouble || offset < 0)
+        (double)offset + (double)limit >= total->valuedouble)
         return 0;
     snprintf(value, sizeof(value), "%ld", offset + limit);
     return gp_feed_set_next_param(ctx, "offset", value);

@@ -34,27 +34,12 @@ static void url_zone(char *out, size_t size, const char *url)
     out[n] = '\0';
 }
 
-/* The positive whole number `name`=N in the query of `url`, else `fallback`. */
-static long query_number(const char *url, const char *name, long fallback)
-{
-    size_t n = strlen(name);
-
-    for (const char *p = url ? strchr(url, '?') : NULL; p; p = strchr(p + 1, '&')) {
-        if (strncmp(p + 1, name, n) == 0 && p[1 + n] == '=') {
-            char *end = NULL;
-            long v = strtol(p + 2 + n, &end, 10);
-            return end != p + 2 + n && v > 0 ? v : fallback;
-        }
-    }
-    return fallback;
-}
-
 /* Page-number paging: the next page while this one was full, or while total_count (where the
  * body states it) says more types remain. A page that lists none ends the walk. */
 static int next_page(struct gp_feed_ctx *ctx, const cJSON *root, size_t listed)
 {
-    long per_page = query_number(ctx->url, "per_page", DEFAULT_PER_PAGE);
-    long page = query_number(ctx->url, "page", 1);
+    long per_page = gp_feed_query_number(ctx->url, "per_page", DEFAULT_PER_PAGE);
+    long page = gp_feed_query_number(ctx->url, "page", 1);
     const cJSON *total = cJSON_GetObjectItemCaseSensitive(root, "total_count");
     bool more = cJSON_IsNumber(total) ? (double)page * (double)per_page < total->valuedouble
                                       : listed >= (size_t)per_page;
