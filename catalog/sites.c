@@ -313,6 +313,8 @@ int gp_sites_require(const struct gp_site_table *table, const char *id, const st
             used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", i ? " " : "",
                                      table->sites[i].id);
     }
+    if (!id[0])
+        return gp_error_set(GP_EINVALID, "no site named (an empty id); known: %s", known);
     if (gp_nearest_result(&near))
         return gp_error_set(GP_EINVALID, "unknown site '%s' (did you mean '%s'?); known: %s", id,
                             gp_nearest_result(&near), known);

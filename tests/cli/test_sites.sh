@@ -124,6 +124,7 @@ expect_refusal() { # NAME PATTERN ARGS...
 }
 chat=(-w chat-llama-3.1-70b)
 expect_refusal "unknown site" "unknown site 'dk9'" plan "${chat[@]}" --site dk9 --pricing owned
+expect_refusal "empty site" "an empty id" plan "${chat[@]}" --site '' --pricing owned
 expect_refusal "site without owned pricing" "pricing owned" plan "${chat[@]}" --site dk1
 expect_refusal "power-first without a site" "name the site" \
   plan "${chat[@]}" --pricing owned --power-budget-mw 10
