@@ -1,7 +1,7 @@
 /* Fuzz target: the data-file parsers a --data folder feeds (gpus.json, citations.json against
  * the embedded catalog, fx.json, capex.json, regions.json with a region lookup, clusters.json
- * with a rule lookup), sites.json with a site lookup, the --capex choice, a citation's words read against every figure, and
- * the JSON path locator behind every located error. */
+ * with a rule lookup), sites.json with a site lookup, the --capex choice, a citation's words read
+ * against every figure, and the JSON path locator behind every located error. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -235,8 +235,7 @@ static const struct adapter_case cases[] = {
      {{"BM.GPU.MI355X.8", "", "mi355x", GP_TIER_ON_DEMAND, 8, 8.6, "USD", GP_UNIT_GPU_HOUR, 8.6},
       {"BM.GPU.MI300X.8", "", "mi300x", GP_TIER_ON_DEMAND, 8, 6.0, "USD", GP_UNIT_GPU_HOUR, 6.0},
       {"BM.GPU.H200.8", "", "h200-sxm", GP_TIER_ON_DEMAND, 8, 10.0, "USD", GP_UNIT_GPU_HOUR, 10.0},
-      {"BM.GPU.H100.8", "", "h100-sxm", GP_TIER_ON_DEMAND, 8, 10.0, "USD", GP_UNIT_GPU_HOUR,
-       10.0},
+      {"BM.GPU.H100.8", "", "h100-sxm", GP_TIER_ON_DEMAND, 8, 10.0, "USD", GP_UNIT_GPU_HOUR, 10.0},
       {"BM.GPU.GB200.4", "", "gb200-nvl72", GP_TIER_ON_DEMAND, 4, 16.0, "USD", GP_UNIT_GPU_HOUR,
        16.0}}},
     /* one offer per location, at its own price where it has one; only the deployable ways */
