@@ -24,6 +24,11 @@ void gp_assumptions_init(struct gp_assumptions *a)
     a->server_overhead = 1.6;
 }
 
+double gp_assumptions_power_limit_kw(const struct gp_assumptions *a)
+{
+    return a->power_budget_kw > 0 ? a->power_budget_kw : a->power_budget_mw * 1000.0;
+}
+
 /* One sizing of the fleet at one efficiency (central, low or high). */
 struct sized {
     bool feasible;
@@ -52,7 +57,7 @@ static double units_by_power(struct sized *out, const struct gp_assumptions *a,
                              const struct gp_site_fit *fit, const struct gp_gpu *gpu, int group)
 {
     double gpus =
-        (double)gp_site_servers_within(fit, a->power_budget_mw * 1000.0) * gpu->gpus_per_node;
+        (double)gp_site_servers_within(fit, gp_assumptions_power_limit_kw(a)) * gpu->gpus_per_node;
     double units = floor(gpus / (group > 0 ? group : 1));
 
     if (units < 1) {

@@ -36,6 +36,10 @@ struct gp_assumptions {
     const struct gp_site_terms *site; /* borrowed: price owned fleets at this site; NULL none */
 };
 
+/* The facility power a plan must stay within, kW: the cap (power_budget_kw), or the budget a
+ * power-first plan fills (power_budget_mw); 0 when neither is set. */
+double gp_assumptions_power_limit_kw(const struct gp_assumptions *a);
+
 /* Fills the documented defaults: USD, PUE 1.3, 0.083 USD/kWh, 3 years, server overhead 1.6,
  * no hosting charge, no limits. */
 void gp_assumptions_init(struct gp_assumptions *a);

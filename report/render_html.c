@@ -338,7 +338,7 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
     n = plan_bars(r, p, CHART_POWER, bars);
     put_bars(out, r, "Facility power, against the power budget where one is set",
              "kW at the facility (IT power x PUE)", bars, n,
-             p->result->used.assumptions.power_budget_kw, decimal);
+             gp_assumptions_power_limit_kw(&p->result->used.assumptions), decimal);
     if (p->frontier && p->frontier->count)
         gp_html_frontier(out, r, p->frontier, decimal);
     fputs("</div>\n", out);

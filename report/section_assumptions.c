@@ -60,6 +60,73 @@ static int workload_facts(struct gp_table *t, const struct gp_report_plan *p)
     return rc;
 }
 
+/* A site figure as a row: its value in `unit`, its source, and whether it is an estimate. */
+static int site_fact(struct gp_table *t, const char *item, const struct gp_site_figure *f,
+                     const char *unit)
+{
+    char detail[320];
+
+    if (!f->known)
+        return 0;
+    snprintf(detail, sizeof(detail), "%s%.300s", f->estimate ? "estimate: " : "", f->source);
+    return fact(t, item, true, f->value, unit, detail);
+}
+
+/* Where a plan at a site was priced: the site, its spot price and where that came from, its
+ * levies, the all-in energy price the rows use, the PUE and rack limits by cooling, colocation
+ * and heat where known, and the power budget of a power-first plan. These replace the
+ * assumptions' PUE and energy price, which a site does not use. */
+static int site_facts(struct gp_table *t, const struct gp_plan_result *res)
+{
+    const struct gp_assumptions *a = &res->used.assumptions;
+    const struct gp_site_terms *terms = a->site;
+    const struct gp_site *s = terms->site;
+    char per_kwh[32], local_kwh[32], local_mwh[32], local_kw[40], detail[320];
+    int rc;
+
+    snprintf(per_kwh, sizeof(per_kwh), "%s per kWh", res->currency);
+    snprintf(local_kwh, sizeof(local_kwh), "%s per kWh", s->currency);
+    snprintf(local_mwh, sizeof(local_mwh), "%s per MWh of heat", s->currency);
+    snprintf(local_kw, sizeof(local_kw), "%s per IT kW-month", s->currency);
+    snprintf(detail, sizeof(detail), "%s, zone %s, %s", s->name, s->zone, s->country);
+    rc = fact(t, "Site", false, 0, "", detail);
+    if (terms->from_history) {
+        char from[16], to[16];
+        gp_time_format_date(terms->history.from, from, sizeof(from));
+        gp_time_format_date(terms->history.to, to, sizeof(to));
+        snprintf(detail, sizeof(detail), "stored day-ahead prices, %s to %s, %.0f h", from, to,
+                 terms->history.hours);
+        rc =
+            rc ? rc : fact(t, "Spot price, mean", true, terms->history.mean, "EUR per MWh", detail);
+        rc = rc ? rc : fact(t, "Spot price, p90", true, terms->history.p90, "EUR per MWh", detail);
+    } else {
+        rc = rc ? rc : site_fact(t, "Spot price, mean", &s->spot_mean_eur_mwh, "EUR per MWh");
+        rc = rc ? rc : site_fact(t, "Spot price, p90", &s->spot_p90_eur_mwh, "EUR per MWh");
+    }
+    rc = rc ? rc : site_fact(t, "Energy tax", &s->energy_tax_kwh, local_kwh);
+    rc = rc ? rc : site_fact(t, "Grid tariff", &s->grid_tariff_kwh, local_kwh);
+    snprintf(detail, sizeof(detail), "spot + tax + tariff%s",
+             s->vat_reclaimed ? ", VAT reclaimed" : ", VAT included");
+    rc = rc ? rc
+            : fact(t, "Energy price, all in", true, terms->energy_usd_kwh * res->fx_per_usd,
+                   per_kwh, detail);
+    rc = rc ? rc : site_fact(t, "PUE, air cooling", &s->pue_air, "facility power / IT power");
+    rc = rc ? rc : site_fact(t, "PUE, liquid cooling", &s->pue_liquid, "facility power / IT power");
+    rc = rc ? rc : site_fact(t, "Rack limit, air cooling", &s->rack_kw_air, "kW IT");
+    rc = rc ? rc : site_fact(t, "Rack limit, liquid cooling", &s->rack_kw_liquid, "kW IT");
+    rc = rc ? rc : site_fact(t, "Floor per rack", &s->floor_m2_per_rack, "m2");
+    rc = rc ? rc : site_fact(t, "Colocation", &s->colocation_kw_month, local_kw);
+    if (terms->heat_usd_kwh > 0) {
+        rc = rc ? rc : site_fact(t, "Heat sold, price", &s->heat_price_mwh, local_mwh);
+        rc = rc ? rc : site_fact(t, "Heat sold, share of IT energy", &s->heat_recovery, "share");
+    }
+    if (a->power_budget_mw > 0)
+        rc = rc ? rc
+                : fact(t, "Power budget", true, a->power_budget_mw, "MW at the facility",
+                       "each row is the largest fleet this holds (--power-budget-mw)");
+    return rc;
+}
+
 /* The workload as run (from the plan's document) and what its GPU types were planned with. */
 static int plan_facts(struct gp_table *t, const struct gp_report_plan *p)
 {
@@ -69,8 +136,12 @@ static int plan_facts(struct gp_table *t, const struct gp_report_plan *p)
     int rc = workload_facts(t, p);
 
     snprintf(unit, sizeof(unit), "%s per kWh", res->currency);
-    rc = rc ? rc : fact(t, "PUE", true, a->pue, "facility power / IT power", "assumption");
-    rc = rc ? rc : fact(t, "Energy price", true, a->kwh_price, unit, "assumption");
+    if (a->site) {
+        rc = rc ? rc : site_facts(t, res);
+    } else {
+        rc = rc ? rc : fact(t, "PUE", true, a->pue, "facility power / IT power", "assumption");
+        rc = rc ? rc : fact(t, "Energy price", true, a->kwh_price, unit, "assumption");
+    }
     rc = rc ? rc : fact(t, "Pricing", false, 0, "", gp_pricing_name(res->pricing));
     rc = rc ? rc
             : fact(t, "Prices older than this are stale", true, (double)res->max_age_days, "days",

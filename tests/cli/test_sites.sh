@@ -115,6 +115,33 @@ assert "best" not in g["notes"], g
 PY
 check "colocation, heat and p90 recomputed in DKK" 0 $? "$tmp/err"
 
+# 3b. The report at a site lists the site's figures with their sources, and the all-in energy
+#     price its rows use, in place of the PUE and energy price a site does not use.
+"$gpuplan" report -w chat-llama-3.1-70b --site dk1 --pricing owned --power-budget-mw 10 \
+  --currency DKK --format csv --out "$tmp/report" >/dev/null 2>"$tmp/err"
+check "report at a site" 0 $? "$tmp/err"
+"$gpuplan" plan -w chat-llama-3.1-70b --site dk1 --pricing owned --power-budget-mw 10 \
+  --currency DKK --format json >"$tmp/dk1-dkk.json" 2>"$tmp/err"
+python3 - "$tmp/report/assumptions.csv" "$tmp/dk1-dkk.json" >"$tmp/err" 2>&1 <<'PY'
+import csv, json, sys
+facts = {r["Item"]: r for r in csv.DictReader(open(sys.argv[1]))}
+row = json.load(open(sys.argv[2]))["rows"][0]
+assert "PUE" not in facts and "Energy price" not in facts, sorted(facts)
+assert facts["Site"]["Detail or source"].startswith("Denmark West (DK1)"), facts["Site"]
+price = facts["Energy price, all in"]
+assert abs(float(price["Value"]) - row["energy_price_kwh"]) < 1e-4, (price, row["energy_price_kwh"])
+assert price["Unit"] == "DKK per kWh", price
+assert facts["Spot price, mean"]["Detail or source"].startswith("estimate: Nord Pool"), facts
+assert float(facts["Power budget"]["Value"]) == 10, facts["Power budget"]
+assert float(facts["PUE, liquid cooling"]["Value"]) == 1.15, facts
+PY
+check "the report's site facts" 0 $? "$tmp/err"
+"$gpuplan" report -w chat-llama-3.1-70b --site dk1 --pricing owned --power-budget-mw 10 \
+  --format html --out "$tmp/site.html" >/dev/null 2>"$tmp/err"
+check "html report at a site" 0 $? "$tmp/err"
+grep -q '>budget 10,000</text>' "$tmp/site.html"
+check "the power chart draws the 10 MW budget" 0 $? "$tmp/site.html"
+
 # 4. What cannot run says why, with exit 2.
 expect_refusal() { # NAME PATTERN ARGS...
   local name=$1 pattern=$2

@@ -30,6 +30,23 @@ office --infilter='Text - txt - csv (StarCalc):59,34,76,1,,1030' \
   --outdir "$tmp/back" "$tmp/plan-da.csv"
 python3 "$here/compare.py" dadk "$tmp/plan.json" "$tmp/back/plan-da.csv" "$tmp/plan-da.csv"
 
+# A plan at a site, power-first: its site columns (PUE, cooling, racks, users, energy prices)
+# read back the same from the xlsx and from the da_DK CSV.
+site=(-w chat-llama-3.1-70b --site dk1 --pricing owned --power-budget-mw 10 --currency DKK)
+"$gpuplan" report "${site[@]}" --out "$tmp/site.xlsx" --title "Site check"
+"$gpuplan" report "${site[@]}" --out "$tmp/site.json"
+mkdir "$tmp/site-sheets" "$tmp/site-back"
+office --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1' \
+  --outdir "$tmp/site-sheets" "$tmp/site.xlsx"
+grep -q "racks" "$tmp/site-sheets/"*Plan*.csv || { echo "FAIL: the site's plan sheet has no racks"; exit 1; }
+python3 "$here/compare.py" xlsx "$tmp/site.json" "$tmp/site-sheets"
+"$gpuplan" plan "${site[@]}" --locale da_DK --format csv >"$tmp/site-da.csv"
+"$gpuplan" plan "${site[@]}" --format json >"$tmp/site-plan.json"
+office --infilter='Text - txt - csv (StarCalc):59,34,76,1,,1030' \
+  --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,false,false,false' \
+  --outdir "$tmp/site-back" "$tmp/site-da.csv"
+python3 "$here/compare.py" dadk "$tmp/site-plan.json" "$tmp/site-back/site-da.csv" "$tmp/site-da.csv"
+
 # The workbook prints: every sheet on A4 landscape one page wide, its header row repeated, no
 # gridlines on paper, a footer; the Assumptions sheet is a table, no JSON and no local path; and
 # exported to PDF each plan sheet takes at most two pages.
