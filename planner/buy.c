@@ -522,15 +522,10 @@ void gp_plan_buy_break_even(struct gp_plan_row *owned, const struct gp_plan_row 
                             const struct gp_assumptions *a, double capex_usd)
 {
     double capex = owned->gpus * capex_usd * a->server_overhead;
-    const struct gp_plan_site_figures *site = &owned->site;
-    double hosting = site->colocation_per_month > 0
-                         ? site->colocation_per_month
-                         : owned->facility_kw * a->hosting_per_kw_month / a->fx_per_usd;
-    double running = owned->energy_cost_per_month + hosting - site->heat_credit_per_month;
+    double running = owned->running_per_month; /* as gp_plan_evaluate priced it */
 
     owned->break_even_months = 0;
     owned->upfront = owned->price_known ? capex : 0.0; /* the capital: GPUs and server share */
-    owned->running_per_month = owned->price_known ? running : 0.0;
     if (rented->price_known && rented->cost_per_month > 0 && owned->gpus > 0)
         owned->break_even_months =
             gp_purchase_break_even_months(capex, running, rented->cost_per_month);

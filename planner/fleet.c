@@ -40,6 +40,7 @@ struct sized {
     double it_kw, facility_kw;
     bool price_known;
     double price;         /* USD per GPU-hour */
+    double running;       /* owned: energy and hosting (less heat sold), USD per hour */
     double cost_per_hour; /* USD */
     double unit_cost;     /* USD per Mtok / per run / per job */
 };
@@ -179,8 +180,9 @@ static void size_cost(struct sized *out, const struct gp_perf *perf, const struc
     if (price->owned) {
         double capex = a->capex > 0 ? a->capex / a->fx_per_usd : gpu->capex_usd;
         if (capex > 0 && out->gpus > 0) {
-            out->price = capex * a->server_overhead / (a->years * HOURS_PER_YEAR) +
-                         owned_running_per_hour(out, a, fit) / out->gpus;
+            out->running = owned_running_per_hour(out, a, fit);
+            out->price =
+                capex * a->server_overhead / (a->years * HOURS_PER_YEAR) + out->running / out->gpus;
             out->price_known = true;
         }
     } else if (price->known) {
@@ -432,6 +434,7 @@ void gp_plan_evaluate(struct gp_plan_row *out, const struct gp_workload *w,
     if (!s.price_known)
         return;
     out->price_per_gpu_hour = s.price;
+    out->running_per_month = s.running * GP_HOURS_PER_MONTH;
     out->cost_per_hour = s.cost_per_hour;
     out->cost_per_month = s.cost_per_hour * GP_HOURS_PER_MONTH;
     if (w->kind == GP_WORKLOAD_INFERENCE) {

@@ -180,7 +180,7 @@ struct gp_plan_row {
     int64_t price_observed_at; /* oldest observation of the prices used, Unix seconds UTC */
     int64_t price_newest_at;   /* newest observation of the prices used, Unix seconds UTC */
     double break_even_months;  /* owned: months until owning beats renting; -1 never; 0 n/a */
-    double running_per_month;  /* owned: energy and hosting, without the capital, USD/month */
+    double running_per_month;  /* owned: energy and hosting less heat sold, no capital, USD/mo */
     struct gp_plan_site_figures site;                                  /* --site */
     struct gp_plan_alternative alternatives[GP_PLAN_MAX_ALTERNATIVES]; /* next cheapest */
     size_t nalternatives;

@@ -1218,7 +1218,7 @@ static void test_mark_uncertain(void **state)
     struct gp_assumptions a;
     gp_assumptions_init(&a);
     rows[0].gpus = 8;
-    rows[0].energy_cost_per_month = 2000;
+    rows[0].running_per_month = 2000; /* energy and hosting, as gp_plan_evaluate priced them */
     rows[1].cost_per_month = 20000;
     gp_plan_buy_break_even(&rows[0], &rows[1], &a, 30000);
     assert_true(fabs(rows[0].break_even_months - 384000 / 18000.0) < 1e-9);
