@@ -9,6 +9,7 @@
 
 #include "catalog/embedded.h"
 #include "util/error.h"
+#include "util/json_arena.h"
 #include "util/text.h"
 
 static const char *data_dir;
@@ -31,36 +32,68 @@ static const struct gp_embedded_file *embedded_find(const char *relpath)
     return NULL;
 }
 
-int gp_data_parse_file(const char *relpath, gp_data_parse_fn *parse, void *out)
-{
-    struct gp_buf text = GP_BUF_INIT;
-    char origin[4200];
-    int rc = gp_data_read(&text, relpath, origin, sizeof(origin));
-
-    if (rc == 0)
-        rc = parse(out, gp_buf_str(&text), text.len, origin);
-    gp_buf_release(&text);
-    return rc;
-}
-
-int gp_data_read(struct gp_buf *out, const char *relpath, char *origin, size_t origin_size)
+/*
+ * The text of the data file `relpath`: appended to `scratch` from the --data folder when it is
+ * there (*in_scratch true), else the embedded copy itself, NUL-terminated and not copied. Writes
+ * the name to use in messages into origin[origin_size]. Returns 0, GP_ENOTFOUND, or an I/O error.
+ */
+static int data_text(const char *relpath, struct gp_buf *scratch, bool *in_scratch,
+                     const char **text, size_t *len, char *origin, size_t origin_size)
 {
     const struct gp_embedded_file *f;
 
+    *in_scratch = false;
     if (data_dir) {
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s", data_dir, relpath);
         snprintf(origin, origin_size, "%s", path);
-        int rc = gp_buf_read_file(out, path);
-        if (rc != GP_ENOTFOUND)
+        int rc = gp_buf_read_file(scratch, path);
+        if (rc != GP_ENOTFOUND) {
+            *in_scratch = true;
+            *text = gp_buf_str(scratch);
+            *len = scratch->len;
             return rc;
+        }
         gp_error_clear();
     }
     snprintf(origin, origin_size, "<embedded>/%s", relpath);
     f = embedded_find(relpath);
     if (!f)
         return gp_error_set(GP_ENOTFOUND, "data file '%s' not found", relpath);
-    return gp_buf_append(out, f->bytes, f->len);
+    *text = (const char *)f->bytes;
+    *len = f->len;
+    return 0;
+}
+
+int gp_data_parse_file(const char *relpath, gp_data_parse_fn *parse, void *out)
+{
+    struct gp_buf scratch = GP_BUF_INIT;
+    struct gp_json_arena arena;
+    const char *text = NULL;
+    size_t len = 0;
+    char origin[4200];
+    bool in_scratch;
+    int rc = data_text(relpath, &scratch, &in_scratch, &text, &len, origin, sizeof(origin));
+
+    if (rc == 0) {
+        gp_json_arena_begin(&arena);
+        rc = parse(out, text, len, origin);
+        gp_json_arena_end(&arena);
+    }
+    gp_buf_release(&scratch);
+    return rc;
+}
+
+int gp_data_read(struct gp_buf *out, const char *relpath, char *origin, size_t origin_size)
+{
+    const char *text = NULL;
+    size_t len = 0;
+    bool in_scratch;
+    int rc = data_text(relpath, out, &in_scratch, &text, &len, origin, origin_size);
+
+    if (rc || in_scratch)
+        return rc;
+    return gp_buf_append(out, text, len);
 }
 
 bool gp_data_in_dir(const char *relpath)

@@ -11,34 +11,37 @@
 #include "util/msg.h"
 #include "util/text.h"
 
-/* Data and workload files are small; anything larger is a mistake. */
+/* Workload files are small; anything larger is a mistake. */
 #define INPUT_LIMIT ((size_t)1 << 20)
 
-static int read_data(struct gp_buf *buf, const char *rel, char *origin, size_t size)
+/* gp_data_parse_fn adapters for the planner's typed parsers. */
+static int parse_efficiency(void *out, const char *text, size_t len, const char *origin)
 {
-    gp_buf_init(buf, INPUT_LIMIT);
-    return gp_data_read(buf, rel, origin, size);
+    return gp_efficiency_table_parse(out, text, len, origin);
+}
+
+static int parse_models(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_model_table_parse(out, text, len, origin);
+}
+
+static int parse_stacks(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_stack_table_parse(out, text, len, origin);
+}
+
+static int parse_bands(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_bands_parse(out, text, len, origin);
 }
 
 int gp_cli_plan_inputs(struct gp_cli *cli, struct gp_efficiency_table *effs,
                        struct gp_model_table *models)
 {
-    struct gp_buf buf;
-    char origin[512];
-    int rc;
-
     (void)cli;
-    rc = read_data(&buf, "efficiency.json", origin, sizeof(origin));
-    if (!rc)
-        rc = gp_efficiency_table_parse(effs, buf.data, buf.len, origin);
-    gp_buf_release(&buf);
-    if (rc)
+    if (gp_data_parse_file("efficiency.json", parse_efficiency, effs))
         return gp_cli_fail();
-    rc = read_data(&buf, "models.json", origin, sizeof(origin));
-    if (!rc)
-        rc = gp_model_table_parse(models, buf.data, buf.len, origin);
-    gp_buf_release(&buf);
-    if (rc) {
+    if (gp_data_parse_file("models.json", parse_models, models)) {
         gp_efficiency_table_release(effs);
         return gp_cli_fail();
     }
@@ -47,22 +50,10 @@ int gp_cli_plan_inputs(struct gp_cli *cli, struct gp_efficiency_table *effs,
 
 int gp_cli_plan_stacks(struct gp_cli *cli, struct gp_stack_table *stacks, struct gp_bands *bands)
 {
-    struct gp_buf buf;
-    char origin[512];
-    int rc;
-
     (void)cli;
-    rc = read_data(&buf, "stacks.json", origin, sizeof(origin));
-    if (!rc)
-        rc = gp_stack_table_parse(stacks, buf.data, buf.len, origin);
-    gp_buf_release(&buf);
-    if (rc)
+    if (gp_data_parse_file("stacks.json", parse_stacks, stacks))
         return gp_cli_fail();
-    rc = read_data(&buf, "bands.json", origin, sizeof(origin));
-    if (!rc)
-        rc = gp_bands_parse(bands, buf.data, buf.len, origin);
-    gp_buf_release(&buf);
-    if (rc) {
+    if (gp_data_parse_file("bands.json", parse_bands, bands)) {
         gp_stack_table_release(stacks);
         return gp_cli_fail();
     }

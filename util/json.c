@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/json_arena.h"
 #include "util/error.h"
 #include "util/utf8.h"
 #include "util/text.h"
@@ -230,13 +231,22 @@ static atomic_ulong json_failed_allocations;
 
 static void *json_malloc(size_t size)
 {
-    void *p = malloc(size);
+    bool in_arena;
+    void *p = gp_json_arena_alloc(size, &in_arena);
 
+    if (!in_arena)
+        p = malloc(size);
     if (!p) {
         json_out_of_memory = true;
         atomic_fetch_add(&json_failed_allocations, 1);
     }
     return p;
+}
+
+static void json_free(void *p)
+{
+    if (!gp_json_arena_owns(p))
+        free(p);
 }
 
 bool gp_json_add_owned(cJSON *object, const char *key, cJSON *item)
@@ -249,7 +259,7 @@ bool gp_json_add_owned(cJSON *object, const char *key, cJSON *item)
 
 void gp_json_init(void)
 {
-    cJSON_InitHooks(&(cJSON_Hooks){json_malloc, free});
+    cJSON_InitHooks(&(cJSON_Hooks){json_malloc, json_free});
 }
 
 bool gp_json_failed(void)
@@ -535,26 +545,52 @@ int gp_json_child(const struct gp_json_reader *r, const cJSON *obj, const char *
     return 0;
 }
 
+/* The index of `key` in the NULL-ended list `known` of `count` keys, or -1. The search starts
+ * at `from`, the index after the previous key's: a file's keys are mostly in the list's order. */
+static int known_index(const char *const *known, int count, int from, const char *key)
+{
+    for (int n = 0; n < count; n++) {
+        int k = (from + n) % count;
+        if (strcmp(known[k], key) == 0)
+            return k;
+    }
+    return -1;
+}
+
+/* True when an earlier member of `obj` than `item` has its key. */
+static bool key_seen_before(const cJSON *obj, const cJSON *item)
+{
+    for (const cJSON *prev = obj->child; prev != item; prev = prev->next)
+        if (strcmp(prev->string, item->string) == 0)
+            return true;
+    return false;
+}
+
 int gp_json_check_keys(const struct gp_json_reader *r, const cJSON *obj, const char *const *known)
 {
+    enum { SEEN_BITS = 64 };
+    unsigned long long seen = 0; /* bit k: known[k] met, for the first SEEN_BITS keys */
     const cJSON *item;
+    int count = 0, from = 0;
 
     if (!cJSON_IsObject(obj))
         return gp_json_fail(r, NULL, "must be an object");
+    while (known[count])
+        count++;
     cJSON_ArrayForEach(item, obj)
     {
-        const char *const *k;
+        int k = known_index(known, count, from, item->string);
         const char *hint;
 
-        for (k = known; *k; k++)
-            if (strcmp(*k, item->string) == 0)
-                break;
-        /* Only known keys come before `item`, so this look-back is short. */
-        for (const cJSON *prev = obj->child; *k && prev != item; prev = prev->next)
-            if (strcmp(prev->string, item->string) == 0)
+        if (k >= 0) {
+            bool twice = k < SEEN_BITS ? (seen >> k) & 1 : key_seen_before(obj, item);
+            if (twice)
                 return gp_json_fail(r, item->string, "key given twice");
-        if (*k)
+            if (k < SEEN_BITS)
+                seen |= 1ULL << k;
+            from = k + 1;
             continue;
+        }
         hint = gp_text_nearest(item->string, known);
         if (hint)
             return gp_json_fail(r, item->string, "unknown key (did you mean '%s'?)", hint);

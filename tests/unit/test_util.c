@@ -12,6 +12,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/json_arena.h"
 #include "util/mem.h"
 #include "util/sanitize.h"
 #include "util/text.h"
@@ -378,6 +379,105 @@ static void large_arrays(void **state)
     assert_null(gp_mem_alloc_large(SIZE_MAX - 4096, 1));
 }
 
+/* A tree parsed inside an arena scope is the tree parsed outside it; deleting it there frees
+ * nothing twice; scopes nest; a tree from before the scope is freed normally inside it. */
+static void json_arena_scopes(void **state)
+{
+    static const char text[] = "{\"a\": [1, 2.5, \"x\"], \"b\": {\"c\": null, \"d\": true}}";
+    struct gp_json_arena outer, inner;
+    cJSON *before = NULL, *in_outer = NULL, *in_inner = NULL;
+    char *want, *got;
+    bool in_arena;
+    (void)state;
+
+    assert_int_equal(gp_json_parse(&before, text, strlen(text), "t.json"), 0);
+    want = gp_json_print(before, false);
+    assert_non_null(want);
+    assert_null(gp_json_arena_alloc(8, &in_arena));
+    assert_false(in_arena);
+
+    gp_json_arena_begin(&outer);
+    assert_int_equal(gp_json_parse(&in_outer, text, strlen(text), "t.json"), 0);
+    assert_true(gp_json_arena_owns(in_outer));
+    assert_false(gp_json_arena_owns(before));
+    gp_json_arena_begin(&inner);
+    assert_int_equal(gp_json_parse(&in_inner, text, strlen(text), "t.json"), 0);
+    got = gp_json_print(in_inner, false);
+    assert_string_equal(got, want);
+    cJSON_free(got);
+    cJSON_Delete(in_outer); /* an outer scope's tree, inside the inner one: a no-op */
+    cJSON_Delete(before);   /* malloc'd before any scope: freed */
+    cJSON_Delete(in_inner);
+    gp_json_arena_end(&inner);
+    assert_true(gp_json_arena_owns(in_outer)); /* the outer scope is still open */
+
+    /* one allocation larger than any block gets a block of its own */
+    void *big = gp_json_arena_alloc((size_t)8 << 20, &in_arena);
+    assert_true(in_arena);
+    assert_non_null(big);
+    assert_true(gp_json_arena_owns(big));
+    assert_int_equal((uintptr_t)big % _Alignof(max_align_t), 0);
+    memset(big, 1, (size_t)8 << 20);
+    void *small = gp_json_arena_alloc(1, &in_arena);
+    assert_int_equal((uintptr_t)small % _Alignof(max_align_t), 0);
+    gp_json_arena_end(&outer);
+    assert_false(gp_json_arena_owns(small));
+    assert_null(gp_json_arena_alloc(8, &in_arena));
+    assert_false(in_arena);
+    cJSON_free(want);
+}
+
+/* Keys in any order are accepted; a known key given twice and an unknown key are refused,
+ * in the first object of the list and past the 64th known key alike. */
+static void json_check_keys_orders_and_twice(void **state)
+{
+    static const char *const known[] = {"a", "b", "c", "d", NULL};
+    static const char *const cases[][2] = {
+        {"{\"d\":1,\"a\":2,\"c\":3,\"b\":4}", NULL},
+        {"{\"c\":1,\"d\":2,\"a\":3}", NULL},
+        {"{\"a\":1,\"b\":2,\"a\":3}", "key given twice"},
+        {"{\"d\":1,\"d\":2}", "key given twice"},
+        {"{\"a\":1,\"bb\":2}", "unknown key (did you mean 'b'?)"},
+    };
+    const char *many[80];
+    char names[70][8], text[2048];
+    size_t used = 0;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gp_json_reader r;
+        cJSON *doc = NULL;
+        gp_json_reader_init(&r, "k.json", cases[i][0], strlen(cases[i][0]));
+        assert_int_equal(gp_json_parse(&doc, r.text, r.len, r.file), 0);
+        int rc = gp_json_check_keys(&r, doc, known);
+        if (cases[i][1]) {
+            assert_int_equal(rc, GP_EINVALID);
+            assert_non_null(strstr(gp_error_last(), cases[i][1]));
+        } else {
+            assert_int_equal(rc, 0);
+        }
+        cJSON_Delete(doc);
+    }
+    /* 70 known keys: the 66th given twice is still found */
+    for (int k = 0; k < 70; k++) {
+        snprintf(names[k], sizeof(names[k]), "k%d", k);
+        many[k] = names[k];
+    }
+    many[70] = NULL;
+    used += (size_t)snprintf(text + used, sizeof(text) - used, "{\"k65\":0");
+    for (int k = 0; k < 70; k++)
+        used += (size_t)snprintf(text + used, sizeof(text) - used, ",\"k%d\":%d", k, k);
+    snprintf(text + used, sizeof(text) - used, "}");
+    struct gp_json_reader r;
+    cJSON *doc = NULL;
+    gp_json_reader_init(&r, "many.json", text, strlen(text));
+    assert_int_equal(gp_json_parse(&doc, r.text, r.len, r.file), 0);
+    assert_int_equal(gp_json_check_keys(&r, doc, many), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "k65"));
+    assert_non_null(strstr(gp_error_last(), "key given twice"));
+    cJSON_Delete(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +492,8 @@ int main(void)
         cmocka_unit_test(sanitize_redacts_urls),
         cmocka_unit_test(large_arrays),
         cmocka_unit_test(json_add_owned),
+        cmocka_unit_test(json_arena_scopes),
+        cmocka_unit_test(json_check_keys_orders_and_twice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
