@@ -10,6 +10,8 @@
 /* Load gpus.json through gp_data_read. Returns 0 or GP_EINVALID naming file, path, line and
  * column. The catalog owns its array; release with gp_catalog_release. */
 int gp_catalog_load(struct gp_catalog *out);
+/* gpus.json as a table (catalog/data.h), for gp_catalog_load and for compiling at build time. */
+extern const struct gp_data_table gp_catalog_file;
 
 /* Parse catalog text; `origin` names it in messages. */
 int gp_catalog_parse(struct gp_catalog *out, const char *text, size_t len, const char *origin);

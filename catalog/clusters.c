@@ -85,10 +85,13 @@ static int parse_clusters(void *out, const char *text, size_t len, const char *o
     return gp_clusters_parse(out, text, len, origin);
 }
 
+const struct gp_data_table gp_clusters_file = {
+    "clusters.json", parse_clusters, GP_DATA_LAYOUT(struct gp_cluster_table, rules, count)};
+
 int gp_clusters_load(struct gp_cluster_table *out)
 {
     memset(out, 0, sizeof(*out));
-    return gp_data_parse_file("clusters.json", parse_clusters, out);
+    return gp_data_load_table(&gp_clusters_file, out);
 }
 
 void gp_clusters_release(struct gp_cluster_table *table)

@@ -24,6 +24,8 @@ struct gp_cluster_table {
  * it in messages). Returns 0 or GP_EINVALID naming file, field, line and column (or
  * GP_ENOMEM). Release with gp_clusters_release (accepts a zeroed table). */
 int gp_clusters_load(struct gp_cluster_table *out);
+/* clusters.json as a table (catalog/data.h), for gp_clusters_load and for compiling. */
+extern const struct gp_data_table gp_clusters_file;
 int gp_clusters_parse(struct gp_cluster_table *out, const char *text, size_t len,
                       const char *origin);
 void gp_clusters_release(struct gp_cluster_table *table);

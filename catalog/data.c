@@ -84,6 +84,47 @@ int gp_data_parse_file(const char *relpath, gp_data_parse_fn *parse, void *out)
     return rc;
 }
 
+/* The compiled table of `table`, when there is one of its layout and the file it would read is
+ * the embedded copy the table was compiled from; else NULL. */
+static const struct gp_data_compiled *compiled_for(const struct gp_data_table *table)
+{
+    const struct gp_data_compiled *c = gp_data_compiled;
+    const struct gp_embedded_file *f;
+
+    if (!c || gp_data_in_dir(table->path))
+        return NULL;
+    for (; c->path; c++)
+        if (strcmp(c->path, table->path) == 0)
+            break;
+    if (!c->path || memcmp(&c->layout, &table->layout, sizeof(c->layout)) != 0)
+        return NULL;
+    f = embedded_find(table->path);
+    return f && f->len == c->text_len ? c : NULL;
+}
+
+static int copy_compiled(const struct gp_data_compiled *c, void *out)
+{
+    const struct gp_data_layout *l = &c->layout;
+    void *items = NULL;
+
+    if (c->count) {
+        if (!(items = malloc(c->count * l->item_size)))
+            return gp_error_set(GP_ENOMEM, "out of memory reading %s", c->path);
+        memcpy(items, c->items, c->count * l->item_size);
+    }
+    memcpy(out, c->table, l->size);
+    memcpy((char *)out + l->items_offset, &items, sizeof(items));
+    memcpy((char *)out + l->count_offset, &c->count, sizeof(c->count));
+    return 0;
+}
+
+int gp_data_load_table(const struct gp_data_table *table, void *out)
+{
+    const struct gp_data_compiled *c = compiled_for(table);
+
+    return c ? copy_compiled(c, out) : gp_data_parse_file(table->path, table->parse, out);
+}
+
 int gp_data_read(struct gp_buf *out, const char *relpath, char *origin, size_t origin_size)
 {
     const char *text = NULL;

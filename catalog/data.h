@@ -31,6 +31,52 @@ typedef int gp_data_parse_fn(void *out, const char *text, size_t len, const char
 int gp_data_parse_file(const char *relpath, gp_data_parse_fn *parse, void *out);
 
 /*
+ * How a table parsed from a data file lies in memory: a struct of `size` bytes that owns one
+ * array, and nothing else, of items of `item_size` bytes, whose pointer is at `items_offset`
+ * and whose count (a size_t) is at `count_offset`. Such a table can be parsed once at build
+ * time (data/compile.c) and handed out again by copying.
+ */
+struct gp_data_layout {
+    size_t size, items_offset, count_offset, item_size;
+};
+
+#define GP_DATA_LAYOUT(type, items, count)                                                         \
+    {                                                                                              \
+        sizeof(type), offsetof(type, items), offsetof(type, count), sizeof(*((type *)0)->items)    \
+    }
+
+/* A data file that parses into such a table. */
+struct gp_data_table {
+    const char *path;        /* relative to the data folder, "gpus.json" */
+    gp_data_parse_fn *parse; /* fills a table of `layout` */
+    struct gp_data_layout layout;
+};
+
+/*
+ * A table parsed at build time from the embedded copy of `path`, as data/compile.c writes it:
+ * `table` holds the struct's bytes with a null items pointer, `items` the array's bytes.
+ */
+struct gp_data_compiled {
+    const char *path;
+    size_t text_len; /* bytes of the embedded file it was parsed from */
+    struct gp_data_layout layout;
+    const unsigned char *table, *items;
+    size_t count;
+};
+
+/* The compiled tables, ended by a NULL path; NULL itself (a weak reference) in programs that
+ * are not linked with them: they parse every file. */
+extern const struct gp_data_compiled gp_data_compiled[] __attribute__((weak));
+
+/*
+ * Load `table` into `out` (a struct of table->layout, owned by the caller, released with the
+ * table's own release function): a copy of the table compiled into the binary when the file
+ * read would be the embedded copy it was compiled from, else the file parsed. Returns 0, the
+ * read's error, the parser's, or GP_ENOMEM.
+ */
+int gp_data_load_table(const struct gp_data_table *table, void *out);
+
+/*
  * List the files directly under the folder `reldir` ("workloads", "prices") whose names end in
  * `suffix`, from both the directory and the embedded set, sorted and without duplicates.
  * *out is a malloc'd array of malloc'd relative paths; free with gp_data_list_free.

@@ -244,9 +244,12 @@ static int parse_gpus(void *out, const char *text, size_t len, const char *origi
     return gp_catalog_parse(out, text, len, origin);
 }
 
+const struct gp_data_table gp_catalog_file = {"gpus.json", parse_gpus,
+                                              GP_DATA_LAYOUT(struct gp_catalog, gpus, count)};
+
 int gp_catalog_load(struct gp_catalog *out)
 {
-    return gp_data_parse_file("gpus.json", parse_gpus, out);
+    return gp_data_load_table(&gp_catalog_file, out);
 }
 
 void gp_catalog_release(struct gp_catalog *cat)

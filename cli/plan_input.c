@@ -14,22 +14,7 @@
 /* Workload files are small; anything larger is a mistake. */
 #define INPUT_LIMIT ((size_t)1 << 20)
 
-/* gp_data_parse_fn adapters for the planner's typed parsers. */
-static int parse_efficiency(void *out, const char *text, size_t len, const char *origin)
-{
-    return gp_efficiency_table_parse(out, text, len, origin);
-}
-
-static int parse_models(void *out, const char *text, size_t len, const char *origin)
-{
-    return gp_model_table_parse(out, text, len, origin);
-}
-
-static int parse_stacks(void *out, const char *text, size_t len, const char *origin)
-{
-    return gp_stack_table_parse(out, text, len, origin);
-}
-
+/* gp_data_parse_fn for bands.json: one small struct, parsed each run. */
 static int parse_bands(void *out, const char *text, size_t len, const char *origin)
 {
     return gp_bands_parse(out, text, len, origin);
@@ -39,9 +24,9 @@ int gp_cli_plan_inputs(struct gp_cli *cli, struct gp_efficiency_table *effs,
                        struct gp_model_table *models)
 {
     (void)cli;
-    if (gp_data_parse_file("efficiency.json", parse_efficiency, effs))
+    if (gp_data_load_table(&gp_efficiency_file, effs))
         return gp_cli_fail();
-    if (gp_data_parse_file("models.json", parse_models, models)) {
+    if (gp_data_load_table(&gp_model_file, models)) {
         gp_efficiency_table_release(effs);
         return gp_cli_fail();
     }
@@ -51,7 +36,7 @@ int gp_cli_plan_inputs(struct gp_cli *cli, struct gp_efficiency_table *effs,
 int gp_cli_plan_stacks(struct gp_cli *cli, struct gp_stack_table *stacks, struct gp_bands *bands)
 {
     (void)cli;
-    if (gp_data_parse_file("stacks.json", parse_stacks, stacks))
+    if (gp_data_load_table(&gp_stack_file, stacks))
         return gp_cli_fail();
     if (gp_data_parse_file("bands.json", parse_bands, bands)) {
         gp_stack_table_release(stacks);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/data.h"
 #include "util/error.h"
 #include "util/fminmax.h"
 #include "util/json.h"
@@ -322,3 +323,12 @@ void gp_efficiency_apply(struct gp_efficiency *eff, const struct gp_eff_override
     if (ov->source[0])
         gp_text_copy(eff->source, sizeof(eff->source), ov->source);
 }
+
+static int parse_efficiency_file(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_efficiency_table_parse(out, text, len, origin);
+}
+
+const struct gp_data_table gp_efficiency_file = {
+    "efficiency.json", parse_efficiency_file,
+    GP_DATA_LAYOUT(struct gp_efficiency_table, entries, count)};

@@ -90,6 +90,8 @@ struct gp_eff_override {
  * GP_EINVALID or GP_ENOMEM. Release with gp_efficiency_table_release. */
 int gp_efficiency_table_parse(struct gp_efficiency_table *out, const char *text, size_t len,
                               const char *origin);
+/* data/efficiency.json as a table (catalog/data.h): loaded by the CLI, compiled at build time. */
+extern const struct gp_data_table gp_efficiency_file;
 void gp_efficiency_table_release(struct gp_efficiency_table *table);
 
 /* The efficiencies for `gpu_id`: its entry, else the defaults. */

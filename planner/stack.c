@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/data.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -333,3 +334,11 @@ void gp_stack_apply(struct gp_efficiency *eff, const struct gp_stack_table *tabl
     eff->vendor_claim = s->claim;
     gp_text_copy(eff->stack, sizeof(eff->stack), s->name);
 }
+
+static int parse_stacks_file(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_stack_table_parse(out, text, len, origin);
+}
+
+const struct gp_data_table gp_stack_file = {"stacks.json", parse_stacks_file,
+                                            GP_DATA_LAYOUT(struct gp_stack_table, stacks, count)};

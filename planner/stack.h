@@ -66,6 +66,8 @@ struct gp_stack_table {
  */
 int gp_stack_table_parse(struct gp_stack_table *out, const char *text, size_t len,
                          const char *origin);
+/* data/stacks.json as a table (catalog/data.h): loaded by the CLI, compiled at build time. */
+extern const struct gp_data_table gp_stack_file;
 void gp_stack_table_release(struct gp_stack_table *table);
 
 /* The profile called `name`, or NULL. Borrowed. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/data.h"
 #include "planner/keys.h"
 #include "util/error.h"
 #include "util/format.h"
@@ -822,3 +823,11 @@ done:
     cJSON_Delete(root);
     return rc;
 }
+
+static int parse_models_file(void *out, const char *text, size_t len, const char *origin)
+{
+    return gp_model_table_parse(out, text, len, origin);
+}
+
+const struct gp_data_table gp_model_file = {"models.json", parse_models_file,
+                                            GP_DATA_LAYOUT(struct gp_model_table, models, count)};

@@ -143,6 +143,8 @@ const char *gp_workload_kind_name(enum gp_workload_kind kind);
  */
 int gp_model_table_parse(struct gp_model_table *out, const char *text, size_t len,
                          const char *origin);
+/* data/models.json as a table (catalog/data.h): loaded by the CLI, compiled at build time. */
+extern const struct gp_data_table gp_model_file;
 void gp_model_table_release(struct gp_model_table *table);
 /* The preset called `name`, or NULL. Borrowed from the table. */
 const struct gp_model_arch *gp_model_table_find(const struct gp_model_table *table,

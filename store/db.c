@@ -10,6 +10,7 @@
 #include "catalog/embedded.h"
 #include "store/store_int.h"
 #include "util/error.h"
+#include "util/text.h"
 
 /* The numbered migrations, sorted by file name (generated from store/migrations/). */
 extern const struct gp_embedded_file gp_store_migrations[];
@@ -181,7 +182,7 @@ void gp_store__column_text(struct gp_store *store, sqlite3_stmt *stmt, int col, 
                            size_t size)
 {
     const char *text = gp_store__column_str(store, stmt, col);
-    snprintf(out, size, "%s", text ? text : "");
+    gp_text_copy(out, size, text ? text : ""); /* cut to fit; no printf per cell */
 }
 
 static int user_version(struct gp_store *store, int *out)

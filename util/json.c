@@ -394,7 +394,18 @@ size_t gp_json_enter(struct gp_json_reader *r, const char *key, int idx)
     size_t saved = strlen(r->path), room = sizeof(r->path) - saved, len;
 
     if (!key) {
-        snprintf(r->path + saved, room, "[%d]", idx);
+        /* "[idx]", cut to fit as snprintf would, without printf: lists enter one per item */
+        char text[16], *at = text + sizeof(text);
+        unsigned magnitude = idx < 0 ? 0u - (unsigned)idx : (unsigned)idx;
+        *--at = '\0';
+        *--at = ']';
+        do
+            *--at = (char)('0' + magnitude % 10);
+        while ((magnitude /= 10) != 0);
+        if (idx < 0)
+            *--at = '-';
+        *--at = '[';
+        gp_text_copy(r->path + saved, room, at);
         return saved;
     }
     /* ".key" (no dot at the start), cut to fit as snprintf would: the common case, no printf */
