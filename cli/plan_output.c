@@ -75,8 +75,10 @@ static int plan_view(struct gp_cli *cli, const struct gp_cli_plan_run *run,
     const struct gp_plan_request *req = &run->req;
 
     /* The planner converts the rows' money into the report currency: rate 1. */
-    gp_plan_view_init_at(view, rows, nrows, req->base.workload.kind, req->currency, 1.0,
-                         req->base.assumptions.site != NULL);
+    unsigned listing = (req->base.assumptions.site ? GP_PLAN_AT_SITE : 0) |
+                       (req->pricing == GP_PRICING_OWNED ? GP_PLAN_WHEN_OWNED : 0);
+
+    gp_plan_view_init_at(view, rows, nrows, req->base.workload.kind, req->currency, 1.0, listing);
     if (run->sweep.count)
         gp_plan_view_sweep(view, run->sweep.key, values, stride, group);
     if (out->columns) {

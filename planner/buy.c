@@ -519,16 +519,29 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
 }
 
 void gp_plan_buy_break_even(struct gp_plan_row *owned, const struct gp_plan_row *rented,
-                            const struct gp_assumptions *a, double capex_usd)
+                            const struct gp_assumptions *a, const struct gp_capex_range *capex_usd,
+                            int months)
 {
-    double capex = owned->gpus * capex_usd * a->server_overhead;
+    double per_gpu = owned->gpus * a->server_overhead; /* capital per USD of a GPU's price */
+    double capex = per_gpu * capex_usd->typical;
     double running = owned->running_per_month; /* as gp_plan_evaluate priced it */
+    double rent = rented->cost_per_month;
+    struct gp_plan_rent_own *ro = &owned->rent_own;
 
     owned->break_even_months = 0;
+    memset(ro, 0, sizeof(*ro));
     owned->upfront = owned->price_known ? capex : 0.0; /* the capital: GPUs and server share */
-    if (rented->price_known && rented->cost_per_month > 0 && owned->gpus > 0)
-        owned->break_even_months =
-            gp_purchase_break_even_months(capex, running, rented->cost_per_month);
+    if (!owned->price_known || !rented->price_known || !(rent > 0) || owned->gpus <= 0)
+        return;
+    owned->break_even_months = gp_purchase_break_even_months(capex, running, rent);
+    ro->set = true;
+    ro->months = months;
+    gp_text_copy(ro->rented_from, sizeof(ro->rented_from), rented->provider);
+    ro->rent_per_month = rent;
+    ro->own_total = capex + running * months;
+    ro->rent_total = rent * months;
+    ro->break_even_low = gp_purchase_break_even_months(per_gpu * capex_usd->low, running, rent);
+    ro->break_even_high = gp_purchase_break_even_months(per_gpu * capex_usd->high, running, rent);
 }
 
 /* ---- ranking ----------------------------------------------------------------------------- */

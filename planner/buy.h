@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog/capex.h"
 #include "catalog/clusters.h"
 #include "gpuplan/offer.h"
 #include "planner/fleet.h"
@@ -86,12 +87,15 @@ void gp_plan_buy(struct gp_plan_row *row, const struct gp_workload *w,
                  const struct gp_buy_context *ctx);
 
 /*
- * Owned rows: the month in which owning `owned`'s fleet (capex_usd per GPU times the server
- * overhead, then its energy and hosting) has cost as much as renting `rented`, the same plan
- * bought by gp_plan_buy; -1 when renting never costs more, 0 when nothing can be rented.
+ * Owned rows: the month in which owning `owned`'s fleet (the typical capex_usd per GPU times the
+ * server overhead, then its energy and hosting) has cost as much as renting `rented`, the same
+ * plan bought by gp_plan_buy; -1 when renting never costs more, 0 when nothing can be rented.
+ * Fills owned->rent_own: the rent, both totals over `months`, and the break-even month at the
+ * capex range's low and high.
  */
 void gp_plan_buy_break_even(struct gp_plan_row *owned, const struct gp_plan_row *rented,
-                            const struct gp_assumptions *a, double capex_usd);
+                            const struct gp_assumptions *a, const struct gp_capex_range *capex_usd,
+                            int months);
 
 /* Within each run of `group` ranked rows: when the best row's cost band overlaps the next
  * priced feasible row's, both say within-uncertainty. */

@@ -61,6 +61,9 @@ void gp_plan_row_convert(struct gp_plan_row *row, double price_per_usd, double e
     row->cost_low *= price_per_usd;
     row->cost_high *= price_per_usd;
     row->upfront *= price_per_usd;
+    row->rent_own.rent_per_month *= energy_per_usd; /* owned rows: every figure at today's rate */
+    row->rent_own.own_total *= energy_per_usd;
+    row->rent_own.rent_total *= energy_per_usd;
     for (size_t i = 0; i < row->nalternatives; i++) {
         row->alternatives[i].cost_per_hour *= price_per_usd;
         row->alternatives[i].cost_per_month *= price_per_usd;

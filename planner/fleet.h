@@ -120,6 +120,21 @@ struct gp_plan_site_figures {
     double colocation_per_month;      /* colocation on the IT kW, USD per month */
 };
 
+/* What an owned row (--pricing owned) adds: the same fleet rented at the cheapest, and what
+ * owning and renting it cost over the horizon. Money in USD, then the report currency; all
+ * zero for rented rows and when the fleet cannot be rented. */
+struct gp_plan_rent_own {
+    bool set;               /* owned, and the same fleet could be rented */
+    int months;             /* the horizon compared: --horizon-months, else the amortisation */
+    char rented_from[32];   /* provider of the rented fleet ("mixed" for several) */
+    double rent_per_month;  /* the same fleet rented, per month */
+    double own_total;       /* capital, then energy and hosting less heat sold, over `months` */
+    double rent_total;      /* rent over `months` */
+    double break_even_low;  /* months until owning beats renting at the capex estimate's low;
+                               -1 never */
+    double break_even_high; /* the same at its high (equal to break_even_months without a range) */
+};
+
 /* One row of `gpuplan plan`. Money in USD as gp_plan_evaluate leaves it; gp_plan_run converts
  * it into the report currency. A *_known
  * flag that is false means the corresponding figures are absent (printed empty / null). */
@@ -181,7 +196,9 @@ struct gp_plan_row {
     int64_t price_newest_at;   /* newest observation of the prices used, Unix seconds UTC */
     double break_even_months;  /* owned: months until owning beats renting; -1 never; 0 n/a */
     double running_per_month;  /* owned: energy and hosting less heat sold, no capital, USD/mo */
-    struct gp_plan_site_figures site;                                  /* --site */
+    struct gp_plan_site_figures site; /* --site */
+    bool owned;                       /* priced from capex (--pricing owned) */
+    struct gp_plan_rent_own rent_own; /* owned: the same fleet rented, over the horizon */
     struct gp_plan_alternative alternatives[GP_PLAN_MAX_ALTERNATIVES]; /* next cheapest */
     size_t nalternatives;
     struct gp_plan_line lines[GP_PLAN_MAX_LINES]; /* what was bought, line by line */

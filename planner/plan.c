@@ -2,6 +2,7 @@
  * type, ranked, in the report currency, with why nothing fits when nothing does. */
 #include "planner/plan.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,24 +82,39 @@ size_t gp_plan_stacks_for(const struct gp_stack **out, size_t max,
     return n;
 }
 
+/* The purchase price per GPU an owned row uses, USD, and its range: a price the user gave
+ * (--capex, the capex key) is its own range; data/capex.json's estimate is used at its typical
+ * figure (*estimate true) with its low and high; the catalog's capex_usd has no range. */
+static double owned_capex_range(const struct gp_plan_request *req, const struct gp_assumptions *a,
+                                const struct gp_gpu *gpu, bool *estimate,
+                                struct gp_capex_range *range)
+{
+    const struct gp_capex_estimate *e = req->capex ? gp_capex_find(req->capex, gpu->id) : NULL;
+    double mine = req->capex_prices ? gp_capex_choice_price(req->capex_prices, gpu->id) : 0.0;
+    double price = gpu->capex_usd;
+
+    *estimate = false;
+    if (a->capex > 0) {
+        price = a->capex / a->fx_per_usd;
+    } else if (mine > 0) {
+        price = mine / a->fx_per_usd;
+    } else if (e) {
+        *estimate = true;
+        *range = e->per_gpu;
+        return range->typical;
+    }
+    *range = (struct gp_capex_range){price, price, price};
+    return price;
+}
+
 /* The purchase price per GPU for owned pricing, USD: the user's single price (in the report
  * currency), else the user's price for this type, else the estimate, else the catalog's. */
 static double owned_capex(const struct gp_plan_request *req, const struct gp_assumptions *a,
                           const struct gp_gpu *gpu, bool *estimate)
 {
-    const struct gp_capex_estimate *e = req->capex ? gp_capex_find(req->capex, gpu->id) : NULL;
-    double mine = req->capex_prices ? gp_capex_choice_price(req->capex_prices, gpu->id) : 0.0;
+    struct gp_capex_range range;
 
-    *estimate = false;
-    if (a->capex > 0)
-        return a->capex / a->fx_per_usd;
-    if (mine > 0)
-        return mine / a->fx_per_usd;
-    if (e) {
-        *estimate = true;
-        return e->per_gpu.typical;
-    }
-    return gpu->capex_usd;
+    return owned_capex_range(req, a, gpu, estimate, &range);
 }
 
 /* Years from the date of a profile's evidence to `now`, counted in whole days so that a plan's
@@ -262,6 +278,17 @@ static void refit_layout(struct gp_plan_row *row, const struct gp_plan_input *in
     }
 }
 
+/* The months an owned row is compared with renting over: the horizon when one was given, else
+ * the amortisation period (at least one month). */
+static int rent_own_months(const struct gp_plan_request *req, const struct gp_assumptions *a)
+{
+    double amortised = round(a->years * 12.0);
+
+    if (req->horizon_months > 1)
+        return req->horizon_months;
+    return amortised >= 1 && amortised <= 1200 ? (int)amortised : 1; /* --horizon-months's range */
+}
+
 /* One row: rented fleets are sized at a unit price and then bought from the type's offers;
  * owned fleets are priced from capex and say when owning breaks even against renting. */
 static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
@@ -288,14 +315,16 @@ static void plan_row(struct gp_plan_row *row, const struct gp_plan_request *req,
     if (rented == row)
         return;
     bool estimate;
+    struct gp_capex_range range;
     struct gp_assumptions owned = in->assumptions;
-    double capex = owned_capex(req, &in->assumptions, g->gpu, &estimate);
+    double capex = owned_capex_range(req, &in->assumptions, g->gpu, &estimate, &range);
     owned.capex = capex * owned.fx_per_usd;
     gp_plan_evaluate(row, &in->workload, &owned, g->gpu, &g->eff, &g->price);
+    row->owned = true;
     if (estimate && row->price_known)
         row->notes |= GP_NOTE_CAPEX_ESTIMATE;
     row->gpus_needed = row->gpus;
-    gp_plan_buy_break_even(row, rented, &owned, capex);
+    gp_plan_buy_break_even(row, rented, &owned, &range, rent_own_months(req, &owned));
 }
 
 /* Rented prices convert at the rate of the day they were observed, the rest at today's; the

@@ -93,6 +93,20 @@ const struct gp_plan_column gp_plan_columns[] = {
         MONEY, AT(upfront), ALL, ALL, NONZERO),
     COL("break_even_months", NUMBER, 1, "break-even mo", "months owning beats renting", PLAIN, -1,
         NUMBER, AT(break_even_months), ALL, ALL, NONZERO),
+    COL("horizon_months", INT, 0, "horizon mo", "months owning and renting are compared over",
+        COUNT, -1, INT, AT(rent_own.months), ALL, OWNED_ALL, NONZERO),
+    COL("rent_per_month", NUMBER, 0, "rent {c}/month", "the same fleet rented", CURRENCY, -1,
+        MONEY, AT(rent_own.rent_per_month), ALL, OWNED_ALL, NONZERO),
+    COL("rented_from", TEXT, 0, "rented from", NULL, TEXT, -1,
+        TEXT, AT(rent_own.rented_from), ALL, OWNED_ALL, TEXT),
+    COL("own_total", NUMBER, 0, "own {c} over horizon", "capital and running costs", CURRENCY,
+        -1, MONEY, AT(rent_own.own_total), ALL, OWNED_ALL, NONZERO),
+    COL("rent_total", NUMBER, 0, "rent {c} over horizon", "the same fleet rented", CURRENCY, -1,
+        MONEY, AT(rent_own.rent_total), ALL, OWNED_ALL, NONZERO),
+    COL("break_even_low", NUMBER, 1, "break-even low mo", "at the capex estimate's low", PLAIN,
+        -1, NUMBER, AT(rent_own.break_even_low), ALL, OWNED_ALL, NONZERO),
+    COL("break_even_high", NUMBER, 1, "break-even high mo", "at the capex estimate's high", PLAIN,
+        -1, NUMBER, AT(rent_own.break_even_high), ALL, OWNED_ALL, NONZERO),
     COL("cost_per_mtok", NUMBER, 4, "{c}/Mtok", "per million tokens", CURRENCY, 2,
         MONEY, AT(cost_per_mtok), MODELLED, ALL, PRICE),
     COL("energy_cost_per_month", NUMBER, 0, "energy {c}/month", GP_MONTH_TEXT, CURRENCY, -1,
@@ -348,13 +362,18 @@ static void use(struct gp_plan_view *v, const struct gp_plan_column *d)
 void gp_plan_view_init(struct gp_plan_view *v, const struct gp_plan_row *rows, size_t nrows,
                        enum gp_workload_kind kind, const char *currency, double fx)
 {
-    /* a plan's rows are all at its site or none */
-    gp_plan_view_init_at(v, rows, nrows, kind, currency, fx, nrows > 0 && rows[0].site.set);
+    /* a plan's rows are all at its site or none, and all owned or none */
+    unsigned listing = (nrows > 0 && rows[0].site.set ? GP_PLAN_AT_SITE : 0) |
+                       (nrows > 0 && rows[0].owned ? GP_PLAN_WHEN_OWNED : 0);
+    gp_plan_view_init_at(v, rows, nrows, kind, currency, fx, listing);
 }
 
 void gp_plan_view_init_at(struct gp_plan_view *v, const struct gp_plan_row *rows, size_t nrows,
-                          enum gp_workload_kind kind, const char *currency, double fx, bool at_site)
+                          enum gp_workload_kind kind, const char *currency, double fx,
+                          unsigned listing)
 {
+    const unsigned conditional = GP_PLAN_AT_SITE | GP_PLAN_WHEN_OWNED;
+
     memset(v, 0, sizeof(*v));
     v->rows = rows;
     v->nrows = nrows;
@@ -364,7 +383,7 @@ void gp_plan_view_init_at(struct gp_plan_view *v, const struct gp_plan_row *rows
     v->fx = fx;
     for (size_t i = 0; i < gp_plan_column_count; i++) {
         unsigned listed = gp_plan_columns[i].listed;
-        if ((listed & GP_PLAN_KIND(kind)) && (at_site || !(listed & GP_PLAN_AT_SITE)))
+        if ((listed & GP_PLAN_KIND(kind)) && (listed & conditional & ~listing) == 0)
             use(v, &gp_plan_columns[i]);
     }
 }

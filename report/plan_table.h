@@ -46,10 +46,12 @@ enum gp_plan_need {
 #define GP_PLAN_GENERIC   GP_PLAN_KIND(GP_WORKLOAD_GENERIC)
 #define GP_PLAN_MODELLED  (GP_PLAN_INFERENCE | GP_PLAN_TRAINING)
 #define GP_PLAN_ALL       (GP_PLAN_MODELLED | GP_PLAN_GENERIC)
-/* In .listed: the column is listed only in a plan at a site. */
+/* In .listed: the column is listed only in a plan at a site, or only in an owned plan. */
 #define GP_PLAN_AT_SITE        (1u << 8)
+#define GP_PLAN_WHEN_OWNED     (1u << 9)
 #define GP_PLAN_SITE_ALL       (GP_PLAN_ALL | GP_PLAN_AT_SITE)
 #define GP_PLAN_SITE_INFERENCE (GP_PLAN_INFERENCE | GP_PLAN_AT_SITE)
+#define GP_PLAN_OWNED_ALL      (GP_PLAN_ALL | GP_PLAN_WHEN_OWNED)
 
 struct gp_plan_column {
     struct gp_column column;    /* name (CSV/JSON key), kind, decimals */
@@ -96,14 +98,14 @@ struct gp_plan_view {
 };
 
 /* A view of every column listed for `kind` (those of a site too when the rows were planned at
- * one), in `currency` at `fx` per USD. */
+ * one, and those of owning when they are owned), in `currency` at `fx` per USD. */
 void gp_plan_view_init(struct gp_plan_view *v, const struct gp_plan_row *rows, size_t nrows,
                        enum gp_workload_kind kind, const char *currency, double fx);
-/* gp_plan_view_init for rows that may not be planned yet (a streamed sweep): the site's columns
- * are listed when `at_site`. */
+/* gp_plan_view_init for rows that may not be planned yet (a streamed sweep): `listing` says
+ * which conditional columns are listed (GP_PLAN_AT_SITE, GP_PLAN_WHEN_OWNED bits). */
 void gp_plan_view_init_at(struct gp_plan_view *v, const struct gp_plan_row *rows, size_t nrows,
                           enum gp_workload_kind kind, const char *currency, double fx,
-                          bool at_site);
+                          unsigned listing);
 
 /* Put the swept key's column in front: `values` holds nrows / group strings, `stride` bytes
  * apart, one per run of `group` rows. Its name is the key, or "sweep_<key>" when a column

@@ -22,6 +22,7 @@
 #include "util/buf.h"
 #include "tests/unit/planner_fixture.h"
 #include "util/error.h"
+#include "util/text.h"
 
 static struct gp_efficiency eff_for(const char *id)
 {
@@ -1220,11 +1221,27 @@ static void test_mark_uncertain(void **state)
     rows[0].gpus = 8;
     rows[0].running_per_month = 2000; /* energy and hosting, as gp_plan_evaluate priced them */
     rows[1].cost_per_month = 20000;
-    gp_plan_buy_break_even(&rows[0], &rows[1], &a, 30000);
+    struct gp_capex_range capex = {25000, 30000, 40000};
+    gp_text_copy(rows[1].provider, sizeof(rows[1].provider), "runpod");
+    gp_plan_buy_break_even(&rows[0], &rows[1], &a, &capex, 36);
     assert_true(fabs(rows[0].break_even_months - 384000 / 18000.0) < 1e-9);
+    /* over 36 months: the capital plus 36 months running, against 36 months of rent */
+    const struct gp_plan_rent_own *ro = &rows[0].rent_own;
+    assert_true(ro->set);
+    assert_int_equal(ro->months, 36);
+    assert_string_equal(ro->rented_from, "runpod");
+    assert_true(fabs(ro->own_total - (384000 + 36 * 2000.0)) < 1e-6);
+    assert_true(fabs(ro->rent_total - 36 * 20000.0) < 1e-6);
+    assert_true(fabs(ro->break_even_low - 8 * 1.6 * 25000 / 18000.0) < 1e-9);
+    assert_true(fabs(ro->break_even_high - 8 * 1.6 * 40000 / 18000.0) < 1e-9);
+    /* rent below the running cost: owning never breaks even */
+    rows[1].cost_per_month = 1500;
+    gp_plan_buy_break_even(&rows[0], &rows[1], &a, &capex, 36);
+    assert_true(rows[0].break_even_months == -1 && ro->break_even_low == -1);
     rows[1].price_known = false;
-    gp_plan_buy_break_even(&rows[0], &rows[1], &a, 30000);
+    gp_plan_buy_break_even(&rows[0], &rows[1], &a, &capex, 36);
     assert_true(rows[0].break_even_months == 0);
+    assert_false(ro->set);
 }
 
 int main(void)
