@@ -38,4 +38,10 @@ void gp_html_svg_open(FILE *out, int height, const char *title);
 void gp_html_frontier(FILE *out, const struct gp_report *r, const struct gp_frontier *f,
                       char decimal);
 
+/* Rent against own for one owned plan: the cumulative cost of the fleet cheapest to own and of
+ * the fleet cheapest to rent, month by month, with the break-even month; numbers with
+ * `decimal`. */
+void gp_html_rent_own(FILE *out, const struct gp_report *r, const struct gp_rent_own *ro,
+                      char decimal);
+
 #endif

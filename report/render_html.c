@@ -341,6 +341,8 @@ static void put_plan_charts(FILE *out, const struct gp_report *r, const struct g
              gp_assumptions_power_limit_kw(&p->result->used.assumptions), decimal);
     if (p->frontier && p->frontier->count)
         gp_html_frontier(out, r, p->frontier, decimal);
+    if (p->rent_own.owned)
+        gp_html_rent_own(out, r, &p->rent_own, decimal);
     fputs("</div>\n", out);
 }
 

@@ -224,6 +224,36 @@ static void make_footer(struct book *b, const struct gp_report *r)
              latest ? "Prices observed to " : "No prices", newest);
 }
 
+/* The section's line chart, right of its table: the chart's x column as categories and one
+ * series per line column, each named by its header cell. */
+static lxw_error insert_chart(struct book *b, lxw_worksheet *ws, const char *sheet,
+                              const struct gp_report_section *s)
+{
+    const struct gp_table *t = &s->table;
+    const struct gp_report_line_chart *spec = s->chart;
+    size_t x = find_column(t, spec->x);
+    lxw_row_t last = (lxw_row_t)t->nrows;
+    lxw_chart *chart;
+
+    if (x == SIZE_MAX || t->nrows == 0)
+        return LXW_NO_ERROR;
+    if (!(chart = xl->workbook_add_chart(b->wb, LXW_CHART_LINE)))
+        return LXW_ERROR_MEMORY_MALLOC_FAILED;
+    for (const char *const *name = spec->lines; *name; name++) {
+        size_t c = find_column(t, *name);
+        lxw_chart_series *series = c == SIZE_MAX ? NULL : xl->chart_add_series(chart, NULL, NULL);
+        if (!series)
+            continue;
+        xl->chart_series_set_categories(series, sheet, 1, (lxw_col_t)x, last, (lxw_col_t)x);
+        xl->chart_series_set_values(series, sheet, 1, (lxw_col_t)c, last, (lxw_col_t)c);
+        xl->chart_series_set_name_range(series, sheet, 0, (lxw_col_t)c);
+    }
+    xl->chart_title_set_name(chart, s->title);
+    xl->chart_axis_set_name(chart->x_axis, gp_table_header(t, x));
+    xl->chart_axis_set_name(chart->y_axis, spec->y_title);
+    return xl->worksheet_insert_chart(ws, 1, (lxw_col_t)(t->ncols + 1), chart);
+}
+
 static int write_sheet(struct book *b, const struct gp_report_section *s)
 {
     const struct gp_table *t = &s->table;
@@ -255,6 +285,8 @@ static int write_sheet(struct book *b, const struct gp_report_section *s)
     }
     if (!err && s->totals && t->nrows > 1)
         err = write_totals(b, ws, s);
+    if (!err && s->chart)
+        err = insert_chart(b, ws, name, s);
     if (!err && t->ncols > 0) {
         xl->worksheet_freeze_panes(ws, 1, 1);
         err = xl->worksheet_autofilter(ws, 0, 0, (lxw_row_t)t->nrows, (lxw_col_t)(t->ncols - 1));

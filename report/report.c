@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/sections.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/outfile.h"
@@ -155,7 +156,7 @@ int gp_report_add_plan(struct gp_report *r, const struct gp_plan_result *res,
     gp_plan_view_init(&p->view, p->rows, p->nrows, p->kind, r->currency, r->fx);
     gp_plan_view_table(&p->view, &s->table);
     s->borrowed = true;
-    return 0;
+    return gp_report_add_rent_own(r, p);
 }
 
 bool gp_report_is_total(const struct gp_report_section *s, size_t col)

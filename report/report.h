@@ -15,6 +15,7 @@
 #include "planner/fleet.h"
 #include "planner/frontier.h"
 #include "planner/plan.h"
+#include "planner/rent_own.h"
 #include "report/plan_table.h"
 #include "report/table.h"
 
@@ -36,6 +37,13 @@ int gp_report_format_parse(const char *name);
  * or -1. A path without an extension is a CSV folder when it ends in '/'. */
 int gp_report_format_from_path(const char *path);
 
+/* A line chart of a section's table: `x` against each of `lines`, columns named by key. */
+struct gp_report_line_chart {
+    const char *x;        /* the category column, e.g. "month" */
+    const char *lines[4]; /* the value columns, NULL-ended */
+    const char *y_title;  /* the value axis's title */
+};
+
 /* One section: a titled table. */
 struct gp_report_section {
     char key[32];          /* JSON key, CSV file name and xlsx sheet name (at most 31 characters) */
@@ -45,6 +53,7 @@ struct gp_report_section {
     bool borrowed;         /* the table belongs to someone else */
     const char *const *totals; /* borrowed, NULL-terminated: the columns that get a total row
                                   (a SUM formula in xlsx); NULL = none */
+    const struct gp_report_line_chart *chart; /* borrowed: drawn beside the xlsx sheet, or NULL */
 };
 
 /* The inputs a plan was made from, so that each purchase line's offer or quote can be read. */
@@ -69,6 +78,9 @@ struct gp_report_plan {
     struct gp_plan_view view;            /* every column, in the report currency */
     const struct gp_frontier *frontier;  /* borrowed: inference workloads' throughput-
                                             interactivity frontier; NULL for none */
+    struct gp_rent_own rent_own;         /* owned plans: the fleets cheapest to own and to rent
+                                            (of the best row's sweep point); NULL rows for none */
+    char rent_own_note[192];             /* the rent-against-own section's note */
 };
 
 /* One point of a GPU's price history: the cheapest price of a tier on one day. */

@@ -44,6 +44,13 @@ int gp_report_add_assumptions(struct gp_report *r, const struct gp_fx_table *fx)
  * modelled: GPUs, work per second per GPU and its band. Returns 0 or an error code. */
 int gp_report_add_announced(struct gp_report *r, const struct gp_gpu *const *gpus, size_t n);
 
+/* Section "rent-own-<n>" after plan `p` (the n-th) when it is owned and some fleet of the best
+ * row's sweep point can be rented: fills p->rent_own, and lists month by month over the
+ * horizon what owning the fleet cheapest to own and renting the one cheapest to rent have cost,
+ * with a line chart of both. Nothing for other plans. Returns 0, GP_ENOMEM or GP_EINVALID (the
+ * report is full). */
+int gp_report_add_rent_own(struct gp_report *r, struct gp_report_plan *p);
+
 /* The frontier's points as a table (gpu, stack, layout, batch, tokens_per_s_per_user,
  * tokens_per_s_per_gpu, tpot_ms, ttft_ms) into *t, initialised here, for `plan --frontier` and
  * the report. Returns 0 or GP_ENOMEM; release *t in every case. */

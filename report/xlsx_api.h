@@ -10,6 +10,21 @@
 #define GP_XLSX_FUNCTIONS(X)                                                                       \
     X(lxw_workbook *, workbook_new, (const char *filename))                                        \
     X(lxw_error, workbook_close, (lxw_workbook * workbook))                                        \
+    X(lxw_chart *, workbook_add_chart, (lxw_workbook * workbook, uint8_t chart_type))              \
+    X(lxw_chart_series *, chart_add_series,                                                        \
+      (lxw_chart * chart, const char *categories, const char *values))                             \
+    X(void, chart_series_set_categories,                                                           \
+      (lxw_chart_series * series, const char *sheetname, lxw_row_t first_row, lxw_col_t first_col, \
+       lxw_row_t last_row, lxw_col_t last_col))                                                    \
+    X(void, chart_series_set_values,                                                               \
+      (lxw_chart_series * series, const char *sheetname, lxw_row_t first_row, lxw_col_t first_col, \
+       lxw_row_t last_row, lxw_col_t last_col))                                                    \
+    X(void, chart_series_set_name_range,                                                           \
+      (lxw_chart_series * series, const char *sheetname, lxw_row_t row, lxw_col_t col))            \
+    X(void, chart_title_set_name, (lxw_chart * chart, const char *name))                           \
+    X(void, chart_axis_set_name, (lxw_chart_axis * axis, const char *name))                        \
+    X(lxw_error, worksheet_insert_chart,                                                           \
+      (lxw_worksheet * ws, lxw_row_t row, lxw_col_t col, lxw_chart * chart))                       \
     X(lxw_format *, workbook_add_format, (lxw_workbook * workbook))                                \
     X(lxw_worksheet *, workbook_add_worksheet, (lxw_workbook * workbook, const char *name))        \
     X(lxw_error, workbook_set_properties, (lxw_workbook * workbook, lxw_doc_properties * props))   \

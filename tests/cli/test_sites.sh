@@ -142,6 +142,32 @@ check "html report at a site" 0 $? "$tmp/err"
 grep -q '>budget 10,000</text>' "$tmp/site.html"
 check "the power chart draws the 10 MW budget" 0 $? "$tmp/site.html"
 
+# 3c. Rent against own: the HTML chart draws the JSON section's months, owned and rented, and
+#     marks the month owning catches up where the section's "cheaper" turns to "own".
+"$gpuplan" report -w chat-llama-3.1-70b --site dk1 --pricing owned --power-budget-mw 10 \
+  --format json --out "$tmp/site.json" >/dev/null 2>"$tmp/err"
+check "json report at a site" 0 $? "$tmp/err"
+python3 - "$tmp/site.html" "$tmp/site.json" >"$tmp/err" 2>&1 <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+months = json.load(open(sys.argv[2]))["sections"]["rent-own-1"]
+lines = dict(re.findall(r'class="(owned|rented)" points="([^"]*)"', html))
+assert set(lines) == {"owned", "rented"}, lines.keys()
+for name, points in lines.items():
+    xy = [tuple(map(float, p.split(","))) for p in points.split()]
+    assert len(xy) == len(months), (name, len(xy), len(months))
+    assert all(b[0] > a[0] for a, b in zip(xy, xy[1:])), name  # month by month, left to right
+    costs = [m[name] for m in months]
+    # the higher the cumulative cost, the higher the point (smaller y)
+    for (a, ca), (b, cb) in zip(zip(xy, costs), zip(xy[1:], costs[1:])):
+        assert (cb - ca) * (a[1] - b[1]) >= -1e-9, (name, ca, cb)
+first_own = next(m["month"] for m in months if m["cheaper"] == "own" and m["month"] > 0)
+mark = re.search(r"break-even, month ([0-9.]+)<", html)
+assert mark and first_own - 1 < float(mark.group(1)) <= first_own, (mark, first_own)
+assert re.search(r"Owning [0-9,]+ x \S+ against renting [0-9,]+ x \S+ from \S+, over 36 months", html)
+PY
+check "the rent-against-own chart draws the section's months" 0 $? "$tmp/err"
+
 # 4. What cannot run says why, with exit 2.
 expect_refusal() { # NAME PATTERN ARGS...
   local name=$1 pattern=$2

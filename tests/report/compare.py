@@ -58,6 +58,40 @@ def compare_xlsx(report, directory):
     if checked == 0:
         fail("no number compared")
     print(f"xlsx: {checked} numbers equal the JSON plan")
+    compare_rent_own(report, directory)
+
+
+def sheet_name(title):
+    """The sheet name the xlsx renderer makes of a section title."""
+    return "".join(" " if c in "[]:*?/\\" else c for c in title)[:31]
+
+
+def compare_rent_own(report, directory):
+    """Each rent-against-own section's sheet holds its JSON rows, cell for cell."""
+    sections = report["sections"]
+    keys = [k for k in sections if k.startswith("rent-own-")]
+    for key in keys:
+        rows = sections[key]
+        plan = report["plans"][int(key.rsplit("-", 1)[1]) - 1]
+        name = sheet_name("Rent against own: " + plan["workload"]["name"])
+        files = [f for f in os.listdir(directory) if f.endswith(".csv") and name in f]
+        if len(files) != 1:
+            fail(f"{key}: sheet {name!r} not found once in {sorted(os.listdir(directory))}")
+        with open(os.path.join(directory, files[0]), newline="") as f:
+            sheet = list(csv.reader(f))
+        if len(sheet) - 1 != len(rows) or not rows:
+            fail(f"{key}: {len(sheet) - 1} rows in the sheet, {len(rows)} in JSON")
+        for i, row in enumerate(rows):
+            for j, (column, want) in enumerate(row.items()):
+                got = sheet[i + 1][j]
+                if isinstance(want, str):
+                    ok = got == want
+                else:
+                    ok = close(float(got), want, 1e-9)
+                if not ok:
+                    fail(f"{key} row {i} {column}: sheet {got!r} != JSON {want!r}")
+        print(f"xlsx: {key}: {len(rows)} months equal the JSON section")
+    return len(keys)
 
 
 def compare_dadk(plan, exported, original):

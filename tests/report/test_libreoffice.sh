@@ -39,7 +39,21 @@ mkdir "$tmp/site-sheets" "$tmp/site-back"
 office --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1' \
   --outdir "$tmp/site-sheets" "$tmp/site.xlsx"
 grep -q "racks" "$tmp/site-sheets/"*Plan*.csv || { echo "FAIL: the site's plan sheet has no racks"; exit 1; }
-python3 "$here/compare.py" xlsx "$tmp/site.json" "$tmp/site-sheets"
+python3 "$here/compare.py" xlsx "$tmp/site.json" "$tmp/site-sheets" | tee "$tmp/site-compare.txt"
+# The owned plan's rent-against-own sheet was read back, and its line chart draws both columns.
+grep -q "rent-own-1: 37 months equal" "$tmp/site-compare.txt" ||
+  { echo "FAIL: the rent-against-own sheet was not compared"; exit 1; }
+python3 - "$tmp/site.xlsx" <<'PY' || exit 1
+import re, sys, zipfile
+book = zipfile.ZipFile(sys.argv[1])
+charts = [n for n in book.namelist() if n.startswith("xl/charts/chart")]
+refs = re.findall(r"<c:f>([^<]*)</c:f>", book.read(charts[0]).decode()) if charts else []
+want = ["!$B$1", "!$A$2:$A$38", "!$B$2:$B$38", "!$C$1", "!$A$2:$A$38", "!$C$2:$C$38"]
+if len(charts) != 1 or [r[r.index("!"):] for r in refs] != want or \
+        not all(r.startswith("'Rent against own") for r in refs):
+    sys.exit(f"FAIL: the rent-against-own chart: {charts} {refs}")
+print("xlsx: the rent-against-own chart draws months 0-36 of both columns")
+PY
 "$gpuplan" plan "${site[@]}" --locale da_DK --format csv >"$tmp/site-da.csv"
 "$gpuplan" plan "${site[@]}" --format json >"$tmp/site-plan.json"
 office --infilter='Text - txt - csv (StarCalc):59,34,76,1,,1030' \

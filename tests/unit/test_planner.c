@@ -17,6 +17,7 @@
 #include "planner/efficiency.h"
 #include "planner/fleet.h"
 #include "planner/model.h"
+#include "planner/rent_own.h"
 #include "planner/sweep.h"
 #include "planner/workload.h"
 #include "util/buf.h"
@@ -1244,10 +1245,49 @@ static void test_mark_uncertain(void **state)
     assert_false(ro->set);
 }
 
+/* Rent against own: the fleet of least own_total and the fleet of least rent_total among the
+ * feasible owned rows that could be rented, and their cumulative costs. */
+static void test_rent_own_pick(void **state)
+{
+    struct gp_plan_row rows[4];
+    struct gp_rent_own ro;
+    (void)state;
+
+    memset(rows, 0, sizeof(rows));
+    for (int i = 0; i < 4; i++) {
+        rows[i].feasible = rows[i].owned = rows[i].rent_own.set = true;
+        rows[i].rent_own.months = 24;
+        snprintf(rows[i].gpu, sizeof(rows[i].gpu), "gpu%d", i);
+    }
+    /* own totals 124,000 / 148,000 / 100,000 (infeasible); rents 6,000 / 4,000 / 1,000 a month */
+    rows[0].upfront = 100000, rows[0].running_per_month = 1000, rows[0].rent_own.own_total = 124000;
+    rows[1].upfront = 100000, rows[1].running_per_month = 2000, rows[1].rent_own.own_total = 148000;
+    rows[2].rent_own.own_total = 100000, rows[2].feasible = false;
+    rows[0].rent_own.rent_per_month = 6000, rows[0].rent_own.rent_total = 144000;
+    rows[1].rent_own.rent_per_month = 4000, rows[1].rent_own.rent_total = 96000;
+    rows[2].rent_own.rent_per_month = 1000, rows[2].rent_own.rent_total = 24000;
+    rows[3].rent_own.set = false; /* could not be rented */
+    gp_rent_own_pick(&ro, rows, 4);
+    assert_ptr_equal(ro.owned, &rows[0]);
+    assert_ptr_equal(ro.rented, &rows[1]);
+    assert_int_equal(ro.months, 24);
+    assert_true(fabs(ro.break_even_months - 100000 / 3000.0) < 1e-9);
+    assert_true(gp_rent_own_owned_by(&ro, 0) == 100000 && gp_rent_own_rented_by(&ro, 0) == 0);
+    assert_true(gp_rent_own_owned_by(&ro, 24) == 124000);
+    assert_true(gp_rent_own_rented_by(&ro, 24) == 96000);
+    rows[1].rent_own.rent_per_month = 900; /* renting stays cheaper than running */
+    gp_rent_own_pick(&ro, rows, 4);
+    assert_true(ro.break_even_months == -1);
+    gp_rent_own_pick(&ro, rows, 0);
+    assert_null(ro.owned);
+    assert_null(ro.rented);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_presets_parse),
+        cmocka_unit_test(test_rent_own_pick),
         cmocka_unit_test(test_parse_fields),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_architecture),
