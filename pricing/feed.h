@@ -109,8 +109,13 @@ struct gp_feed_adapter {
     const char *content_type;   /* of request_body */
     const char *const *headers; /* extra request headers */
     const char *sigv4;          /* SigV4 scope when auth is GP_HTTP_AUTH_SIGV4 */
+    const char *query_key;      /* the query parameter that carries the key when auth is
+                                   GP_HTTP_AUTH_QUERY */
     bool yields_rates;          /* an exchange-rate feed: ctx->rates, not offers */
     bool yields_energy;         /* an electricity-price feed: ctx->energy, not offers */
+    bool explains_refusals;     /* a 4xx page's body says why (other than 429): it goes to
+                                   parse, whose error is the feed's, or which reads it as a
+                                   page with nothing in it (ENTSO-E's "No matching data") */
 };
 
 /* Every adapter, by name; NULL when none has that name. */

@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/json.h"
 #include "util/text.h"
+#include "util/timeutil.h"
 
 static const char *const document_keys[] = {"schema_version", "feeds", "notes", NULL};
 static const char *const feed_keys[] = {
@@ -65,15 +66,76 @@ static int read_source(const struct gp_json_reader *rd, const cJSON *obj,
     size_t saved = gp_json_enter(&r, "paths", -1);
     for (int i = 0; i < cJSON_GetArraySize(paths) && !rc; i++) {
         const cJSON *p = cJSON_GetArrayItem(paths, i);
+        char expanded[GP_FEED_URL_MAX];
         if (!cJSON_IsString(p) || gp_text_copy(src->paths[i], GP_FEED_URL_MAX, p->valuestring)) {
             rc = gp_json_fail(&r, NULL, "[%d] must be a string shorter than %d bytes", i,
                               GP_FEED_URL_MAX);
+            break;
+        }
+        if (gp_feed_path_expand(expanded, sizeof(expanded), src->paths[i], 0)) {
+            rc = gp_json_fail(&r, NULL, "[%d]: %s", i, gp_error_last());
             break;
         }
         src->path_count++;
     }
     gp_json_leave(&r, saved);
     return rc;
+}
+
+/* "{day-N}" or "{day+N}" at `p` (after its '{'): the day offset, or GP_EINVALID. */
+static int day_placeholder(const char *p, size_t len, long *days)
+{
+    char *end;
+    long n;
+
+    if (len < 6 || strncmp(p, "day", 3) != 0 || (p[3] != '-' && p[3] != '+') || p[4] < '0' ||
+        p[4] > '9')
+        return GP_EINVALID;
+    errno = 0;
+    n = strtol(p + 4, &end, 10);
+    if (errno || (size_t)(end - p) != len - 1 || n > 3660)
+        return GP_EINVALID;
+    *days = p[3] == '-' ? -n : n;
+    return 0;
+}
+
+/* Midnight UTC of day `t` as yyyyMMdd0000. */
+static void format_period_start(int64_t t, char out[16])
+{
+    char date[16];
+
+    gp_time_format_date(t, date, sizeof(date));
+    snprintf(out, 16, "%.4s%.2s%.2s0000", date, date + 5, date + 8);
+}
+
+int gp_feed_path_expand(char *out, size_t size, const char *path, int64_t now)
+{
+    size_t used = 0;
+
+    for (const char *p = path; *p;) {
+        const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
+        size_t literal = open ? (size_t)(open - p) : strlen(p);
+        char stamp[16] = "";
+        long days;
+        if (open && (!close || day_placeholder(open + 1, (size_t)(close - open), &days)))
+            return gp_error_set(GP_EINVALID,
+                                "path '%s': '%.*s' is no placeholder (the only ones are {day-N} "
+                                "and {day+N}, N days 0 to 3660)",
+                                path, close ? (int)(close - open + 1) : (int)strlen(open), open);
+        if (open)
+            format_period_start(now + (int64_t)days * 86400, stamp);
+        if (used + literal + strlen(stamp) >= size)
+            return gp_error_set(GP_EINVALID,
+                                "path '%s': longer than %zu bytes once its dates are in", path,
+                                size - 1);
+        memcpy(out + used, p, literal);
+        memcpy(out + used + literal, stamp, strlen(stamp));
+        used += literal + strlen(stamp);
+        p = open ? close + 1 : p + literal;
+    }
+    if (size)
+        out[used] = '\0';
+    return 0;
 }
 
 static int check_adapter(const struct gp_json_reader *rd, const char *key, const char *name)

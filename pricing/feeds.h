@@ -8,7 +8,7 @@
 
 #include "pricing/feed.h"
 
-#define GP_FEED_MAX_PATHS 8
+#define GP_FEED_MAX_PATHS 16
 
 /* Where and how one feed is fetched. */
 struct gp_feed_source {
@@ -47,6 +47,14 @@ int gp_feed_configs_load(struct gp_feed_configs *out, const char *user_path);
 int gp_feed_configs_parse(struct gp_feed_configs *out, const char *text, size_t len,
                           const char *origin, bool merge);
 void gp_feed_configs_release(struct gp_feed_configs *cfg);
+
+/*
+ * A path with its dates filled in for a refresh at `now` (Unix seconds UTC), into out[size]:
+ * "{day-N}" and "{day+N}" (N days, 0 to 3660) become midnight UTC that many days before or after
+ * now's day, as yyyyMMddHHmm (ENTSO-E's periodStart and periodEnd). Any other "{...}" is
+ * GP_EINVALID with the message naming it; a result too long for `size` too.
+ */
+int gp_feed_path_expand(char *out, size_t size, const char *path, int64_t now);
 
 /* The feed named `name`, or NULL. */
 struct gp_feed_config *gp_feed_configs_find(struct gp_feed_configs *cfg, const char *name);

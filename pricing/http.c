@@ -191,6 +191,7 @@ struct xfer {
     double submitted;  /* monotonic seconds */
     CURL *easy;
     struct curl_slist *headers;
+    CURLU *credential_url; /* GP_HTTP_AUTH_QUERY: req->url with the token added; owned */
     char errbuf[CURL_ERROR_SIZE];
     char shown_url[256]; /* the URL without credentials, for messages */
     int abort_code;      /* set by the write callback: why it stopped the transfer */
@@ -249,6 +250,9 @@ static void xfer_cleanup_easy(struct xfer *x)
     }
     cu->slist_free_all(x->headers);
     x->headers = NULL;
+    if (x->credential_url)
+        cu->url_cleanup(x->credential_url);
+    x->credential_url = NULL;
 }
 
 void gp_http_client_free(struct gp_http_client *client)
@@ -548,6 +552,36 @@ static long attempt_timeout(const struct gp_http_request *req, const struct gp_h
         timeout = left > 1 ? (long)left : 1;
     return timeout;
 }
+/* The URL with the token as its query parameter req->query_key, URL-encoded, handed to libcurl
+ * as a parsed URL that only the transfer holds: req->url, which messages, logs and the store
+ * see, never carries it. Returns 0 or -1. */
+static int set_credential_url(struct xfer *x, CURL *e)
+{
+    const struct gp_http_request *req = x->req;
+    char *param;
+    size_t size;
+    int rc = -1;
+
+    if (!req->query_key || !req->token)
+        return -1;
+    size = strlen(req->query_key) + strlen(req->token) + 2;
+    param = malloc(size);
+    x->credential_url = cu->url();
+    if (param && x->credential_url) {
+        snprintf(param, size, "%s=%s", req->query_key, req->token);
+        if (cu->url_set(x->credential_url, CURLUPART_URL, req->url, 0) == CURLUE_OK &&
+            cu->url_set(x->credential_url, CURLUPART_QUERY, param,
+                        CURLU_APPENDQUERY | CURLU_URLENCODE) == CURLUE_OK &&
+            cu->easy_setopt(e, CURLOPT_CURLU, x->credential_url) == CURLE_OK)
+            rc = 0;
+    }
+    if (param) {
+        memset(param, 0, size);
+        free(param);
+    }
+    return rc;
+}
+
 /* Callbacks, TLS, timeouts, caps, protocols, and the loopback rule for plain http.
  * Returns 0 or -1 when libcurl refuses an option. */
 static int set_transport(struct xfer *x, CURL *e)
@@ -558,7 +592,10 @@ static int set_transport(struct xfer *x, CURL *e)
     char scheme[16];
 
     url_scheme(scheme, sizeof(scheme), req->url);
-    SETOPT(e, CURLOPT_URL, req->url);
+    if (req->auth == GP_HTTP_AUTH_QUERY && set_credential_url(x, e) != 0)
+        goto fail;
+    if (!x->credential_url)
+        SETOPT(e, CURLOPT_URL, req->url);
     SETOPT(e, CURLOPT_PRIVATE, x);
     SETOPT(e, CURLOPT_ERRORBUFFER, x->errbuf);
     SETOPT(e, CURLOPT_NOSIGNAL, 1L);
@@ -618,6 +655,8 @@ static int set_request(const struct gp_http_request *req, CURL *e)
         SETOPT(e, CURLOPT_AWS_SIGV4, req->sigv4);
         SETOPT(e, CURLOPT_USERNAME, req->user);
         SETOPT(e, CURLOPT_PASSWORD, req->token);
+        break;
+    case GP_HTTP_AUTH_QUERY: /* in the URL set_transport gave libcurl */
         break;
     }
     return 0;

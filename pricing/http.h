@@ -37,6 +37,8 @@ enum gp_http_auth {
     GP_HTTP_AUTH_BEARER, /* Authorization: Bearer <token> */
     GP_HTTP_AUTH_BASIC,  /* user = token, empty password */
     GP_HTTP_AUTH_SIGV4,  /* AWS Signature V4: user = access key id, password = secret key */
+    GP_HTTP_AUTH_QUERY,  /* the token as the query parameter `query_key` (ENTSO-E's
+                            securityToken), added to the URL libcurl is given and to no other */
 };
 
 /* Receives streamed body bytes; returns 0 or a GP_E* code (with the error set) to abort. */
@@ -61,6 +63,7 @@ struct gp_http_request {
     const char *token;             /* bearer token / SigV4 secret key */
     const char *session_token;     /* SigV4 session token (X-Amz-Security-Token); NULL if none */
     const char *sigv4;             /* SigV4 scope "aws:amz:<region>:<service>" */
+    const char *query_key;         /* GP_HTTP_AUTH_QUERY: the parameter that carries `token` */
     const char *etag;              /* validator from the last transfer, sent as If-None-Match */
     const char *last_modified;     /* sent as If-Modified-Since */
     size_t max_bytes;              /* response body cap, bytes; 0 = GP_BUF_DEFAULT_LIMIT */

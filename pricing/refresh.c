@@ -290,6 +290,7 @@ static int submit_page(struct feed_run *fr, bool conditional)
     if (fr->key.present) {
         req->auth = a->auth;
         req->token = fr->key.token;
+        req->query_key = a->query_key;
         if (a->auth == GP_HTTP_AUTH_SIGV4) {
             req->user = fr->key.user;
             req->session_token = fr->key.session[0] ? fr->key.session : NULL;
@@ -332,9 +333,13 @@ static int submit_page(struct feed_run *fr, bool conditional)
 static int start_document(struct feed_run *fr)
 {
     const char *base = fr->src->base_url;
-    const char *path = fr->src->path_count ? fr->src->paths[fr->doc] : "";
+    char path[GP_FEED_URL_MAX] = "";
     size_t blen = strlen(base);
     int n;
+
+    if (fr->src->path_count &&
+        gp_feed_path_expand(path, sizeof(path), fr->src->paths[fr->doc], gp_time_now()))
+        return gp_error_wrap("feed %s", fr->cfg->name);
 
     while (blen && base[blen - 1] == '/' && *path == '/')
         blen--;
@@ -359,6 +364,14 @@ static int start_document(struct feed_run *fr)
     return submit_page(fr, fr->conditional && !fr->r->opts->dry_run);
 }
 
+/* A refused page whose body the adapter reads instead of the status alone. */
+static bool explained_refusal(const struct feed_run *fr, const struct gp_http_response *resp)
+{
+    return fr->adapter->explains_refusals && fr->adapter->parse && resp->status >= 400 &&
+           resp->status < 500 && resp->status != 429 && resp->body.len > 0 &&
+           resp->error != GP_EINTERRUPTED;
+}
+
 static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http_response *resp)
 {
     struct feed_run *fr = ctx;
@@ -372,7 +385,7 @@ static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http
         gp_msg_note("%s: HTTP %ld, %llu bytes, %.2f s%s", fr->cfg->name, resp->status,
                     (unsigned long long)resp->bytes, resp->seconds,
                     resp->attempts > 1 ? " (retried)" : "");
-    if (resp->error) {
+    if (resp->error && !explained_refusal(fr, resp)) {
         feed_stopped(fr,
                      resp->error == GP_EINTERRUPTED ? GP_REFRESH_INTERRUPTED : GP_REFRESH_FAILED,
                      resp->message);
@@ -386,7 +399,7 @@ static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http
         feed_failed(fr, "the server answered 304 Not Modified to an unconditional request");
         return;
     }
-    if (fr->doc_pages == 1) {
+    if (fr->doc_pages == 1 && !resp->error) {
         gp_text_copy(fr->validator.etag, sizeof(fr->validator.etag), resp->etag);
         gp_text_copy(fr->validator.last_modified, sizeof(fr->validator.last_modified),
                      resp->last_modified);
@@ -394,6 +407,8 @@ static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http
     rc = fr->adapter->stream_open
              ? fr->adapter->stream_end(fr->stream)
              : fr->adapter->parse(&fr->ctx, resp->body.data ? resp->body.data : "", resp->body.len);
+    if (rc && resp->error)
+        gp_error_wrap("HTTP %ld", resp->status);
     if (rc) {
         feed_failed(fr, gp_error_last());
         return;

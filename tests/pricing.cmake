@@ -3,10 +3,11 @@
 
 gp_add_unit_test(test_feeds SOURCES unit/test_feeds.c LIBS gp_pricing)
 gp_add_unit_test(test_energy_feed SOURCES unit/test_energy_feed.c LIBS gp_pricing)
+gp_add_unit_test(test_entsoe_feed SOURCES unit/test_entsoe_feed.c LIBS gp_pricing)
 
 # One fuzz target per adapter; the replay runs its corpus, seeded by the provider's fixtures.
 foreach(adapter IN ITEMS azure aws aws_query lambda runpod oci vultr digitalocean vast
-                         scaleway ovh pricelist_csv ecb energidata)
+                         scaleway ovh pricelist_csv ecb energidata entsoe)
   gp_add_fuzz_target(fuzz_${adapter} SOURCES fuzz/fuzz_${adapter}.c LIBS gp_pricing
                      CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${adapter})
   set_tests_properties(fuzz_${adapter}_replay PROPERTIES

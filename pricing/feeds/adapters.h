@@ -19,5 +19,6 @@ extern const struct gp_feed_adapter gp_feed_pricelist_json; /* feeds/pricelist.c
 extern const struct gp_feed_adapter gp_feed_pricelist_csv;  /* feeds/pricelist.c */
 extern const struct gp_feed_adapter gp_feed_ecb_fx;         /* feeds/ecb.c: exchange rates */
 extern const struct gp_feed_adapter gp_feed_energidata;     /* feeds/energidata.c: DK electricity */
+extern const struct gp_feed_adapter gp_feed_entsoe;         /* feeds/entsoe.c: Nordic electricity */
 
 #endif

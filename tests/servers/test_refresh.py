@@ -24,9 +24,10 @@ KEYS = {
     "LAMBDA_API_KEY": "lk_test_SECRET_4f1d2c",
     "RUNPOD_API_KEY": "rp_test_SECRET_9a8b7c",
     "DIGITALOCEAN_TOKEN": "dop_v1_test_SECRET_77aa",
+    "ENTSOE_TOKEN": "et_test_SECRET_5c3e",
 }
 PROVIDER_FEEDS = ["azure", "aws", "lambda", "runpod", "oci", "vultr", "digitalocean", "vast",
-                  "scaleway", "ovh", "fx", "energidata"]
+                  "scaleway", "ovh", "fx", "energidata", "entsoe"]
 
 
 class FixtureServer:
@@ -145,7 +146,7 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(lines[0], "feed,status,started,seconds,offers,changed,unmapped,rejected,"
                                    "error")
         self.assertEqual(sorted(line.split(",")[0] for line in lines[1:]),
-                         sorted(list(expected) + ["fx", "energidata"]))
+                         sorted(list(expected) + ["fx", "energidata", "entsoe"]))
         self.assertIn(("Standard_ND96isr_H100_v5", "eastus", "h100-sxm", "spot", 18.169536,
                        18.169536 / 8), self.offers("azure"))
 
@@ -391,6 +392,44 @@ class RefreshTest(unittest.TestCase):
                                 expect=4)
             self.assertEqual(self.last_run("energidata")[0], "failed", proc.stderr)
             self.assertEqual(len(self.energy()), 11)
+
+    def test_nordic_prices_from_entsoe(self):
+        before = len(self.server.requests())
+        self.refresh("--feed", "entsoe", scenarios={"entsoe": "ok"}, expect=0)
+        prices = [p for p in self.energy() if p[4] == "entsoe"]
+        # ten zones: NO3 and NO4 publish nothing (HTTP 400 and 200 acknowledgements), NO2's
+        # A03 hour holds for two, NO5's hourly price gives way to its quarter-hours
+        self.assertEqual(len(prices), 30)
+        self.assertEqual(sorted(set(p[0] for p in prices)),
+                         ["FI", "NO1", "NO2", "NO5", "SE1", "SE2", "SE3", "SE4"])
+        self.assertIn(("NO2", "2026-12-01 00:00:00", 60, 55.0, "entsoe"), prices)
+        self.assertNotIn(60, [p[2] for p in prices if p[0] == "NO5"])
+        self.assertEqual(self.last_run("entsoe"), ("ok", 30, 30, 0, 1, None))
+        # the token goes in the query of every request, and nowhere gpuplan writes
+        reqs = self.server.requests()[before:]
+        self.assertEqual(len(reqs), 10)
+        self.assertTrue(all("securityToken=et_test_SECRET_5c3e" in r["path"] for r in reqs))
+        with open(self.db, "rb") as f:
+            self.assertNotIn(b"SECRET", f.read())
+        # the dates of the request follow the refresh's day
+        env = dict(self.env, GPUPLAN_NOW="2026-12-01T15:30:00Z")
+        self.refresh("--feed", "entsoe", "--url", self.url("entsoe", "dated"), env=env, expect=0)
+        self.assertEqual(self.last_run("entsoe")[:3], ("ok", 4, 0))
+        # a refusal, a cut document or a page that is no market document fail the feed with
+        # the reason, and keep every stored price
+        for scenario, why in (("refused", "ENTSO-E refused the request: 999: The amount"),
+                              ("truncated", "not an ENTSO-E market document: line"),
+                              ("html", "HTTP 401")):
+            proc = self.refresh("--feed", "entsoe", scenarios={"entsoe": scenario}, expect=4)
+            self.assertEqual(self.last_run("entsoe")[0], "failed", proc.stderr)
+            self.assertIn(why, self.last_run("entsoe")[5])
+            self.assertNotIn("SECRET", proc.stderr + self.last_run("entsoe")[5])
+            self.assertEqual(len([p for p in self.energy() if p[4] == "entsoe"]), 30)
+        # no token: skipped, saying which variable to set
+        env = dict(self.env)
+        env.pop("ENTSOE_TOKEN")
+        proc = self.refresh("--feed", "entsoe", scenarios={"entsoe": "ok"}, env=env, expect=0)
+        self.assertIn("set ENTSOE_TOKEN", proc.stdout + proc.stderr)
 
     def test_base_url_of_host_only(self):
         # as in data/feeds.json: scheme and host, the path from the feed's paths

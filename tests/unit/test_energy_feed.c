@@ -10,27 +10,12 @@
 
 #include <cmocka.h>
 
+#include "feed_fixture.h"
+
 #include "pricing/feed.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/timeutil.h"
-
-static void read_fixture(struct gp_buf *out, const char *rel)
-{
-    const char *root = getenv("GPUPLAN_SOURCE_DIR");
-    char path[1024];
-    FILE *f;
-    char chunk[4096];
-    size_t n;
-
-    snprintf(path, sizeof(path), "%s/tests/fixtures/%s", root ? root : ".", rel);
-    f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        assert_int_equal(gp_buf_append(out, chunk, n), 0);
-    fclose(f);
-}
 
 /* Parse fixture `rel` as the page at `url`; the context is the caller's to release. */
 static int parse_page(struct gp_feed_ctx *ctx, const char *rel, const char *url)

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "feed_fixture.h"
+
 #include "catalog/catalog.h"
 #include "catalog/fx.h"
 #include "pricing/feed.h"
@@ -39,17 +41,6 @@ static int free_data(void **state)
     gp_catalog_release(&catalog);
     gp_fx_release(&fx);
     return 0;
-}
-
-static void read_fixture(struct gp_buf *out, const char *rel)
-{
-    const char *root = getenv("GPUPLAN_SOURCE_DIR");
-    char path[1024];
-
-    snprintf(path, sizeof(path), "%s/tests/fixtures/%s", root ? root : ".", rel);
-    gp_buf_init(out, 0);
-    if (gp_buf_read_file(out, path) != 0)
-        fail_msg("cannot read %s: %s", path, gp_error_last());
 }
 
 /* Fixtures whose URL says what their body does not: a Scaleway page's zone. */
@@ -845,6 +836,9 @@ static void bad_configs_are_rejected_with_a_location(void **state)
         {"{\"feeds\": [{\"name\": \"vast\", \"adapter\": \"vast\", \"base_url\": \"https://h\", "
          "\"body\": \"gpu_name=H100\"}]}",
          "must be a JSON object"},
+        {"{\"feeds\": [{\"name\": \"e\", \"adapter\": \"entsoe\", \"base_url\": \"https://h\", "
+         "\"paths\": [\"/api?a=1\", \"/api?start={now-30}\"]}]}",
+         "paths: [1]: path '/api?start={now-30}': '{now-30}' is no placeholder"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -855,6 +849,41 @@ static void bad_configs_are_rejected_with_a_location(void **state)
             fail_msg("config %zu: rc %d, message '%s'", i, rc, gp_error_last());
         gp_feed_configs_release(&cfg);
     }
+}
+
+/* {day-N} and {day+N} in a path become midnight UTC of the day that many days off, as
+ * yyyyMMddHHmm; anything else in braces is refused. */
+static void path_dates_are_filled_in(void **state)
+{
+    static const struct {
+        const char *path, *expanded;
+    } good[] = {
+        {"/api?periodStart={day-30}&periodEnd={day+2}",
+         "/api?periodStart=202611010000&periodEnd=202612030000"},
+        {"/api?x={day+0}{day-0}", "/api?x=202612010000202612010000"},
+        {"/api?leap={day+455}", "/api?leap=202802290000"},
+        {"/plain", "/plain"},
+        {"", ""},
+    };
+    static const char *const bad[] = {"/api?{day}",    "/api?{day-}", "/api?{day-3661}",
+                                      "/api?{day-1x}", "/api?{day-1", "/api?{month-1}",
+                                      "/api?{day--1}", "/api?{}"};
+    int64_t now;
+    char out[128];
+
+    (void)state;
+    assert_int_equal(gp_time_parse("2026-12-01T23:59:59Z", &now), 0);
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        assert_int_equal(gp_feed_path_expand(out, sizeof(out), good[i].path, now), 0);
+        assert_string_equal(out, good[i].expanded);
+    }
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        if (gp_feed_path_expand(out, sizeof(out), bad[i], now) != GP_EINVALID)
+            fail_msg("accepted %s", bad[i]);
+        assert_non_null(strstr(gp_error_last(), "is no placeholder"));
+    }
+    assert_int_equal(gp_feed_path_expand(out, 20, "/api?p={day-1}&q={day+1}", now), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "longer than 19 bytes"));
 }
 
 /* The statuses retried are curl's --retry set, and only those. */
@@ -978,6 +1007,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adapters_parse_their_fixtures),
+        cmocka_unit_test(path_dates_are_filled_in),
         cmocka_unit_test(offers_are_only_what_is_sold),
         cmocka_unit_test(eu_catalogues_page_and_keep_to_instances),
         cmocka_unit_test(ecb_rates_cross_through_the_dollar),
