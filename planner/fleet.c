@@ -211,6 +211,22 @@ static bool sizable(const struct gp_perf *perf)
     return perf->feasible || ((perf->notes & GP_NOTE_OVER_MAX_GPUS) && perf->replica_rate > 0);
 }
 
+/* An owned fleet is bought as whole servers, a rack-scale system being one: the GPUs its last
+ * server holds beyond what the work needs are paid for and powered, idle, so the same work is
+ * spread over more GPUs. Returns the load over the GPUs bought. */
+static double buy_whole_servers(struct sized *out, const struct gp_gpu *gpu, double load)
+{
+    int per = gpu->gpus_per_node > 0 ? gpu->gpus_per_node : 1;
+    int bought = (out->gpus + per - 1) / per * per;
+
+    if (out->gpus <= 0 || bought == out->gpus)
+        return load;
+    load *= (double)out->gpus / bought;
+    out->gpus = bought;
+    out->notes |= GP_NOTE_WHOLE_SERVERS;
+    return load;
+}
+
 /* Size the fleet for the workload's kind, then its power, then its cost. */
 static void size_fleet(struct sized *out, const struct gp_perf *perf, const struct gp_workload *w,
                        const struct gp_assumptions *a, const struct gp_gpu *gpu,
@@ -230,6 +246,8 @@ static void size_fleet(struct sized *out, const struct gp_perf *perf, const stru
         load = size_training(out, perf);
     else
         load = size_generic(out, perf, &w->generic, a, fit, gpu);
+    if (price->owned)
+        load = buy_whole_servers(out, gpu, load);
     if (a->max_gpus > 0 && out->gpus > a->max_gpus)
         over_max_gpus(out);
     out->nodes = (out->gpus + gpu->gpus_per_node - 1) / gpu->gpus_per_node;
@@ -650,6 +668,7 @@ void gp_notes_format(char *out, size_t size, unsigned notes)
         NOTE("announced"),
         NOTE("beyond-scale-up"),
         NOTE("rack-power-exceeded"),
+        NOTE("whole-servers"),
     };
     size_t used = 0;
 

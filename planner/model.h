@@ -37,6 +37,7 @@ enum gp_note {
     GP_NOTE_ANNOUNCED = 1u << 20,            /* announced by its vendor, not shipping: never best */
     GP_NOTE_BEYOND_SCALE_UP = 1u << 21, /* the pinned layout is wider than the scale-up domain */
     GP_NOTE_RACK_POWER_EXCEEDED = 1u << 22, /* one server draws more than the site's rack limit */
+    GP_NOTE_WHOLE_SERVERS = 1u << 23,       /* owned: rounded up to whole servers, some GPUs idle */
 };
 
 /* What the model predicts for one workload on one GPU type. */

@@ -499,6 +499,46 @@ static void test_owned(void **state)
     gp_plan_result_release(&res);
 }
 
+/* An owned fleet is whole servers (an NVL72 rack is one): more GPUs than the work needs, the
+ * extra ones idle, so the cost rises and the energy drawn does not grow with them. */
+static void test_owned_buys_whole_servers(void **state)
+{
+    struct gp_plan_request req;
+    struct gp_plan_result rented, owned;
+    (void)state;
+
+    request(&req, "workloads/chat-llama-3.1-70b.json");
+    assert_int_equal(gp_plan_run(&rented, &req), 0);
+    req.pricing = GP_PRICING_OWNED;
+    assert_int_equal(gp_plan_run(&owned, &req), 0);
+    for (size_t i = 0; i < owned.count; i++) {
+        const struct gp_plan_row *r = &owned.rows[i];
+        const struct gp_gpu *gpu = gp_catalog_find(&cat, r->gpu);
+        assert_non_null(gpu);
+        if (!r->feasible)
+            continue;
+        if (r->gpus % gpu->gpus_per_node != 0)
+            fail_msg("%s: %d GPUs owned, not whole %d-GPU servers", gpu->id, r->gpus,
+                     gpu->gpus_per_node);
+        assert_int_equal(r->nodes, r->gpus / gpu->gpus_per_node);
+        assert_true(r->gpus >= r->replicas * r->replica_gpus);
+        bool idle = r->gpus > r->replicas * r->replica_gpus;
+        assert_int_equal(!!(r->notes & GP_NOTE_WHOLE_SERVERS), idle);
+    }
+    const struct gp_plan_row *nvl = row_of(&owned, "gb200-nvl72");
+    assert_int_equal(nvl->gpus, 72);
+    assert_true(nvl->notes & GP_NOTE_WHOLE_SERVERS);
+    /* the rented plan buys instances, never idle servers */
+    for (size_t i = 0; i < rented.count; i++)
+        assert_false(rented.rows[i].notes & GP_NOTE_WHOLE_SERVERS);
+    /* idle GPUs draw less than busy ones: 72 owned draw less than 36 times 2 busy */
+    const struct gp_plan_row *nvl_rented = row_of(&rented, "gb200-nvl72");
+    if (nvl_rented->feasible && nvl_rented->gpus > 0 && nvl_rented->gpus < 72)
+        assert_true(nvl->it_kw < nvl_rented->it_kw / nvl_rented->gpus * 72);
+    gp_plan_result_release(&rented);
+    gp_plan_result_release(&owned);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -508,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_tiers_on_fixtures),
         cmocka_unit_test(test_blended_on_fixtures),
         cmocka_unit_test(test_owned),
+        cmocka_unit_test(test_owned_buys_whole_servers),
         cmocka_unit_test(test_term_unknown),
         cmocka_unit_test(test_refit_layout),
     };
