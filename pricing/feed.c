@@ -18,10 +18,11 @@
 #include "util/utf8.h"
 
 static const struct gp_feed_adapter *const adapters[] = {
-    &gp_feed_azure,         &gp_feed_aws,      &gp_feed_aws_query,  &gp_feed_lambda,
-    &gp_feed_runpod,        &gp_feed_oci,      &gp_feed_vultr,      &gp_feed_digitalocean,
-    &gp_feed_vast,          &gp_feed_scaleway, &gp_feed_ovh,        &gp_feed_pricelist_json,
-    &gp_feed_pricelist_csv, &gp_feed_ecb_fx,   &gp_feed_energidata, &gp_feed_entsoe,
+    &gp_feed_azure,          &gp_feed_aws,           &gp_feed_aws_query, &gp_feed_lambda,
+    &gp_feed_runpod,         &gp_feed_oci,           &gp_feed_vultr,     &gp_feed_digitalocean,
+    &gp_feed_vast,           &gp_feed_scaleway,      &gp_feed_ovh,       &gp_feed_verda,
+    &gp_feed_pricelist_json, &gp_feed_pricelist_csv, &gp_feed_ecb_fx,    &gp_feed_energidata,
+    &gp_feed_entsoe,
 };
 
 #define ADAPTER_COUNT (sizeof(adapters) / sizeof(adapters[0]))

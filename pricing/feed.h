@@ -111,6 +111,9 @@ struct gp_feed_adapter {
     const char *sigv4;          /* SigV4 scope when auth is GP_HTTP_AUTH_SIGV4 */
     const char *query_key;      /* the query parameter that carries the key when auth is
                                    GP_HTTP_AUTH_QUERY */
+    const char *token_path;     /* with a key (client id and secret), first POST them to this
+                                   path of the base URL for a bearer token (OAuth 2.0 client
+                                   credentials), which the documents are fetched with */
     bool yields_rates;          /* an exchange-rate feed: ctx->rates, not offers */
     bool yields_energy;         /* an electricity-price feed: ctx->energy, not offers */
     bool explains_refusals;     /* a 4xx page's body says why (other than 429): it goes to

@@ -357,9 +357,7 @@ int gp_feed_configs_override(struct gp_feed_configs *cfg, const char *spec)
 
 void gp_feed_key_wipe(struct gp_feed_key *key)
 {
-    volatile char *p = (volatile char *)key;
-    for (size_t i = 0; i < sizeof(*key); i++)
-        p[i] = 0;
+    gp_wipe(key, sizeof(*key));
 }
 
 static void strip_line_end(char *s)

@@ -612,7 +612,7 @@ static int set_transport(struct xfer *x, CURL *e)
     SETOPT(e, CURLOPT_LOW_SPEED_TIME, o->low_speed_time_s);
     SETOPT(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)body_limit(req));
     SETOPT(e, CURLOPT_ACCEPT_ENCODING, "");
-    SETOPT(e, CURLOPT_FOLLOWLOCATION, 1L);
+    SETOPT(e, CURLOPT_FOLLOWLOCATION, req->no_redirects ? 0L : 1L);
     SETOPT(e, CURLOPT_MAXREDIRS, 5L);
     SETOPT(e, CURLOPT_PROTOCOLS_STR, req->allow_file ? "http,https,file" : "http,https");
     SETOPT(e, CURLOPT_REDIR_PROTOCOLS_STR, insecure ? "http,https" : "https");

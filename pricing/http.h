@@ -71,6 +71,8 @@ struct gp_http_request {
     double deadline;               /* monotonic seconds (gp_time_monotonic) past which no
                                       attempt runs or starts; 0 = none */
     bool allow_file;               /* file:// URLs are permitted */
+    bool no_redirects;             /* a redirect is a failure (a request that sends a secret
+                                      in its body never follows one) */
     gp_http_data_fn on_data;       /* stream the body here instead of buffering it */
     gp_http_restart_fn on_restart; /* NULL: a streamed request is not retried once data came */
     void *ctx;                     /* for on_data and on_restart */

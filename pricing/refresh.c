@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pricing/oauth.h"
 #include "util/error.h"
 #include "util/interrupt.h"
 #include "util/msg.h"
@@ -444,6 +445,70 @@ static void on_page(void *ctx, const struct gp_http_request *req, struct gp_http
         feed_failed(fr, gp_error_last());
 }
 
+/* ---- the access token of client-credentials feeds ------------------------------------- */
+
+/* The token endpoint has answered: its bearer token replaces the client secret in the key,
+ * and the first document starts. */
+static void on_token(void *ctx, const struct gp_http_request *req, struct gp_http_response *resp)
+{
+    struct feed_run *fr = ctx;
+    char token[sizeof(fr->key.token)];
+    int rc;
+
+    (void)req;
+    gp_buf_wipe(&fr->post);
+    fr->result->pages++;
+    fr->result->bytes += resp->bytes;
+    if (resp->error) {
+        char why[sizeof(resp->message) + 64];
+        snprintf(why, sizeof(why), "cannot get an access token: %s", resp->message);
+        feed_stopped(
+            fr, resp->error == GP_EINTERRUPTED ? GP_REFRESH_INTERRUPTED : GP_REFRESH_FAILED, why);
+        return;
+    }
+    rc = gp_oauth_token_read(token, sizeof(token), resp->body.data ? resp->body.data : "",
+                             resp->body.len, fr->url);
+    gp_buf_wipe(&resp->body);
+    if (!rc) {
+        gp_feed_key_wipe(&fr->key);
+        fr->key.present = true;
+        memcpy(fr->key.token, token, sizeof(token));
+        rc = start_document(fr);
+    }
+    gp_wipe(token, sizeof(token));
+    if (rc)
+        feed_failed(fr, gp_error_last());
+}
+
+/* POST the client id and secret to the adapter's token path, with no redirect followed. */
+static int request_token(struct feed_run *fr)
+{
+    struct gp_http_request *req = &fr->req;
+    int n = snprintf(fr->url, sizeof(fr->url), "%s%s", fr->src->base_url, fr->adapter->token_path);
+    int rc;
+
+    if (n < 0 || (size_t)n >= sizeof(fr->url))
+        return gp_error_set(GP_EINVALID, "feed %s: token URL longer than %zu bytes", fr->cfg->name,
+                            sizeof(fr->url) - 1);
+    if ((rc = gp_oauth_token_request(&fr->post, fr->key.user, fr->key.token)))
+        return rc;
+    memset(req, 0, sizeof(*req));
+    req->url = fr->url;
+    req->method = "POST";
+    req->body = fr->post.data;
+    req->body_len = fr->post.len;
+    req->content_type = "application/json";
+    req->max_bytes = (size_t)64 << 10;
+    req->no_redirects = true;
+    if ((rc = apply_deadline(fr, req)))
+        return rc;
+    gp_http_response_release(&fr->resp);
+    gp_http_response_init(&fr->resp);
+    if (gp_msg_level() >= GP_MSG_VERBOSE)
+        gp_msg_note("%s: POST %s (client credentials)", fr->cfg->name, fr->url);
+    return gp_http_submit(fr->r->http, req, &fr->resp, on_token, fr);
+}
+
 /* ---- set-up -------------------------------------------------------------------------- */
 
 static int select_feeds(struct gp_feed_configs *cfg, const struct gp_refresh_options *opts,
@@ -522,7 +587,7 @@ static int start_feed(struct refresh *r, struct feed_run *fr, const struct gp_ca
         if (rc)
             return rc;
     }
-    rc = start_document(fr);
+    rc = fr->adapter->token_path && fr->key.present ? request_token(fr) : start_document(fr);
     if ((rc == GP_ENOMEM || rc == GP_EDB) && fr->run_id)
         write_failed(fr); /* the refresh stops, and the run record says why */
     if (rc == GP_ENOMEM || rc == GP_EDB)

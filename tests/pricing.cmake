@@ -7,7 +7,7 @@ gp_add_unit_test(test_entsoe_feed SOURCES unit/test_entsoe_feed.c LIBS gp_pricin
 
 # One fuzz target per adapter; the replay runs its corpus, seeded by the provider's fixtures.
 foreach(adapter IN ITEMS azure aws aws_query lambda runpod oci vultr digitalocean vast
-                         scaleway ovh pricelist_csv ecb energidata entsoe)
+                         scaleway ovh verda pricelist_csv ecb energidata entsoe)
   gp_add_fuzz_target(fuzz_${adapter} SOURCES fuzz/fuzz_${adapter}.c LIBS gp_pricing
                      CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${adapter})
   set_tests_properties(fuzz_${adapter}_replay PROPERTIES
@@ -15,6 +15,8 @@ foreach(adapter IN ITEMS azure aws aws_query lambda runpod oci vultr digitalocea
 endforeach()
 gp_add_fuzz_target(fuzz_feeds_config SOURCES fuzz/fuzz_feeds_config.c LIBS gp_pricing
                    CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/feeds_config)
+gp_add_fuzz_target(fuzz_oauth_token SOURCES fuzz/fuzz_oauth_token.c LIBS gp_pricing
+                   CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/oauth_token)
 
 # The refresh end to end: the real binary against tests/servers/fixture_server.py on loopback.
 find_package(Python3 COMPONENTS Interpreter)

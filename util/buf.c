@@ -36,6 +36,21 @@ void gp_buf_reset(struct gp_buf *buf)
         buf->data[0] = '\0';
 }
 
+void gp_wipe(void *p, size_t n)
+{
+    volatile unsigned char *v = p;
+
+    while (n--)
+        *v++ = 0;
+}
+
+void gp_buf_wipe(struct gp_buf *buf)
+{
+    if (buf->data)
+        gp_wipe(buf->data, buf->cap);
+    buf->len = 0;
+}
+
 int gp_buf_grow(struct gp_buf *buf, size_t extra)
 {
     size_t need, cap;

@@ -32,6 +32,11 @@ void gp_buf_init(struct gp_buf *buf, size_t limit);
 void gp_buf_release(struct gp_buf *buf);
 /* Empty the buffer, keeping its memory. */
 void gp_buf_reset(struct gp_buf *buf);
+/* Overwrite every byte allocated with zeros, then empty it: for buffers that held a secret. */
+void gp_buf_wipe(struct gp_buf *buf);
+/* Overwrite n bytes at p with zeros, as a store the compiler may not drop (a secret about to
+ * be freed or to go out of scope). */
+void gp_wipe(void *p, size_t n);
 /* Make room for `extra` more bytes. Returns 0, GP_ENOMEM or GP_EINVALID (over the limit). */
 int gp_buf_grow(struct gp_buf *buf, size_t extra);
 /* gp_buf_append past its inline case: growing, or refusing past the limit. */

@@ -15,6 +15,7 @@ extern const struct gp_feed_adapter gp_feed_digitalocean;   /* feeds/digitalocea
 extern const struct gp_feed_adapter gp_feed_vast;           /* feeds/vast.c */
 extern const struct gp_feed_adapter gp_feed_scaleway;       /* feeds/scaleway.c */
 extern const struct gp_feed_adapter gp_feed_ovh;            /* feeds/ovh.c */
+extern const struct gp_feed_adapter gp_feed_verda;          /* feeds/verda.c */
 extern const struct gp_feed_adapter gp_feed_pricelist_json; /* feeds/pricelist.c */
 extern const struct gp_feed_adapter gp_feed_pricelist_csv;  /* feeds/pricelist.c */
 extern const struct gp_feed_adapter gp_feed_ecb_fx;         /* feeds/ecb.c: exchange rates */

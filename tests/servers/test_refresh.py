@@ -27,7 +27,8 @@ KEYS = {
     "ENTSOE_TOKEN": "et_test_SECRET_5c3e",
 }
 PROVIDER_FEEDS = ["azure", "aws", "lambda", "runpod", "oci", "vultr", "digitalocean", "vast",
-                  "scaleway", "ovh", "fx", "energidata", "entsoe"]
+                  "scaleway", "ovh", "verda", "fx", "energidata", "entsoe"]
+VERDA_KEYS = {"VERDA_CLIENT_ID": "vc_test_id_7", "VERDA_CLIENT_SECRET": "vc_test_SECRET_8d21"}
 
 
 class FixtureServer:
@@ -70,7 +71,8 @@ class RefreshTest(unittest.TestCase):
         self.env = dict(os.environ)
         for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
                     "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
-                    "VAST_API_KEY", "VULTR_API_KEY", "GPUPLAN_NOW"):
+                    "VAST_API_KEY", "VULTR_API_KEY", "GPUPLAN_NOW", "VERDA_CLIENT_ID",
+                    "VERDA_CLIENT_SECRET", "ENTSOE_TOKEN"):
             self.env.pop(var, None)
         self.env.update(KEYS)
         self.env["GPUPLAN_DB"] = self.db
@@ -122,7 +124,7 @@ class RefreshTest(unittest.TestCase):
     def test_every_adapter_fills_offers_and_history(self):
         first = self.refresh(scenarios=self.all_ok(), expect=0)
         expected = {"azure": 6, "aws": 6, "lambda": 3, "runpod": 8, "oci": 6, "vultr": 8,
-                    "digitalocean": 8, "vast": 10, "scaleway": 7, "ovh": 4}
+                    "digitalocean": 8, "vast": 10, "scaleway": 7, "ovh": 4, "verda": 9}
         self.assertEqual(self.last_run("fx")[:3], ("ok", 4, 4))
         for feed, count in expected.items():
             self.assertEqual(len(self.offers(feed)), count, feed)
@@ -271,6 +273,55 @@ class RefreshTest(unittest.TestCase):
         proc = self.refresh("--feed", "lambda", scenarios={"lambda": "wrongkey"}, expect=4)
         self.assertIn("HTTP 401", proc.stderr)
         self.assertNotIn(KEYS["LAMBDA_API_KEY"], proc.stderr)
+
+    def test_verda_catalogue_and_its_locations(self):
+        # the public catalogue: every instance type once, with no location
+        self.refresh("--feed", "verda", scenarios={"verda": "ok"}, expect=0)
+        self.assertEqual(self.last_run("verda"), ("ok", 9, 9, 0, 1, None))
+        self.assertEqual(set(o[1] for o in self.offers("verda")), {""})
+        # with client credentials: a token first, then the catalogue and where each type is
+        env = dict(self.env, **VERDA_KEYS)
+        before = len(self.server.requests())
+        proc = self.refresh("-v", "--feed", "verda", "--url", self.url("verda", "keyed"), env=env,
+                            expect=0)
+        reqs = self.server.requests()[before:]
+        self.assertEqual([(r["method"], r["path"].split("?")[0].rsplit("/", 1)[1],
+                           r["auth_scheme"]) for r in reqs],
+                         [("POST", "token", ""), ("GET", "instance-types", "Bearer"),
+                          ("GET", "instance-availability", "Bearer")])
+        self.assertEqual(self.last_run("verda")[:2], ("ok", 13))
+        places = self.query("SELECT instance_type, region, country, jurisdiction FROM offers "
+                            "WHERE feed = 'verda' AND tier = 'on-demand' ORDER BY 1, 2")
+        self.assertIn(("8H200.141S.176V", "FIN-02", "FI", "eu"), places)
+        self.assertIn(("8H100.80S.176V", "ICE-01", "IS", "eea"), places)
+        self.assertIn(("8B200.180S.240V", "", "", ""), places)  # listed at no location
+        with open(self.db, "rb") as f:
+            data = f.read()
+        for secret in ("vc_test_SECRET_8d21", "va_access_SECRET_token_1", "vr_refresh_SECRET_2"):
+            self.assertNotIn(secret.encode(), data)
+            self.assertNotIn(secret, proc.stdout + proc.stderr)
+        # an EU-only plan prices H100 and H200 from offers in the EU
+        plan = subprocess.run([GPUPLAN, "plan", "-w", "chat-llama-3.1-70b", "--jurisdiction", "eu",
+                               "--gpus", "h100-sxm,h200-sxm", "--format", "json"], env=env,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(plan.returncode, 0, plan.stderr)
+        rows = {r["gpu"]: r for r in json.loads(plan.stdout)["rows"]}
+        self.assertEqual(rows["h200-sxm"]["provider"], "verda")
+        self.assertTrue(all(rows[g]["cost_per_hour"] for g in ("h100-sxm", "h200-sxm")), rows)
+        # a refused secret, a token endpoint that redirects (never followed: the secret is in
+        # the body) or a catalogue that is no JSON fail the feed and keep its offers
+        bad = dict(env, VERDA_CLIENT_SECRET="vc_test_wrong")
+        for scenario, run_env, why in (("keyed", bad, "cannot get an access token"),
+                                       ("redirect", env, "HTTP 307"),
+                                       ("html", self.env, "invalid JSON")):
+            before = len(self.server.requests())
+            proc = self.refresh("--feed", "verda", "--url", self.url("verda", scenario),
+                                env=run_env, expect=4)
+            self.assertIn(why, self.last_run("verda")[5], proc.stderr)
+            self.assertNotIn("SECRET", proc.stderr)
+            self.assertEqual(len(self.offers("verda")), 13)
+            if scenario == "redirect":
+                self.assertEqual(len(self.server.requests()) - before, 1)
 
     def test_key_file_readable_by_others_is_refused(self):
         keyfile = os.path.join(self.dir, "lambda.key")

@@ -19,6 +19,7 @@
 #include "catalog/fx.h"
 #include "pricing/feed.h"
 #include "pricing/feeds.h"
+#include "pricing/oauth.h"
 #include "pricing/http.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -330,6 +331,43 @@ static const struct adapter_case cases[] = {
       {"h100-760", "GRA11", "h100-sxm", GP_TIER_ON_DEMAND, 2, 5.6, "EUR", GP_UNIT_INSTANCE_HOUR, 0},
       {"h100-1520", "GRA11", "h100-sxm", GP_TIER_ON_DEMAND, 4, 11.2, "EUR", GP_UNIT_INSTANCE_HOUR,
        0}}},
+    /* the public catalogue alone: every type once, with no location */
+    {"verda",
+     "verda",
+     {"verda/instance-types.json"},
+     9,
+     1,
+     0,
+     2,
+     NULL,
+     {{"8H200.141S.176V", "", "h200-sxm", GP_TIER_ON_DEMAND, 8, 28.72, "USD", GP_UNIT_INSTANCE_HOUR,
+       3.59},
+      {"8H200.141S.176V", "", "h200-sxm", GP_TIER_SPOT, 8, 11.49, "USD", GP_UNIT_INSTANCE_HOUR,
+       1.43625},
+      {"1H100.80S.30V", "", "h100-sxm", GP_TIER_ON_DEMAND, 1, 2.29, "USD", GP_UNIT_INSTANCE_HOUR,
+       2.29},
+      {"8B200.180S.240V", "", "b200", GP_TIER_ON_DEMAND, 8, 39.92, "USD", GP_UNIT_INSTANCE_HOUR,
+       4.99}}},
+    /* with the availability: one offer per location that lists the type; B200, listed
+     * nowhere, stays without one */
+    {"verda",
+     "verda",
+     {"verda/instance-types.json", "verda/availability.json"},
+     13,
+     1,
+     0,
+     2,
+     NULL,
+     {{"8H200.141S.176V", "FIN-02", "h200-sxm", GP_TIER_ON_DEMAND, 8, 28.72, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.59},
+      {"1H200.141S.44V", "FIN-01", "h200-sxm", GP_TIER_SPOT, 1, 1.44, "USD", GP_UNIT_INSTANCE_HOUR,
+       1.44},
+      {"1H200.141S.44V", "FIN-02", "h200-sxm", GP_TIER_ON_DEMAND, 1, 3.59, "USD",
+       GP_UNIT_INSTANCE_HOUR, 3.59},
+      {"8H100.80S.176V", "ICE-01", "h100-sxm", GP_TIER_ON_DEMAND, 8, 18.32, "USD",
+       GP_UNIT_INSTANCE_HOUR, 2.29},
+      {"8B200.180S.240V", "", "b200", GP_TIER_ON_DEMAND, 8, 39.92, "USD", GP_UNIT_INSTANCE_HOUR,
+       4.99}}},
     {"pricelist-csv",
      "acme",
      {"pricelist/negotiated.csv"},
@@ -566,6 +604,9 @@ static void broken_pages_fail_loudly(void **state)
         {"scaleway", "scaleway/error.json", "the API answered: invalid argument(s)"},
         {"ovh", "azure/page1.json", "no addons array"},
         {"ovh", "ovh/error.json", "the API answered: Invalid value for ovhSubsidiary"},
+        {"verda", "verda/bad-credentials.json", "the API answered: Invalid client credentials"},
+        {"verda", "verda/not-json.html", "invalid JSON"},
+        {"verda", "azure/page1.json", "not a list"},
         {"aws", "azure/page1.json", "not an AWS offer file"},
         {"pricelist-csv", "azure/page1.json", "unknown column"},
     };
@@ -851,6 +892,48 @@ static void bad_configs_are_rejected_with_a_location(void **state)
     }
 }
 
+/* The client-credentials grant: the request names the grant and both credentials, escaped;
+ * the answer gives a Bearer token fit for a header, or a message that never quotes it. */
+static void client_credentials_are_exchanged_for_a_token(void **state)
+{
+    static const struct {
+        const char *answer, *why;
+    } bad[] = {
+        {"[]", "did not answer a JSON object"},
+        {"not json", "did not answer a JSON object"},
+        {"{\"token_type\":\"Bearer\"}", "no access_token"},
+        {"{\"access_token\":\"\"}", "no access_token"},
+        {"{\"access_token\":\"ab cd\"}", "no access_token"},
+        {"{\"access_token\":\"ab\\r\\nX-Evil: 1\"}", "no access_token"},
+        {"{\"access_token\":7}", "no access_token"},
+        {"{\"access_token\":\"tok_SECRET\",\"token_type\":\"mac\"}", "not Bearer"},
+    };
+    struct gp_buf body = GP_BUF_INIT;
+    char token[64];
+
+    (void)state;
+    assert_int_equal(gp_oauth_token_request(&body, "id-1", "se\"cret\\"), 0);
+    assert_string_equal(body.data, "{\"grant_type\":\"client_credentials\",\"client_id\":\"id-1\","
+                                   "\"client_secret\":\"se\\\"cret\\\\\"}");
+    gp_buf_wipe(&body);
+    assert_int_equal(body.len, 0);
+    assert_int_equal(body.data[0], 0);
+    gp_buf_release(&body);
+    static const char good[] = "{\"access_token\":\"eyJ.abc-_~+/=\",\"token_type\":\"bearer\","
+                               "\"expires_in\":3600}";
+    assert_int_equal(gp_oauth_token_read(token, sizeof(token), good, sizeof(good) - 1, "u"), 0);
+    assert_string_equal(token, "eyJ.abc-_~+/=");
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        int rc = gp_oauth_token_read(token, sizeof(token), bad[i].answer, strlen(bad[i].answer),
+                                     "https://api.example/v1/oauth2/token");
+        if (rc != GP_EINVALID || !strstr(gp_error_last(), bad[i].why) ||
+            strstr(gp_error_last(), "SECRET"))
+            fail_msg("answer %zu: rc %d, '%s'", i, rc, gp_error_last());
+    }
+    assert_int_equal(gp_oauth_token_read(token, 4, good, sizeof(good) - 1, "u"), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "longer than 3 bytes"));
+}
+
 /* {day-N} and {day+N} in a path become midnight UTC of the day that many days off, as
  * yyyyMMddHHmm; anything else in braces is refused. */
 static void path_dates_are_filled_in(void **state)
@@ -1008,6 +1091,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adapters_parse_their_fixtures),
         cmocka_unit_test(path_dates_are_filled_in),
+        cmocka_unit_test(client_credentials_are_exchanged_for_a_token),
         cmocka_unit_test(offers_are_only_what_is_sold),
         cmocka_unit_test(eu_catalogues_page_and_keep_to_instances),
         cmocka_unit_test(ecb_rates_cross_through_the_dollar),
