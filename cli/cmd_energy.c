@@ -1,6 +1,7 @@
 /* `gpuplan energy`: the stored day-ahead electricity prices of each bidding zone over a window,
  * as the mean, the 10th and the 90th percentile, in EUR, DKK and USD per MWh; exit 3 when the
  * window holds no prices. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,24 @@ static int add_zone(struct gp_table *t, const struct gp_energy_summary *s, const
     return rc;
 }
 
+/* Which feed stores the zones asked for: Energinet's has DK1 and DK2, ENTSO-E's the others. */
+static const char *how_to_fetch(const char *zones)
+{
+    bool danish = !zones, others = !zones;
+
+    for (const char *z = zones; z && *z; z += strcspn(z, ","), z += *z == ',') {
+        bool dk = strncasecmp(z, "DK", 2) == 0;
+        danish |= dk;
+        others |= !dk;
+    }
+    if (danish && others)
+        return "run 'gpuplan refresh --feed energidata' (DK1, DK2) and, with a token in "
+               "ENTSOE_TOKEN, 'gpuplan refresh --feed entsoe' (NO1-NO5, SE1-SE4, FI)";
+    if (danish)
+        return "run 'gpuplan refresh --feed energidata'";
+    return "set ENTSOE_TOKEN (a free ENTSO-E token) and run 'gpuplan refresh --feed entsoe'";
+}
+
 static int rates_per_eur(struct gp_cli *cli, struct per_eur *out)
 {
     const struct gp_fx_table *fx;
@@ -129,9 +148,8 @@ static int show(struct gp_cli *cli, const struct gp_energy_summary *s, size_t n,
             rc = gp_cli_fail();
     }
     if (rc == GP_EXIT_OK && shown == 0) {
-        gp_msg_error("no electricity prices stored for %s in the last %ld days; run 'gpuplan "
-                     "refresh --feed energidata'",
-                     zones ? zones : "any zone", days);
+        gp_msg_error("no electricity prices stored for %s in the last %ld days; %s",
+                     zones ? zones : "any zone", days, how_to_fetch(zones));
         rc = GP_EXIT_NO_DATA;
     }
     if (rc == GP_EXIT_OK)

@@ -241,7 +241,10 @@ check "one zone listed" 0 $? "$tmp/out"
 expect_refusal "energy --days 0" "--days '0'" energy --days 0
 expect_refusal "energy --zone empty item" "expected ZONE,ZONE" energy --zone DK1,,SE3
 "$gpuplan" energy --zone NO4 >"$tmp/out" 2>"$tmp/err"
-check "energy for a zone without prices" 3 $? "$tmp/err" "NO4"
+check "energy for a zone without prices" 3 $? "$tmp/err" "NO4 .*ENTSOE_TOKEN.*--feed entsoe"
+"$gpuplan" energy --zone dk2,no4 --days 1 >"$tmp/out" 2>"$tmp/err"
+check "energy for Danish and other zones without prices" 3 $? "$tmp/err" \
+  "feed energidata' (DK1, DK2) and, with a token in ENTSOE_TOKEN, 'gpuplan refresh --feed entsoe'"
 "$gpuplan" plan "${chat[@]}" --site dk1 --pricing owned --gpus h200-sxm --format json \
   >"$tmp/hist.json" 2>"$tmp/err"
 check "plan at dk1 with history" 0 $? "$tmp/err"
