@@ -92,6 +92,7 @@ static void release_run(struct feed_run *fr)
     fr->stream = NULL;
     gp_feed_key_wipe(&fr->key);
     gp_feed_ctx_release(&fr->ctx);
+    gp_buf_wipe(&fr->post); /* it may hold a client secret */
     gp_buf_release(&fr->post);
     gp_http_response_release(&fr->resp);
     fr->done = true;

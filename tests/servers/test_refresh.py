@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "fixtures")
@@ -476,6 +477,14 @@ class RefreshTest(unittest.TestCase):
             self.assertIn(why, self.last_run("entsoe")[5])
             self.assertNotIn("SECRET", proc.stderr + self.last_run("entsoe")[5])
             self.assertEqual(len([p for p in self.energy() if p[4] == "entsoe"]), 30)
+        # a token with characters a query gives meaning to arrives whole, as one parameter
+        odd = KEYS["ENTSOE_TOKEN"] + "&documentType=A65 +%"
+        before = len(self.server.requests())
+        self.refresh("--feed", "entsoe", scenarios={"entsoe": "ok"},
+                     env=dict(self.env, ENTSOE_TOKEN=odd), expect=0)
+        query = urllib.parse.parse_qs(self.server.requests()[before]["path"].split("?", 1)[1])
+        self.assertEqual(query["securityToken"], [odd])
+        self.assertEqual(query["documentType"], ["A44"])
         # no token: skipped, saying which variable to set
         env = dict(self.env)
         env.pop("ENTSOE_TOKEN")
