@@ -69,8 +69,8 @@ static void print_summary(const struct gp_refresh_report *report, bool dry_run)
             gp_msg_error("feed %s failed, its last good offers are kept: %s", f->feed, f->reason);
         if (f->status == GP_REFRESH_SKIPPED)
             continue;
-        gp_feed_tiers_describe(tiers, sizeof(tiers), f->tiers);
-        gp_msg_note("%s: adapter %s (tiers: %s), %zu responses, %llu bytes, %zu rows out of "
+        gp_feed_yield_describe(tiers, sizeof(tiers), gp_feed_adapter_find(f->adapter));
+        gp_msg_note("%s: adapter %s (%s), %zu responses, %llu bytes, %zu rows out of "
                     "scope",
                     f->feed, f->adapter, tiers, f->pages, (unsigned long long)f->bytes,
                     f->out_of_scope);
@@ -111,12 +111,12 @@ static int list_feeds(struct gp_cli *cli, const struct gp_feed_configs *cfg)
         const struct gp_feed_config *f = &cfg->feeds[i];
         const struct gp_feed_adapter *a = gp_feed_adapter_find(f->source.adapter);
         char tiers[64], key[1200], url[sizeof(f->source.base_url) + 8];
-        gp_feed_tiers_describe(tiers, sizeof(tiers), a ? a->tiers : 0);
+        gp_feed_yield_describe(tiers, sizeof(tiers), a);
         if (!*f->key_env && !*f->key_file)
             gp_text_copy(key, sizeof(key), "none");
         else
-            snprintf(key, sizeof(key), "%s%s%s%s", f->key_env,
-                     *f->key_env && *f->key_file ? " or " : "", f->key_file,
+            snprintf(key, sizeof(key), "%s%s%s%s%s%s", f->key_env, *f->secret_env ? " + " : "",
+                     f->secret_env, *f->key_env && *f->key_file ? " or " : "", f->key_file,
                      a && a->key_required ? " (required)" : " (optional)");
         rc = gp_table_add_row(&t);
         if (!rc)

@@ -44,6 +44,16 @@ const char *const *gp_feed_adapter_names(void)
     return names;
 }
 
+void gp_feed_yield_describe(char *out, size_t size, const struct gp_feed_adapter *a)
+{
+    if (size == 0)
+        return;
+    if (a && (a->yields_rates || a->yields_energy))
+        gp_text_copy(out, size, a->yields_rates ? "exchange rates" : "electricity prices");
+    else
+        gp_feed_tiers_describe(out, size, a ? a->tiers : 0);
+}
+
 void gp_feed_tiers_describe(char *out, size_t size, unsigned mask)
 {
     size_t used = 0;

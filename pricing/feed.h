@@ -127,6 +127,9 @@ const struct gp_feed_adapter *gp_feed_adapter_find(const char *name);
 const char *const *gp_feed_adapter_names(void);
 /* "on-demand, spot" for the tiers in `mask`, into out[size]. */
 void gp_feed_tiers_describe(char *out, size_t size, unsigned mask);
+/* What adapter `a` yields, into out[size]: its tiers, or "exchange rates" or "electricity
+ * prices" for a feed of those; "" for NULL. */
+void gp_feed_yield_describe(char *out, size_t size, const struct gp_feed_adapter *a);
 
 void gp_feed_ctx_init(struct gp_feed_ctx *ctx, const char *feed, const char *provider,
                       int64_t observed_at, const struct gp_fx_table *fx,
