@@ -240,6 +240,11 @@ check "energy --zone --days" 0 $? "$tmp/out" "^SE3,"
 check "one zone listed" 0 $? "$tmp/out"
 expect_refusal "energy --days 0" "--days '0'" energy --days 0
 expect_refusal "energy --zone empty item" "expected ZONE,ZONE" energy --zone DK1,,SE3
+"$gpuplan" refresh --list --format csv >"$tmp/feeds.csv" 2>"$tmp/err"
+check "refresh --list: the electricity feeds" 0 $? "$tmp/feeds.csv" \
+  "^entsoe,yes,entsoe,electricity prices,ENTSOE_TOKEN (required),https://web-api.tp.entsoe.eu"
+check "refresh --list: Verda and its credentials" 0 0 "$tmp/feeds.csv" \
+  '^verda,yes,verda,"on-demand, spot",VERDA_CLIENT_ID + VERDA_CLIENT_SECRET (optional),'
 "$gpuplan" energy --zone NO4 >"$tmp/out" 2>"$tmp/err"
 check "energy for a zone without prices" 3 $? "$tmp/err" "NO4 .*ENTSOE_TOKEN.*--feed entsoe"
 "$gpuplan" energy --zone dk2,no4 --days 1 >"$tmp/out" 2>"$tmp/err"
