@@ -21,26 +21,13 @@
 static int parse_page(struct gp_feed_ctx *ctx, const char *rel, const char *url)
 {
     const struct gp_feed_adapter *a = gp_feed_adapter_find("energidata");
-    struct gp_buf body = {0};
-    int rc;
 
     assert_non_null(a);
     assert_true(a->yields_energy);
     gp_feed_ctx_init(ctx, "energidata", "energinet", 1790000000, NULL, NULL);
     ctx->url = url;
     ctx->base_url = "https://api.energidataservice.dk";
-    read_fixture(&body, rel);
-    rc = a->parse(ctx, body.data, body.len);
-    gp_buf_release(&body);
-    return rc;
-}
-
-static int64_t at(const char *stamp)
-{
-    int64_t t;
-
-    assert_int_equal(gp_time_parse(stamp, &t), 0);
-    return t;
+    return parse_fixture_with(ctx, a, rel);
 }
 
 static void quarter_hours_of_the_current_dataset(void **state)

@@ -40,28 +40,14 @@ static void ctx_open(struct gp_feed_ctx *ctx)
 /* Parse fixture `rel` into ctx (opened here, released by the caller). */
 static int parse_fixture(struct gp_feed_ctx *ctx, const char *rel)
 {
-    struct gp_buf body;
-    int rc;
-
     ctx_open(ctx);
-    read_fixture(&body, rel);
-    rc = adapter()->parse(ctx, body.data, body.len);
-    gp_buf_release(&body);
-    return rc;
+    return parse_fixture_with(ctx, adapter(), rel);
 }
 
 static int parse_text(struct gp_feed_ctx *ctx, const char *doc)
 {
     ctx_open(ctx);
     return adapter()->parse(ctx, doc, strlen(doc));
-}
-
-static int64_t at(const char *stamp)
-{
-    int64_t t;
-
-    assert_int_equal(gp_time_parse(stamp, &t), 0);
-    return t;
 }
 
 static void quarter_hours_of_an_a01_curve(void **state)
