@@ -83,7 +83,7 @@ static int read_source(const struct gp_json_reader *rd, const cJSON *obj,
 }
 
 /* "{day-N}" or "{day+N}" at `p` (after its '{'): the day offset, or GP_EINVALID. */
-static int day_placeholder(const char *p, size_t len, long *days)
+static int day_offset_field(const char *p, size_t len, long *days)
 {
     char *end;
     long n;
@@ -117,9 +117,9 @@ int gp_feed_path_expand(char *out, size_t size, const char *path, int64_t now)
         size_t literal = open ? (size_t)(open - p) : strlen(p);
         char stamp[16] = "";
         long days;
-        if (open && (!close || day_placeholder(open + 1, (size_t)(close - open), &days)))
+        if (open && (!close || day_offset_field(open + 1, (size_t)(close - open), &days)))
             return gp_error_set(GP_EINVALID,
-                                "path '%s': '%.*s' is no placeholder (the only ones are {day-N} "
+                                "path '%s': '%.*s' is not a date field (a path may hold {day-N} "
                                 "and {day+N}, N days 0 to 3660)",
                                 path, close ? (int)(close - open + 1) : (int)strlen(open), open);
         if (open)

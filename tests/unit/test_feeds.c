@@ -879,7 +879,7 @@ static void bad_configs_are_rejected_with_a_location(void **state)
          "must be a JSON object"},
         {"{\"feeds\": [{\"name\": \"e\", \"adapter\": \"entsoe\", \"base_url\": \"https://h\", "
          "\"paths\": [\"/api?a=1\", \"/api?start={now-30}\"]}]}",
-         "paths: [1]: path '/api?start={now-30}': '{now-30}' is no placeholder"},
+         "paths: [1]: path '/api?start={now-30}': '{now-30}' is not a date field"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -963,7 +963,7 @@ static void path_dates_are_filled_in(void **state)
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         if (gp_feed_path_expand(out, sizeof(out), bad[i], now) != GP_EINVALID)
             fail_msg("accepted %s", bad[i]);
-        assert_non_null(strstr(gp_error_last(), "is no placeholder"));
+        assert_non_null(strstr(gp_error_last(), "is not a date field"));
     }
     assert_int_equal(gp_feed_path_expand(out, 20, "/api?p={day-1}&q={day+1}", now), GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "longer than 19 bytes"));
