@@ -9,6 +9,8 @@
 
 #include "cli/cli.h"
 #include "planner/energy.h"
+#include "pricing/feed.h"
+#include "pricing/feeds.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/msg.h"
@@ -76,24 +78,6 @@ static int add_zone(struct gp_table *t, const struct gp_energy_summary *s, const
     return rc;
 }
 
-/* Which feed stores the zones asked for: Energinet's has DK1 and DK2, ENTSO-E's the others. */
-static const char *how_to_fetch(const char *zones)
-{
-    bool danish = !zones, others = !zones;
-
-    for (const char *z = zones; z && *z; z += strcspn(z, ","), z += *z == ',') {
-        bool dk = strncasecmp(z, "DK", 2) == 0;
-        danish |= dk;
-        others |= !dk;
-    }
-    if (danish && others)
-        return "run 'gpuplan refresh --feed energidata' (DK1, DK2) and, with a token in "
-               "ENTSOE_TOKEN, 'gpuplan refresh --feed entsoe' (NO1-NO5, SE1-SE4, FI)";
-    if (danish)
-        return "run 'gpuplan refresh --feed energidata'";
-    return "set ENTSOE_TOKEN (a free ENTSO-E token) and run 'gpuplan refresh --feed entsoe'";
-}
-
 static int rates_per_eur(struct gp_cli *cli, struct per_eur *out)
 {
     const struct gp_fx_table *fx;
@@ -127,6 +111,72 @@ static bool listed(const char *list, const char *zone)
     return false;
 }
 
+/* Whether electricity adapter `a` fetches one of the zones asked for (`zones` NULL: any). */
+static bool fetches_asked(const struct gp_feed_adapter *a, const char *zones)
+{
+    for (const char *const *z = a->zones; z && *z; z++)
+        if (listed(zones, *z))
+            return true;
+    return false;
+}
+
+/* The configured feed that runs adapter `name`, or NULL. */
+static const struct gp_feed_config *feed_of(const struct gp_feed_configs *cfg, const char *name)
+{
+    for (size_t i = 0; i < cfg->count; i++)
+        if (strcmp(cfg->feeds[i].source.adapter, name) == 0)
+            return &cfg->feeds[i];
+    return NULL;
+}
+
+/* One feed's part of the hint: how to run it, the variable its key comes from when it needs
+ * one, and, when the hint names several feeds, the zones it fetches. */
+static void hint_part(struct gp_buf *out, const struct gp_feed_adapter *a,
+                      const struct gp_feed_configs *cfg, bool several)
+{
+    const struct gp_feed_config *f = feed_of(cfg, a->name);
+    const char *feed = f ? f->name : a->name;
+    const char *key = f && a->key_required && *f->key_env ? f->key_env : NULL;
+
+    if (out->len == 0 && key)
+        gp_buf_printf(out, "set %s and run 'gpuplan refresh --feed %s'", key, feed);
+    else if (out->len == 0)
+        gp_buf_printf(out, "run 'gpuplan refresh --feed %s'", feed);
+    else if (key)
+        gp_buf_printf(out, " and, with a token in %s, 'gpuplan refresh --feed %s'", key, feed);
+    else
+        gp_buf_printf(out, " and 'gpuplan refresh --feed %s'", feed);
+    for (const char *const *z = a->zones; several && z && *z; z++)
+        gp_buf_printf(out, "%s%s%s", z == a->zones ? " (" : ", ", *z, z[1] ? "" : ")");
+}
+
+/* What to run for the zones asked for (every zone when NULL), into out[size]: each electricity
+ * feed that fetches one of them, by its adapter's own zones and the feed's configured name and
+ * key. */
+static void how_to_fetch(char *out, size_t size, const char *zones)
+{
+    const struct gp_feed_adapter *needed[8];
+    struct gp_feed_configs cfg = {0};
+    struct gp_buf hint = GP_BUF_INIT;
+    size_t count = 0;
+
+    for (const char *const *name = gp_feed_adapter_names(); *name && count < 8; name++) {
+        const struct gp_feed_adapter *a = gp_feed_adapter_find(*name);
+        if (a && a->yields_energy && fetches_asked(a, zones))
+            needed[count++] = a;
+    }
+    if (gp_feed_configs_load(&cfg, NULL) != 0)
+        gp_error_clear(); /* a broken user feeds.json: the hint names the adapters instead */
+    for (size_t i = 0; i < count; i++)
+        hint_part(&hint, needed[i], &cfg, count > 1);
+    gp_text_copy(out, size,
+                 count ? (hint.data ? hint.data : "")
+                       : "no feed of gpuplan fetches that zone (plan --kwh-price prices energy "
+                         "without one)");
+    gp_buf_release(&hint);
+    gp_feed_configs_release(&cfg);
+}
+
 /* The summaries of the zones asked for, as a table; GP_EXIT_NO_DATA naming the window when
  * none has prices in it. */
 static int show(struct gp_cli *cli, const struct gp_energy_summary *s, size_t n, const char *zones,
@@ -148,8 +198,10 @@ static int show(struct gp_cli *cli, const struct gp_energy_summary *s, size_t n,
             rc = gp_cli_fail();
     }
     if (rc == GP_EXIT_OK && shown == 0) {
+        char hint[512];
+        how_to_fetch(hint, sizeof(hint), zones);
         gp_msg_error("no electricity prices stored for %s in the last %ld days; %s",
-                     zones ? zones : "any zone", days, how_to_fetch(zones));
+                     zones ? zones : "any zone", days, hint);
         rc = GP_EXIT_NO_DATA;
     }
     if (rc == GP_EXIT_OK)

@@ -116,6 +116,8 @@ struct gp_feed_adapter {
                                    credentials), which the documents are fetched with */
     bool yields_rates;          /* an exchange-rate feed: ctx->rates, not offers */
     bool yields_energy;         /* an electricity-price feed: ctx->energy, not offers */
+    const char *const *zones;   /* electricity feeds: the bidding zones its default paths
+                                   fetch, NULL-terminated; NULL for other feeds */
     bool explains_refusals;     /* a 4xx page's body says why (other than 429): it goes to
                                    parse, whose error is the feed's, or which reads it as a
                                    page with nothing in it (ENTSO-E's "No matching data") */

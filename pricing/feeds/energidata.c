@@ -133,6 +133,8 @@ static int energidata_parse(struct gp_feed_ctx *ctx, const char *body, size_t le
     return rc;
 }
 
+static const char *const default_zones[] = {"DK1", "DK2", NULL};
+
 const struct gp_feed_adapter gp_feed_energidata = {
     .name = "energidata",
     .tiers = 0,
@@ -141,4 +143,5 @@ const struct gp_feed_adapter gp_feed_energidata = {
     .max_pages = 64,
     .parse = energidata_parse,
     .yields_energy = true,
+    .zones = default_zones,
 };

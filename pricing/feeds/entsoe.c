@@ -371,6 +371,10 @@ static int entsoe_finish(struct gp_feed_ctx *ctx)
     return 0;
 }
 
+/* The zones of data/feeds.json's paths (DK1 and DK2 come from energidata). */
+static const char *const default_zones[] = {"NO1", "NO2", "NO3", "NO4", "NO5", "SE1",
+                                            "SE2", "SE3", "SE4", "FI",  NULL};
+
 const struct gp_feed_adapter gp_feed_entsoe = {
     .name = "entsoe",
     .tiers = 0,
@@ -383,4 +387,5 @@ const struct gp_feed_adapter gp_feed_entsoe = {
     .finish = entsoe_finish,
     .yields_energy = true,
     .explains_refusals = true,
+    .zones = default_zones,
 };

@@ -88,8 +88,10 @@ static int locate(struct gp_feed_ctx *ctx, const char *sku, const char *location
         int rc;
         if (copy.region[0] || strcmp(copy.instance_type, sku) != 0)
             continue;
-        if (gp_text_copy(copy.region, sizeof(copy.region), location))
+        if (gp_text_copy(copy.region, sizeof(copy.region), location)) {
+            gp_feed_reject(ctx, "a location_code longer than %zu bytes", sizeof(copy.region) - 1);
             return 0;
+        }
         if ((rc = gp_feed_add_offer(ctx, &copy)))
             return rc;
     }
