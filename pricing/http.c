@@ -552,6 +552,7 @@ static long attempt_timeout(const struct gp_http_request *req, const struct gp_h
         timeout = left > 1 ? (long)left : 1;
     return timeout;
 }
+
 /* The URL with the token as its query parameter req->query_key, URL-encoded, handed to libcurl
  * as a parsed URL that only the transfer holds: req->url, which messages, logs and the store
  * see, never carries it. Returns 0 or -1. */
@@ -576,7 +577,7 @@ static int set_credential_url(struct xfer *x, CURL *e)
             rc = 0;
     }
     if (param) {
-        memset(param, 0, size);
+        gp_wipe(param, size);
         free(param);
     }
     return rc;
