@@ -38,7 +38,7 @@ static const char *const serving_keys[] = {"compute",
                                            "expert_tokens_half",
                                            "memory_fraction",
                                            NULL};
-static const char *const network_keys[] = {"efficiency", "latency_us", NULL};
+static const char *const network_keys[] = {"efficiency", "latency_us", "alltoall_latency_us", NULL};
 static const char *const training_keys[] = {"mfu", NULL};
 static const char *const power_keys[] = {"idle", "busy", "memory_bound", NULL};
 static const char *const uncertainty_keys[] = {"low", "high", NULL};
@@ -169,6 +169,8 @@ static int read_entry(struct gp_json_reader *r, const cJSON *obj, bool required,
         rc = ranged(r, sec, "efficiency", 0.01, 1.0, 1.0, required, &e->net_efficiency);
         if (!rc)
             rc = ranged(r, sec, "latency_us", 0, 1e5, 1e-6, required, &e->net_latency_s);
+        if (!rc)
+            rc = ranged(r, sec, "alltoall_latency_us", 0, 1e5, 1e-6, false, &e->alltoall_latency_s);
         gp_json_leave(r, saved);
     }
     if (!rc)

@@ -42,6 +42,8 @@ struct gp_efficiency {
     int max_batch;              /* most sequences an engine batches in one step */
     double net_efficiency;      /* achieved share of scale-up bandwidth in all-reduce */
     double net_latency_s;       /* fixed cost of one all-reduce, s */
+    double alltoall_latency_s;  /* fixed cost of one expert-parallel dispatch or combine (an
+                                   all-to-all kernel), s; 0 = net_latency_s */
     double mfu;                 /* training model-FLOPs utilisation of the precision's peak */
     double dp_overlap;          /* share of data-parallel traffic hidden behind compute, [0, 1) */
     double claim_inference;     /* vendor-claim multiplier on inference throughput; 1 = none */

@@ -195,10 +195,15 @@ static double all_to_all(const struct gp_model_arch *m, int ep, const struct rat
  *   dep: an all-to-all dispatch and combine in every MoE block;
  *   dpa: every group's tokens are gathered to all GPUs for the tensor-parallel experts and the
  *     sums scattered back, in every MoE block.
+ * A token exchange between attention groups (dep, dpa) waits for every group and pays the
+ * exchange kernels' latency (alltoall_latency_us), not an all-reduce's.
  */
 static void collectives(double *fixed, double *per_token, const struct gp_layout_shape *sh,
-                        const struct gp_model_arch *m, const struct rates *r, double latency)
+                        const struct gp_model_arch *m, const struct rates *r,
+                        const struct gp_efficiency *eff)
 {
+    double latency = eff->net_latency_s;
+    double alltoall = eff->alltoall_latency_s > 0 ? eff->alltoall_latency_s : latency;
     double moe = gp_model_moe_layers(m), act = m->hidden * ACT_BYTES / r->link;
     int ta = sh->attention_tp, n = sh->gpus;
 
@@ -207,12 +212,9 @@ static void collectives(double *fixed, double *per_token, const struct gp_layout
     if (ta > 1) {
         *fixed = 2.0 * m->layers * latency;
         *per_token = 2.0 * m->layers * 2.0 * (ta - 1) / ta * act;
-    } else if (n > 1 && sh->expert_ep > 1) {
-        *fixed = 2.0 * moe * latency;
-        *per_token = all_to_all(m, n, r);
     } else if (n > 1) {
-        *fixed = 2.0 * moe * latency;
-        *per_token = moe * 2.0 * (n - 1) * act;
+        *fixed = 2.0 * moe * alltoall;
+        *per_token = sh->expert_ep > 1 ? all_to_all(m, n, r) : moe * 2.0 * (n - 1) * act;
     }
 }
 
@@ -311,7 +313,7 @@ static int layout_terms(struct terms *x, const struct gp_workload *w,
     x->a0 = k->attn_fixed;
     x->a = gp_fmax(k->attn_flops * per_ta / r->attn, x->kv_tok * k->ctx / r->bytes) +
            eff->sequence_overhead_s;
-    collectives(&x->k0, &x->k, sh, m, r, eff->net_latency_s);
+    collectives(&x->k0, &x->k, sh, m, r, eff);
     x->o = k->overhead;
     /* Prefill of one request: GEMMs over s tokens (compute-bound for any real prompt), causal
      * attention, and the same collectives with s tokens of payload. In-flight batching runs a

@@ -943,6 +943,38 @@ static void test_sweep_range_text(void **state)
 
 /* ---- the efficiency table ------------------------------------------------------------------ */
 
+/* The expert-parallel exchange latency is read from the network section, in microseconds, and a
+ * value outside 0 to 100,000 us is refused with its field named. */
+static void test_efficiency_alltoall_latency(void **state)
+{
+    static const char *const bad[] = {"-1", "200000", "\"fast\""};
+    static const char key[] = "\"alltoall_latency_us\": 95.5";
+    struct gp_buf text = {0};
+    char origin[256];
+    struct gp_efficiency e;
+    (void)state;
+
+    gp_efficiency_resolve(&e, &effs, "h200-sxm");
+    assert_true(fabs(e.alltoall_latency_s - 95.5e-6) < 1e-15);
+    assert_true(e.alltoall_latency_s > e.net_latency_s);
+    assert_int_equal(gp_data_read(&text, "efficiency.json", origin, sizeof(origin)), 0);
+    const char *at = strstr(text.data, key);
+    assert_non_null(at);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct gp_efficiency_table t;
+        size_t size = text.len + 32;
+        char *edited = malloc(size);
+        assert_non_null(edited);
+        snprintf(edited, size, "%.*s\"alltoall_latency_us\": %s%s", (int)(at - text.data),
+                 text.data, bad[i], at + strlen(key));
+        assert_int_equal(gp_efficiency_table_parse(&t, edited, strlen(edited), "e.json"),
+                         GP_EINVALID);
+        assert_non_null(strstr(gp_error_last(), "defaults.network.alltoall_latency_us"));
+        free(edited);
+    }
+    gp_buf_release(&text);
+}
+
 static void test_efficiency_table(void **state)
 {
     struct gp_efficiency_table t;
@@ -1311,6 +1343,7 @@ int main(void)
         cmocka_unit_test(test_sweep_parse),
         cmocka_unit_test(test_sweep_range_text),
         cmocka_unit_test(test_efficiency_table),
+        cmocka_unit_test(test_efficiency_alltoall_latency),
         cmocka_unit_test(test_parse_buying),
         cmocka_unit_test(test_buy_row),
         cmocka_unit_test(test_buy_memo),
