@@ -38,6 +38,8 @@ struct gp_efficiency {
     double kv_free_fraction;    /* when > 0: the engine gives the KV cache this share of what
                                    weights and runtime leave free instead (TensorRT-LLM's
                                    kv_cache_free_gpu_mem_fraction), (0, 1] */
+    double kv_reserve;          /* share of a request's answer whose KV cache the engine reserves
+                                   at admission (TensorRT-LLM's GUARANTEED_NO_EVICT: 1), [0, 1] */
     double runtime_overhead_gb; /* per-GPU memory outside weights and KV (activations, comm), GB */
     int max_batch;              /* most sequences an engine batches in one step */
     double net_efficiency;      /* achieved share of scale-up bandwidth in all-reduce */

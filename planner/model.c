@@ -218,11 +218,23 @@ static void collectives(double *fixed, double *per_token, const struct gp_layout
     }
 }
 
+/*
+ * Share of its answer's KV cache a sequence holds on average over its life when the engine
+ * reserves `reserve` of the answer at admission: r g tokens until the answer outgrows them, then
+ * the answer itself, (r^2 + 1) / 2 of g. 1/2 when blocks come as tokens do (vLLM, SGLang), all
+ * of it when the whole answer is reserved (TensorRT-LLM's GUARANTEED_NO_EVICT).
+ */
+static double held_answer_share(double reserve)
+{
+    return (1.0 + reserve * reserve) / 2.0;
+}
+
 /* What every layout of one inference evaluation shares: the request's sizes, the model's
  * weights, and the terms that do not depend on how the model is split. */
 struct shared {
     double L, s, g;      /* layers; prompt and output tokens of a request */
     double ctx, full;    /* KV context of a decode step on average and at the end, tokens */
+    double held;         /* KV context a sequence holds on average over its life, tokens */
     double dense_bytes;  /* weights outside the routed experts, bytes */
     double expert_bytes; /* the routed experts' weights, bytes */
     double compute;      /* GEMM time of one token on one GPU before any split, s */
@@ -253,6 +265,7 @@ static void shared_init(struct shared *k, const struct gp_workload *w, const str
     k->g = in->output_tokens;
     k->ctx = gp_model_kv_context(m, k->s + k->g / 2.0);
     k->full = gp_model_kv_context(m, k->s + k->g);
+    k->held = gp_model_kv_context(m, k->s + k->g * held_answer_share(eff->kv_reserve));
     k->dense_bytes = (m->params - experts) * gp_precision_bytes(prec);
     k->expert_bytes = experts * gp_model_expert_bytes(m, prec);
     k->compute = 2.0 * ((active - routed) / r->flops + routed / r->erouted);
@@ -306,7 +319,7 @@ static int layout_terms(struct terms *x, const struct gp_workload *w,
     double avail = kv_budget(w, eff, k, x->dense + x->expw);
     if (avail < x->kv_tok * k->full || (sh->gpus > 1 && !(r->link > 0)))
         return 1;
-    x->cap = gp_fmin(floor(avail / (x->kv_tok * k->ctx)), k->engine_max);
+    x->cap = gp_fmin(floor(avail / (x->kv_tok * k->held)), k->engine_max);
     x->c0 = k->gemm_fixed;
     x->c = k->compute * per_ta;
     x->epad = k->expert_pad * per_gpu;

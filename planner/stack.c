@@ -9,17 +9,10 @@
 #include "util/json.h"
 #include "util/text.h"
 
-static const char *const phase_names[GP_PHASE_COUNT + 1] = {"prefill",
-                                                            "decode",
-                                                            "attention",
-                                                            "communication",
-                                                            "overlap",
-                                                            "training_mfu",
-                                                            "sequence_us",
-                                                            "expert_gemm",
-                                                            "memory_fraction",
-                                                            "kv_free_memory_fraction",
-                                                            NULL};
+static const char *const phase_names[GP_PHASE_COUNT + 1] = {
+    "prefill",      "decode",      "attention",   "communication",   "overlap",
+    "training_mfu", "sequence_us", "expert_gemm", "memory_fraction", "kv_free_memory_fraction",
+    "kv_reserve",   NULL};
 static const char *const stack_keys[] = {"name",    "stack",      "version", "as_of",
                                          "vendors", "claim",      "base",    "source",
                                          "phases",  "production", NULL};
@@ -46,7 +39,8 @@ static int read_factor(struct gp_json_reader *r, const cJSON *phases, enum gp_st
 {
     const cJSON *obj = NULL;
     double hi = p == GP_PHASE_TRAINING_MFU ? 2.0 : p == GP_PHASE_SEQUENCE_US ? 1000.0 : 1.0;
-    double lo = p == GP_PHASE_OVERLAP || p == GP_PHASE_SEQUENCE_US ? 0.0 : 0.01;
+    bool zero_ok = p == GP_PHASE_OVERLAP || p == GP_PHASE_SEQUENCE_US || p == GP_PHASE_KV_RESERVE;
+    double lo = zero_ok ? 0.0 : 0.01;
     int rc = gp_json_child(r, phases, phase_names[p], false, &obj, GP_JSON_OPTIONAL);
 
     if (rc || !obj)
@@ -67,9 +61,9 @@ static int read_factor(struct gp_json_reader *r, const cJSON *phases, enum gp_st
                             GP_JSON_REQUIRED);
     if (!rc && !known_confidence(f->confidence))
         rc = gp_json_fail(r, "confidence", "'%s' is not high, medium or low", f->confidence);
-    /* A zero overlap or overhead is a real value, but 0 means "absent"; store the smallest
-     * positive value so "covered" stays distinguishable. */
-    if (!rc && (p == GP_PHASE_OVERLAP || p == GP_PHASE_SEQUENCE_US) && f->factor == 0)
+    /* A zero overlap, overhead or reservation is a real value, but 0 means "absent"; store the
+     * smallest positive value so "covered" stays distinguishable. */
+    if (!rc && zero_ok && f->factor == 0)
         f->factor = 1e-9;
     gp_json_leave(r, saved);
     return rc;
@@ -329,6 +323,8 @@ void gp_stack_apply(struct gp_efficiency *eff, const struct gp_stack_table *tabl
         eff->memory_fraction = ph[GP_PHASE_MEMORY_FRACTION].factor;
     if (ph[GP_PHASE_KV_FREE_FRACTION].factor > 0)
         eff->kv_free_fraction = ph[GP_PHASE_KV_FREE_FRACTION].factor;
+    if (ph[GP_PHASE_KV_RESERVE].factor > 0)
+        eff->kv_reserve = ph[GP_PHASE_KV_RESERVE].factor;
     eff->claim_inference = s->claim ? s->claim_inference : 1.0;
     eff->claim_training = s->claim ? s->claim_training : 1.0;
     eff->vendor_claim = s->claim;

@@ -27,6 +27,8 @@ enum gp_stack_phase {
     GP_PHASE_MEMORY_FRACTION,  /* share of HBM the engine uses by default, (0, 1] */
     GP_PHASE_KV_FREE_FRACTION, /* share of the memory weights leave free that the engine gives
                                   its KV cache by default, (0, 1] */
+    GP_PHASE_KV_RESERVE,       /* share of a request's answer whose KV cache the engine reserves
+                                  when it admits the request, [0, 1] (0: blocks as tokens come) */
     GP_PHASE_COUNT
 };
 

@@ -279,6 +279,27 @@ static void test_exchange_latency(void **state)
     }
 }
 
+/* An engine that reserves a request's whole answer when it admits it (TensorRT-LLM's
+ * GUARANTEED_NO_EVICT, kv_reserve 1) holds prompt plus answer per sequence; one that takes blocks as
+ * tokens come holds prompt plus half the answer on average. Where memory sets the batch (Qwen3-235B
+ * FP8 on 8 H100 at DEP8, 1k/8k) the batch shrinks by (1024 + 4096) / (1024 + 8192). */
+static void test_kv_reserve(void **state)
+{
+    struct gp_efficiency eff = eff_for("h100-sxm");
+    struct gp_workload w = fixture_inference("qwen3-235b-a22b", GP_FP8, 1024, 8192);
+    (void)state;
+
+    pin(&w, GP_LAYOUT_DEP, 8);
+    eff.kv_reserve = 0;
+    struct gp_perf paged = evaluate(&w, "h100-sxm", &eff);
+    eff.kv_reserve = 1;
+    struct gp_perf reserved = evaluate(&w, "h100-sxm", &eff);
+    assert_true(paged.feasible && reserved.feasible);
+    assert_true(paged.batch > 30);
+    assert_true(fabs((double)reserved.batch / paged.batch - 5120.0 / 9216.0) < 0.03);
+    assert_true(reserved.replica_rate < paged.replica_rate);
+}
+
 /* TensorRT-LLM gives the KV cache a share of what the weights leave free, so DeepSeek-R1 FP8
  * fits 4 B200 at TP4 as engines serve it; a share of all HBM (vLLM's rule, or a workload's
  * memory_fraction) leaves no room. */
@@ -339,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_grouped_experts),
         cmocka_unit_test(test_tensor_parallel_divides_experts),
         cmocka_unit_test(test_exchange_latency),
+        cmocka_unit_test(test_kv_reserve),
         cmocka_unit_test(test_engine_memory_rules),
         cmocka_unit_test(test_interactivity_floor),
     };

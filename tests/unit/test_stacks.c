@@ -112,6 +112,18 @@ static void test_parse_errors(void **state)
                                                "\"confidence\": \"sure\"}"))),
                      GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "not high, medium or low"));
+    /* kv_reserve is a share of the answer, 0 (blocks as tokens come) to 1 (all of it). */
+#define RESERVE(v)                                                                                 \
+    PROFILE("\"phases\": {\"prefill\": {\"factor\": 0.7, \"fitted_on\": \"x\", "                \
+            "\"confidence\": \"low\"}, \"decode\": {\"factor\": 0.8, \"fitted_on\": \"x\", "     \
+            "\"confidence\": \"low\"}, \"kv_reserve\": {\"factor\": " v ", \"fitted_on\": "        \
+            "\"engine default\", \"confidence\": \"high\"}}")
+    assert_int_equal(parse_text(RESERVE("0")), 0);
+    assert_int_equal(parse_text(RESERVE("1")), 0);
+    assert_int_equal(parse_text(RESERVE("1.5")), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "stacks[0].phases.kv_reserve.factor"));
+    assert_int_equal(parse_text(RESERVE("-0.1")), GP_EINVALID);
+#undef RESERVE
     /* A profile without factors, or a claim without a measured base, says so. */
     assert_int_equal(parse_text(PROFILE("\"phases\": {}")), GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "needs prefill and decode"));
