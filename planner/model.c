@@ -96,6 +96,7 @@ struct rates {
     double erouted;    /* what the grouped expert GEMMs sustain on routed tokens: eflops times
                           the stack's expert_gemm share, FLOP/s */
     double egemm_half; /* s_half of the experts' GEMM curve, FLOPs */
+    double ebytes;     /* bytes of one routed activation in the experts' compute precision */
     double bytes;      /* HBM bandwidth * eff_max for large transfers, B/s */
     double bw_half;    /* s_half of the bandwidth curve, bytes */
     double link;       /* achieved one-way scale-up bandwidth, B/s */
@@ -118,7 +119,9 @@ struct terms {
     double c0, c;              /* GEMM fixed and per-sequence compute time, s */
     double epad;               /* compute lost to short expert tiles when every expert on the
                                   GPU is reached, s (scaled by the share reached) */
-    double a0, a;              /* attention fixed and per-sequence time, s */
+    double a0, a;              /* attention fixed and per-sequence time (with the routed tokens'
+                                  activation traffic, e), s */
+    double e;                  /* routed tokens' activation traffic per sequence, s */
     double k0, k;              /* collective fixed and per-sequence time, s */
     double o;                  /* fixed step overhead, s */
     double pre, pre_c, pre_m;  /* one request's prefill: time, its compute and memory parts, s */
@@ -229,6 +232,22 @@ static double held_answer_share(double reserve)
     return (1.0 + reserve * reserve) / 2.0;
 }
 
+double gp_model_routed_traffic(const struct gp_model_arch *m, double expert_bytes,
+                               const struct gp_layout_shape *sh)
+{
+    double h = m->hidden, inner = gp_model_expert_width(m), k = m->active_experts;
+    if (m->experts <= 1 || !(k > 0))
+        return 0.0;
+    /* per routed copy: hidden-wide and expert-wide tensors, and the token's own share */
+    double hidden = h * (expert_bytes + 2.0 * ACT_BYTES) + 2.0 * ACT_BYTES * h / k;
+    double wide = inner * (4.0 * ACT_BYTES + expert_bytes);
+    /* copies a GPU handles per sequence of a group: of every group's, those routed to its
+     * experts (1/ep) in hidden width, and its slice of them (1/gpus) in expert width */
+    double copies_hidden = k * sh->attention_dp / sh->expert_ep;
+    double copies_wide = k / sh->attention_tp;
+    return gp_model_moe_layers(m) * (copies_hidden * hidden + copies_wide * wide);
+}
+
 /* What every layout of one inference evaluation shares: the request's sizes, the model's
  * weights, and the terms that do not depend on how the model is split. */
 struct shared {
@@ -324,8 +343,9 @@ static int layout_terms(struct terms *x, const struct gp_workload *w,
     x->c = k->compute * per_ta;
     x->epad = k->expert_pad * per_gpu;
     x->a0 = k->attn_fixed;
+    x->e = gp_model_routed_traffic(m, r->ebytes, sh) / r->bytes;
     x->a = gp_fmax(k->attn_flops * per_ta / r->attn, x->kv_tok * k->ctx / r->bytes) +
-           eff->sequence_overhead_s;
+           eff->sequence_overhead_s + x->e;
     collectives(&x->k0, &x->k, sh, m, r, eff);
     x->o = k->overhead;
     /* Prefill of one request: GEMMs over s tokens (compute-bound for any real prompt), causal
@@ -334,7 +354,8 @@ static int layout_terms(struct terms *x, const struct gp_workload *w,
      * once per step: a prefill adds only its dense GEMMs'. */
     x->pre_c = k->s * x->c + k->dense_fixed + k->prompt_flops * per_ta / r->attn;
     x->pre_m = op_time(x->dense + x->expw, dense_gemms(m), r->bw_half, r->bytes);
-    x->pre = gp_fmax(x->pre_c, x->pre_m) + x->k0 + x->k * k->s + k->L * eff->layer_overhead_s;
+    x->pre = gp_fmax(x->pre_c, x->pre_m) + x->e * k->s + x->k0 + x->k * k->s +
+             k->L * eff->layer_overhead_s;
     return 0;
 }
 
@@ -392,7 +413,8 @@ static void step_at(struct candidate *c, const struct gp_model_arch *m, const st
 /*
  * One layout. A decode step is a roofline per operation class, each linear in the batch b:
  *   GEMMs      max(c0 + c b, w(b))   (compute; or reading the weights the batch touches)
- *   attention  a0 + a b              (reading each sequence's KV cache, or its FLOPs)
+ *   attention  a0 + a b              (reading each sequence's KV cache, or its FLOPs, and its
+ *                                     routed tokens' activation traffic)
  *   collectives k0 + k b,  fixed overheads o,
  * and each sequence brings its prefill, amortised over its output tokens as p b. The time per
  * output token a user sees is the sum, so the largest b meeting a limit has a closed form.
@@ -425,7 +447,7 @@ static void describe_layout(struct gp_perf *out, const struct candidate *c,
     double g = k->g, b = c->b;
     double comp_all = gemm_fixed(x, c->share) + x->c * b +
                       k->attn_flops / x->sh.attention_tp / r->attn * b + x->pre_c * b / g;
-    double mem_all = c->wread + x->kv_tok * k->ctx / r->bytes * b + x->pre_m * b / g;
+    double mem_all = c->wread + (x->kv_tok * k->ctx / r->bytes + x->e) * b + x->pre_m * b / g;
 
     out->layout = x->sh.scheme;
     out->replica_gpus = x->sh.gpus;
@@ -493,6 +515,7 @@ static void rates_init(struct rates *r, const struct gp_gpu *gpu, const struct g
     r->eflops = r->flops;
     r->erouted = r->flops;
     r->egemm_half = r->gemm_half;
+    r->ebytes = gp_precision_bytes(prec);
     r->bytes = gpu->hbm_tbs * 1e12 * gp_fmin(1.0, eff->bandwidth.eff_max * sm * scale);
     r->bw_half = eff->bandwidth.s_half;
     r->link = gpu->scaleup_gbs * 1e9 / 2.0 * gp_fmin(1.0, eff->net_efficiency * scale);
@@ -506,6 +529,7 @@ static void inference_rates(struct rates *r, const struct gp_workload *w, const 
     rates_init(r, gpu, eff, prec,
                attention_precision(gpu, &w->model, prec, w->inference.kv_precision), scale, true);
     enum gp_precision routed = expert_precision(gpu, &w->model, prec);
+    r->ebytes = gp_precision_bytes(routed);
     if (routed != prec) {
         struct rates e;
         rates_init(&e, gpu, eff, routed, routed, scale, true);

@@ -77,6 +77,20 @@ void gp_model_evaluate(struct gp_perf *out, const struct gp_workload *w, const s
  * format it has (fp4 -> fp6 -> fp8 -> bf16 -> fp16 -> fp32). */
 enum gp_precision gp_model_precision(const struct gp_gpu *gpu, enum gp_precision want);
 
+/*
+ * Activation bytes the routed experts move between the kernels of a fused MoE block, apart from
+ * the GEMMs' own operands, for one sequence of an attention group on one GPU of layout `sh`, in
+ * all MoE blocks (0 for a dense model). Per routed copy of a token: a hidden-wide copy written in
+ * the experts' precision (`expert_bytes` per element), the down GEMM's bf16 output written and
+ * read back, the gate-up GEMM's bf16 output written and read by the activation, which writes its
+ * result in the experts' precision; per token, its hidden state read and the sum written in bf16.
+ * The time is the same whatever the GEMMs' format, so narrow formats reach less of their peak in
+ * a MoE block. A GPU moves the hidden-wide tensors of the copies routed to its experts and the
+ * expert-wide ones of its slice of them.
+ */
+double gp_model_routed_traffic(const struct gp_model_arch *m, double expert_bytes,
+                               const struct gp_layout_shape *sh);
+
 /* KV cache bytes per token for the whole model: 2 * layers * kv_heads * head_dim * bytes, or
  * with multi-head latent attention layers * (kv_lora_rank + rope_dim) * bytes. */
 double gp_model_kv_bytes_per_token(const struct gp_model_arch *m, enum gp_precision kv);

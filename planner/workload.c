@@ -119,7 +119,7 @@ double gp_model_moe_layers(const struct gp_model_arch *m)
     return m->experts > 1 ? (double)(m->layers - m->dense_layers) : 0.0;
 }
 
-static double expert_width(const struct gp_model_arch *m)
+double gp_model_expert_width(const struct gp_model_arch *m)
 {
     return m->moe_ffn > 0 ? m->moe_ffn : m->ffn;
 }
@@ -128,7 +128,7 @@ double gp_model_expert_params(const struct gp_model_arch *m)
 {
     if (m->experts <= 1)
         return 0.0;
-    return gp_model_moe_layers(m) * m->experts * 3.0 * m->hidden * expert_width(m);
+    return gp_model_moe_layers(m) * m->experts * 3.0 * m->hidden * gp_model_expert_width(m);
 }
 
 /* Parameters from the shape: attention, the FFNs (dense blocks, then routed and shared experts
@@ -137,9 +137,10 @@ static double shape_params(const struct gp_model_arch *m)
 {
     double d = m->hidden, moe = gp_model_moe_layers(m);
     double dense_ffn = 3.0 * d * m->ffn;
-    double moe_ffn = m->experts > 1 ? 3.0 * d * expert_width(m) * (m->experts + m->shared_experts) +
-                                          d * m->experts
-                                    : dense_ffn;
+    double moe_ffn =
+        m->experts > 1
+            ? 3.0 * d * gp_model_expert_width(m) * (m->experts + m->shared_experts) + d * m->experts
+            : dense_ffn;
     double blocks = m->layers * (attention_params(m) + 2.0 * d) + (m->layers - moe) * dense_ffn +
                     (m->experts > 1 ? moe * moe_ffn : 0.0);
     if (m->experts <= 1)

@@ -171,4 +171,7 @@ double gp_model_expert_params(const struct gp_model_arch *m);
 /* Blocks with experts (0 for dense models). */
 double gp_model_moe_layers(const struct gp_model_arch *m);
 
+/* Inner width of one routed expert's FFN: moe_ffn, or ffn when the model gives none. */
+double gp_model_expert_width(const struct gp_model_arch *m);
+
 #endif

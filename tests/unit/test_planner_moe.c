@@ -279,10 +279,37 @@ static void test_exchange_latency(void **state)
     }
 }
 
+/* The routed tokens' activation traffic of DeepSeek-R1 (hidden 7168, experts 2048 wide, top-8, 58
+ * MoE blocks) with fp8 experts: per routed copy 7168 x (1 + 4) + 4 x 7168 / 8 = 39,424 bytes in
+ * hidden width and 2048 x (8 + 1) = 18,432 in expert width. Per sequence of a group on one of 8
+ * GPUs: dep handles 8 copies of each width, tp 8 hidden-wide and one slice's worth of expert
+ * width, dpa every group's copies in hidden width, tep 1/8 of everything; a dense model none. */
+static void test_routed_traffic(void **state)
+{
+    struct gp_workload w = fixture_inference("deepseek-r1", GP_FP8, 1024, 1024);
+    struct gp_workload dense = fixture_inference("llama-3.1-70b", GP_FP8, 1024, 1024);
+    static const struct {
+        enum gp_layout scheme;
+        double hidden, wide; /* copies a GPU handles per sequence of a group */
+    } cases[] = {
+        {GP_LAYOUT_DEP, 8, 8}, {GP_LAYOUT_TP, 8, 1}, {GP_LAYOUT_DPA, 64, 8}, {GP_LAYOUT_TEP, 1, 1}};
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct gp_layout_shape sh;
+        gp_layout_shape(&sh, cases[i].scheme, 8);
+        double want = 58.0 * (cases[i].hidden * 39424.0 + cases[i].wide * 18432.0);
+        assert_true(fabs(gp_model_routed_traffic(&w.model, 1.0, &sh) - want) < 1e-6);
+    }
+    struct gp_layout_shape tp;
+    gp_layout_shape(&tp, GP_LAYOUT_TP, 1);
+    assert_true(gp_model_routed_traffic(&dense.model, 1.0, &tp) == 0.0);
+}
+
 /* An engine that reserves a request's whole answer when it admits it (TensorRT-LLM's
- * GUARANTEED_NO_EVICT, kv_reserve 1) holds prompt plus answer per sequence; one that takes blocks as
- * tokens come holds prompt plus half the answer on average. Where memory sets the batch (Qwen3-235B
- * FP8 on 8 H100 at DEP8, 1k/8k) the batch shrinks by (1024 + 4096) / (1024 + 8192). */
+ * GUARANTEED_NO_EVICT, kv_reserve 1) holds prompt plus answer per sequence; one that takes blocks
+ * as tokens come holds prompt plus half the answer on average. Where memory sets the batch
+ * (Qwen3-235B FP8 on 8 H100 at DEP8, 1k/8k) the batch shrinks by (1024 + 4096) / (1024 + 8192). */
 static void test_kv_reserve(void **state)
 {
     struct gp_efficiency eff = eff_for("h100-sxm");
@@ -361,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_tensor_parallel_divides_experts),
         cmocka_unit_test(test_exchange_latency),
         cmocka_unit_test(test_kv_reserve),
+        cmocka_unit_test(test_routed_traffic),
         cmocka_unit_test(test_engine_memory_rules),
         cmocka_unit_test(test_interactivity_floor),
     };
