@@ -560,9 +560,9 @@ static bool layout_allowed(const struct gp_inference *in, const struct gp_model_
         return false;
     if (in->expert_parallel > 0 && sh->expert_ep != in->expert_parallel)
         return false;
-    /* tep holds, computes and exchanges what tp does (it differs in how the experts are cut, not
-     * in what a GPU holds or reads), so it never beats tp and is planned only when pinned. */
-    if (scheme == GP_LAYOUT_TEP && in->layout != GP_LAYOUT_TEP && in->expert_parallel <= 1)
+    /* a tensor-parallel degree alone pins tp: tep needs its expert degree or its name */
+    if (scheme == GP_LAYOUT_TEP && in->layout != GP_LAYOUT_TEP && in->tensor_parallel > 0 &&
+        in->expert_parallel == 0)
         return false;
     return scheme != GP_LAYOUT_DPA || in->layout == GP_LAYOUT_DPA ||
            (in->tensor_parallel == 0 && in->expert_parallel == 0);
