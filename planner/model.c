@@ -560,6 +560,11 @@ static bool layout_allowed(const struct gp_inference *in, const struct gp_model_
         return false;
     if (in->expert_parallel > 0 && sh->expert_ep != in->expert_parallel)
         return false;
+    /* Searched freely, tp over several GPUs is never tried for a MoE model: tep at the same
+     * degree holds, computes and exchanges the same with fewer routed copies a GPU, so it wins. */
+    if (scheme == GP_LAYOUT_TP && sh->gpus > 1 && m->experts > 1 &&
+        in->layout == GP_LAYOUT_CHOOSE && in->tensor_parallel == 0 && in->expert_parallel == 0)
+        return false;
     /* a tensor-parallel degree alone pins tp: tep needs its expert degree or its name */
     if (scheme == GP_LAYOUT_TEP && in->layout != GP_LAYOUT_TEP && in->tensor_parallel > 0 &&
         in->expert_parallel == 0)
