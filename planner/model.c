@@ -447,7 +447,8 @@ static void describe_layout(struct gp_perf *out, const struct candidate *c,
     double g = k->g, b = c->b;
     double comp_all = gemm_fixed(x, c->share) + x->c * b +
                       k->attn_flops / x->sh.attention_tp / r->attn * b + x->pre_c * b / g;
-    double mem_all = c->wread + (x->kv_tok * k->ctx / r->bytes + x->e) * b + x->pre_m * b / g;
+    double mem_all =
+        c->wread + (x->kv_tok * k->ctx / r->bytes + x->e) * b + (x->pre_m + x->e * k->s) * b / g;
 
     out->layout = x->sh.scheme;
     out->replica_gpus = x->sh.gpus;
