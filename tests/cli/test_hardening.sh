@@ -174,5 +174,22 @@ else
   echo "note: no tmpfs could be mounted; the full-disk check runs in the fault tests only"
 fi
 
+# A data folder's engine and network figures out of range are refused with the file and field,
+# not planned with: an answer reservation above 1, a negative exchange latency.
+data=$(cd "$(dirname "$0")/../../data" && pwd)
+mkdir -p "$tmp/kv" "$tmp/a2a"
+sed 's/"kv_reserve": {"factor": 1.0,/"kv_reserve": {"factor": 1.5,/' "$data/stacks.json" \
+  >"$tmp/kv/stacks.json"
+grep -q '"kv_reserve": {"factor": 1.5,' "$tmp/kv/stacks.json"
+check "the edited stacks.json holds kv_reserve 1.5" 0 $?
+"$gpuplan" plan --workload chat-deepseek-r1 --data "$tmp/kv" >/dev/null 2>"$tmp/err"
+check "kv_reserve above 1" 2 $? "$tmp/err" "phases.kv_reserve.factor: must be between 0 and 1"
+sed 's/"alltoall_latency_us": 95.5/"alltoall_latency_us": -5/' "$data/efficiency.json" \
+  >"$tmp/a2a/efficiency.json"
+grep -q '"alltoall_latency_us": -5' "$tmp/a2a/efficiency.json"
+check "the edited efficiency.json holds a negative latency" 0 $?
+"$gpuplan" plan --workload chat-deepseek-r1 --data "$tmp/a2a" >/dev/null 2>"$tmp/err"
+check "negative alltoall_latency_us" 2 $? "$tmp/err" "defaults.network.alltoall_latency_us"
+
 echo "hardening: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
