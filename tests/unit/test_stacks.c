@@ -114,8 +114,8 @@ static void test_parse_errors(void **state)
     assert_non_null(strstr(gp_error_last(), "not high, medium or low"));
     /* kv_reserve is a share of the answer, 0 (blocks as tokens come) to 1 (all of it). */
 #define RESERVE(v)                                                                                 \
-    PROFILE("\"phases\": {\"prefill\": {\"factor\": 0.7, \"fitted_on\": \"x\", "                \
-            "\"confidence\": \"low\"}, \"decode\": {\"factor\": 0.8, \"fitted_on\": \"x\", "     \
+    PROFILE("\"phases\": {\"prefill\": {\"factor\": 0.7, \"fitted_on\": \"x\", "                   \
+            "\"confidence\": \"low\"}, \"decode\": {\"factor\": 0.8, \"fitted_on\": \"x\", "       \
             "\"confidence\": \"low\"}, \"kv_reserve\": {\"factor\": " v ", \"fitted_on\": "        \
             "\"engine default\", \"confidence\": \"high\"}}")
     assert_int_equal(parse_text(RESERVE("0")), 0);
