@@ -12,7 +12,7 @@
 static const char *const phase_names[GP_PHASE_COUNT + 1] = {
     "prefill",      "decode",      "attention",   "communication",   "overlap",
     "training_mfu", "sequence_us", "expert_gemm", "memory_fraction", "kv_free_memory_fraction",
-    "kv_reserve",   NULL};
+    "kv_reserve",   "layer_us",    NULL};
 static const char *const stack_keys[] = {"name",    "stack",      "version", "as_of",
                                          "vendors", "claim",      "base",    "source",
                                          "phases",  "production", NULL};
@@ -38,8 +38,9 @@ static int read_factor(struct gp_json_reader *r, const cJSON *phases, enum gp_st
                        struct gp_stack_factor *f)
 {
     const cJSON *obj = NULL;
-    double hi = p == GP_PHASE_TRAINING_MFU ? 2.0 : p == GP_PHASE_SEQUENCE_US ? 1000.0 : 1.0;
-    bool zero_ok = p == GP_PHASE_OVERLAP || p == GP_PHASE_SEQUENCE_US || p == GP_PHASE_KV_RESERVE;
+    bool microseconds = p == GP_PHASE_SEQUENCE_US || p == GP_PHASE_LAYER_US;
+    double hi = p == GP_PHASE_TRAINING_MFU ? 2.0 : microseconds ? 1000.0 : 1.0;
+    bool zero_ok = p == GP_PHASE_OVERLAP || microseconds || p == GP_PHASE_KV_RESERVE;
     double lo = zero_ok ? 0.0 : 0.01;
     int rc = gp_json_child(r, phases, phase_names[p], false, &obj, GP_JSON_OPTIONAL);
 
@@ -315,6 +316,8 @@ void gp_stack_apply(struct gp_efficiency *eff, const struct gp_stack_table *tabl
         eff->dp_overlap = ph[GP_PHASE_OVERLAP].factor;
     if (ph[GP_PHASE_SEQUENCE_US].factor > 0)
         eff->sequence_overhead_s = ph[GP_PHASE_SEQUENCE_US].factor * 1e-6;
+    if (ph[GP_PHASE_LAYER_US].factor > 0)
+        eff->layer_overhead_s = ph[GP_PHASE_LAYER_US].factor * 1e-6;
     if (ph[GP_PHASE_TRAINING_MFU].factor > 0)
         eff->mfu *= ph[GP_PHASE_TRAINING_MFU].factor;
     if (ph[GP_PHASE_EXPERT_GEMM].factor > 0)

@@ -29,12 +29,16 @@ enum gp_stack_phase {
                                   its KV cache by default, (0, 1] */
     GP_PHASE_KV_RESERVE,       /* share of a request's answer whose KV cache the engine reserves
                                   when it admits the request, [0, 1] (0: blocks as tokens come) */
+    GP_PHASE_LAYER_US,         /* engine time per layer per forward pass that no batch size
+                                  changes (the launches and waits between a layer's small
+                                  kernels), microseconds, [0, 1000] */
     GP_PHASE_COUNT
 };
 
 /* One factor with the evidence behind it. factor 0 = the profile does not cover the phase. */
 struct gp_stack_factor {
-    double factor;       /* dimensionless, (0, 1]; training_mfu (0, 2]; sequence_us in us */
+    double factor;       /* dimensionless, (0, 1]; training_mfu (0, 2]; sequence_us and
+                            layer_us in us */
     char fitted_on[200]; /* which published data set it was fitted on, or "assumed: why" */
     char confidence[8];  /* "high", "medium" or "low" */
 };

@@ -124,6 +124,19 @@ static void test_parse_errors(void **state)
     assert_non_null(strstr(gp_error_last(), "stacks[0].phases.kv_reserve.factor"));
     assert_int_equal(parse_text(RESERVE("-0.1")), GP_EINVALID);
 #undef RESERVE
+    /* layer_us is a time per layer in microseconds, 0 to 1000. */
+#define LAYER(v)                                                                                   \
+    PROFILE("\"phases\": {\"prefill\": {\"factor\": 0.7, \"fitted_on\": \"x\", "                   \
+            "\"confidence\": \"low\"}, \"decode\": {\"factor\": 0.8, \"fitted_on\": \"x\", "       \
+            "\"confidence\": \"low\"}, \"layer_us\": {\"factor\": " v ", \"fitted_on\": "          \
+            "\"rows\", \"confidence\": \"low\"}}")
+    assert_int_equal(parse_text(LAYER("60")), 0);
+    assert_int_equal(parse_text(LAYER("1000")), 0);
+    assert_int_equal(parse_text(LAYER("1500")), GP_EINVALID);
+    assert_non_null(strstr(gp_error_last(), "stacks[0].phases.layer_us.factor"));
+    assert_non_null(strstr(gp_error_last(), "between 0 and 1000"));
+    assert_int_equal(parse_text(LAYER("-1")), GP_EINVALID);
+#undef LAYER
     /* A profile without factors, or a claim without a measured base, says so. */
     assert_int_equal(parse_text(PROFILE("\"phases\": {}")), GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "needs prefill and decode"));
