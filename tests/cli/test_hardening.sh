@@ -175,9 +175,10 @@ else
 fi
 
 # A data folder's engine and network figures out of range are refused with the file and field,
-# not planned with: an answer reservation above 1, a negative exchange latency.
+# not planned with: an answer reservation above 1, a negative exchange latency, a per-layer
+# latency above 1000 us.
 data=$(cd "$(dirname "$0")/../../data" && pwd)
-mkdir -p "$tmp/kv" "$tmp/a2a"
+mkdir -p "$tmp/kv" "$tmp/a2a" "$tmp/layer"
 sed 's/"kv_reserve": {"factor": 1.0,/"kv_reserve": {"factor": 1.5,/' "$data/stacks.json" \
   >"$tmp/kv/stacks.json"
 grep -q '"kv_reserve": {"factor": 1.5,' "$tmp/kv/stacks.json"
@@ -190,6 +191,13 @@ grep -q '"alltoall_latency_us": -5' "$tmp/a2a/efficiency.json"
 check "the edited efficiency.json holds a negative latency" 0 $?
 "$gpuplan" plan --workload chat-deepseek-r1 --data "$tmp/a2a" >/dev/null 2>"$tmp/err"
 check "negative alltoall_latency_us" 2 $? "$tmp/err" "defaults.network.alltoall_latency_us"
+sed 's/"layer_us": {"factor": 320,/"layer_us": {"factor": 5000,/' "$data/stacks.json" \
+  >"$tmp/layer/stacks.json"
+grep -q '"layer_us": {"factor": 5000,' "$tmp/layer/stacks.json"
+check "the edited stacks.json holds layer_us 5000" 0 $?
+"$gpuplan" plan --workload chat-deepseek-r1 --data "$tmp/layer" >/dev/null 2>"$tmp/err"
+check "layer_us above 1000" 2 $? "$tmp/err" \
+  'stacks.json:[0-9]*:[0-9]*: stacks\[[0-9]*\]\.phases\.layer_us\.factor: must be between 0 and 1000'
 
 echo "hardening: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -213,6 +213,22 @@ static void test_claim_and_calibration(void **state)
     gp_model_evaluate(&po, &w, gp_catalog_find(&cat, "h100-sxm"), &old, 1.0, 0);
     gp_model_evaluate(&pb, &w, gp_catalog_find(&cat, "h100-sxm"), &newer, 1.0, 0);
     assert_true(po.replica_rate < pb.replica_rate);
+    /* A profile's per-layer latency replaces the default and slows a step at batch 1: SGLang
+     * on ROCm pays 320 us a layer, against the 20 us of data/efficiency.json. */
+    struct gp_efficiency plain, sgl;
+    struct gp_perf pp, ps;
+    gp_efficiency_resolve(&plain, &effs, g->id);
+    sgl = plain;
+    gp_stack_apply(&sgl, &stacks, gp_stack_find(&stacks, "sglang-rocm-0.5"));
+    assert_true(fabs(sgl.layer_overhead_s - 320e-6) < 1e-12);
+    assert_true(fabs(plain.layer_overhead_s - 20e-6) < 1e-12);
+    sgl.serve_memory = plain.serve_memory; /* the layer time alone */
+    w.inference.max_batch = 1;
+    gp_model_evaluate(&pp, &w, g, &plain, 1.0, 0);
+    gp_model_evaluate(&ps, &w, g, &sgl, 1.0, 0);
+    assert_true(pp.feasible && ps.feasible);
+    assert_true(ps.tpot_ms - pp.tpot_ms > 0.9 * w.model.layers * 0.300);
+    w.inference.max_batch = 0;
     /* Calibration after the stack keeps the stack's factors. */
     struct gp_eff_override ov;
     memset(&ov, 0, sizeof(ov));
