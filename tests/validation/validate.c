@@ -34,6 +34,10 @@
 #define BAND_COVERAGE 0.8
 /* How far data/bands.json may be from the bands the errors give (it is written rounded). */
 #define BAND_SLACK 0.0051
+/* A band class with two publications or more must hold its cases when one whole publication is
+ * left out as it does one case at a time (BAND_COVERAGE), with bands at most this wide (high /
+ * low) at the median. */
+#define BAND_LOSO_MAX_WIDTH 2.0
 
 struct tolerance {
     char name[32];
@@ -622,7 +626,8 @@ static const char *loso_text(const struct band_result *r)
 }
 
 /* Print one class's band, or its line of data/bands.json (`write`); returns 1 when the shipped
- * band differs or the held-out coverage is below BAND_COVERAGE. */
+ * band differs, the held-out coverage is below BAND_COVERAGE, or, with a publication left out,
+ * the coverage is below it or the median band wider than BAND_LOSO_MAX_WIDTH. */
 static int band_report(const struct harness *h, int c, const struct band_result *r, bool write,
                        bool *first)
 {
@@ -641,16 +646,20 @@ static int band_report(const struct harness *h, int c, const struct band_result 
                    shipped->cases != (int)r->pooled ||
                    fabs(shipped->spread - r->spread) > BAND_SLACK;
     bool short_held = (double)r->held < BAND_COVERAGE * n - 1e-9;
+    bool short_loso =
+        r->loso_with > 0 && ((double)r->loso < BAND_COVERAGE * (double)r->loso_with - 1e-9 ||
+                             r->loso_width > BAND_LOSO_MAX_WIDTH);
     printf(h->markdown ? "| %s | %zu | %zu | %.3f | %.3f | %.0f%% | %.0f%% | %.3f | %.3f | %zu | "
-                         "%s | %.2f |%s%s\n"
+                         "%s | %.2f |%s%s%s\n"
                        : "band %s: %zu cases (band from %zu), low %.3f high %.3f, in band %.0f%%, "
                          "held out %.0f%%, mean held-out factor %.3f, engine spread %.3f; %zu "
-                         "sources, leave-one-source-out %s, median width %.2fx%s%s\n",
+                         "sources, leave-one-source-out %s, median width %.2fx%s%s%s\n",
            name, r->cases, r->pooled, lo, hi, 100.0 * (double)r->in / n,
            100.0 * (double)r->held / n, r->held_factor, r->spread, r->sources, loso_text(r),
            r->loso_width, differs ? "  data/bands.json DIFFERS (rerun with --write-bands)" : "",
-           short_held ? "  HELD-OUT COVERAGE BELOW TARGET" : "");
-    return differs || short_held;
+           short_held ? "  HELD-OUT COVERAGE BELOW TARGET" : "",
+           short_loso ? "  LEAVE-ONE-SOURCE-OUT BELOW TARGET" : "");
+    return differs || short_held || short_loso;
 }
 
 /*
