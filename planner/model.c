@@ -370,12 +370,12 @@ static double tpot_limit(const struct gp_inference *in)
     return lim;
 }
 
-/* The most sequences per group the latency targets allow when a step reaches `share` of the
- * experts (each term is linear in the batch once the share is fixed), capped at x->cap. */
-static double batch_within_targets(const struct terms *x, const struct gp_workload *w,
-                                   const struct rates *r, double share)
+/* The largest batch per group within the latency targets, or 0. */
+static double choose_batch(const struct terms *x, const struct gp_workload *w,
+                           const struct rates *r)
 {
     const struct gp_inference *in = &w->inference;
+    double share = touched_share(x, &w->model, x->cap);
     double wread = weights_read(x, &w->model, r, share), p = x->pre / in->output_tokens;
     double b = x->cap, fixed = x->a0 + x->k0 + x->o, tpot = tpot_limit(in);
     double c0 = gemm_fixed(x, share);
@@ -388,33 +388,6 @@ static double batch_within_targets(const struct terms *x, const struct gp_worklo
     if (in->ttft_ms > 0) {
         double lim = in->ttft_ms * 1e-3 - x->pre - fixed;
         b = gp_fmin(b, gp_fmin((lim - c0) / (x->c + x->a + x->k), (lim - wread) / (x->a + x->k)));
-    }
-    return b;
-}
-
-/*
- * The largest batch per group within the latency targets, or 0. At the share of experts the
- * largest batch reaches, the limit has a closed form. A smaller batch reaches fewer experts and
- * reads fewer of their weights, so for a mixture of experts that limit is only a floor: the
- * largest batch b whose own share allows b lies between it and the cap, and since a larger
- * batch only reaches more experts, a bisection finds it.
- */
-static double choose_batch(const struct terms *x, const struct gp_workload *w,
-                           const struct rates *r)
-{
-    const struct gp_model_arch *m = &w->model;
-    double b = batch_within_targets(x, w, r, touched_share(x, m, x->cap));
-
-    if (b < x->cap && m->experts > 1) {
-        double ok = gp_fmax(floor(b), 0.0), over = x->cap;
-        while (over - ok > 1.0) {
-            double mid = floor((ok + over) / 2.0);
-            if (batch_within_targets(x, w, r, touched_share(x, m, mid)) >= mid)
-                ok = mid;
-            else
-                over = mid;
-        }
-        b = ok;
     }
     b = floor(b);
     return b >= 1 ? b : 0;
