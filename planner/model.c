@@ -370,12 +370,12 @@ static double tpot_limit(const struct gp_inference *in)
     return lim;
 }
 
-/* The largest batch per group within the latency targets, or 0. */
-static double choose_batch(const struct terms *x, const struct gp_workload *w,
-                           const struct rates *r)
+/* The most sequences per group the latency targets allow when a step reaches `share` of the
+ * experts (each term is linear in the batch once the share is fixed), capped at x->cap. */
+static double batch_within_targets(const struct terms *x, const struct gp_workload *w,
+                                   const struct rates *r, double share)
 {
     const struct gp_inference *in = &w->inference;
-    double share = touched_share(x, &w->model, x->cap);
     double wread = weights_read(x, &w->model, r, share), p = x->pre / in->output_tokens;
     double b = x->cap, fixed = x->a0 + x->k0 + x->o, tpot = tpot_limit(in);
     double c0 = gemm_fixed(x, share);
@@ -388,6 +388,48 @@ static double choose_batch(const struct terms *x, const struct gp_workload *w,
     if (in->ttft_ms > 0) {
         double lim = in->ttft_ms * 1e-3 - x->pre - fixed;
         b = gp_fmin(b, gp_fmin((lim - c0) / (x->c + x->a + x->k), (lim - wread) / (x->a + x->k)));
+    }
+    return b;
+}
+
+/* The limit for a batch of `b` sequences per group, at the share of experts they reach. */
+static double limit_at(const struct terms *x, const struct gp_workload *w, const struct rates *r,
+                       double b)
+{
+    return batch_within_targets(x, w, r, touched_share(x, &w->model, b));
+}
+
+/*
+ * The largest batch per group within the latency targets, or 0. The limit is solved at the
+ * share of experts the largest batch reaches, which for a mixture of experts is a floor: a
+ * smaller batch reaches fewer experts and reads fewer of their weights. When that floor is
+ * below one sequence, the layout is not refused on its word: if a single sequence meets the
+ * targets, the limit at one sequence is a ceiling (the answer reaches at least as many
+ * experts), and a bisection between them finds the largest batch whose own share meets the
+ * targets (a larger batch only reaches more experts). Above one sequence the floor stands: the
+ * same search there costs a quarter of the model's speed (docs/benchmarks.md), and the floor
+ * never over-states a batch.
+ */
+static double choose_batch(const struct terms *x, const struct gp_workload *w,
+                           const struct rates *r)
+{
+    double b = limit_at(x, w, r, x->cap);
+
+    if (b < 1.0 && w->model.experts > 1) {
+        double ok = 0.0, top = gp_fmin(floor(limit_at(x, w, r, 1.0)), x->cap);
+        if (top >= 1.0) {
+            ok = 1.0;
+            if (top > ok && limit_at(x, w, r, top) >= top)
+                ok = top;
+            for (double over = top; over - ok > 1.0;) {
+                double mid = floor((ok + over) / 2.0);
+                if (limit_at(x, w, r, mid) >= mid)
+                    ok = mid;
+                else
+                    over = mid;
+            }
+        }
+        b = ok;
     }
     b = floor(b);
     return b >= 1 ? b : 0;

@@ -351,6 +351,35 @@ static void test_kv_reserve(void **state)
     assert_true(reserved.replica_rate < paged.replica_rate);
 }
 
+/* A latency target is met at the largest batch whose own experts' reads fit it, not refused
+ * because reading every expert would not: DeepSeek-R1 at TP8 on MI300X under an engine that
+ * reads HBM at 0.45 of the kernel rate and pays 320 us a layer (SGLang 0.5 on ROCm) takes about
+ * 26 ms a token at batch 1, but reading all 84 GB of a GPU's weights takes longer than the
+ * 50 ms target leaves. */
+static void test_latency_batch_with_few_experts(void **state)
+{
+    struct gp_efficiency eff = eff_for("mi300x");
+    struct gp_workload w = fixture_inference("deepseek-r1", GP_FP8, 1024, 1024);
+    (void)state;
+
+    eff.serve_memory = 0.45;
+    eff.layer_overhead_s = 320e-6;
+    pin(&w, GP_LAYOUT_TP, 8);
+    w.inference.tpot_ms = 50;
+    struct gp_perf p = evaluate(&w, "mi300x", &eff);
+    assert_true(p.feasible);
+    assert_true(p.batch >= 8 && p.tpot_ms <= 50.0);
+    /* the largest such batch: one more sequence misses the target */
+    w.inference.tpot_ms = 0;
+    w.inference.max_batch = p.batch + 1;
+    struct gp_perf more = evaluate(&w, "mi300x", &eff);
+    assert_true(more.feasible && more.batch == p.batch + 1 && more.tpot_ms > 50.0);
+    /* at the cap every expert is read, and that alone takes longer than the target */
+    w.inference.max_batch = 2048;
+    struct gp_perf full = evaluate(&w, "mi300x", &eff);
+    assert_true(full.feasible && full.tpot_ms > 50.0);
+}
+
 /* TensorRT-LLM gives the KV cache a share of what the weights leave free, so DeepSeek-R1 FP8
  * fits 4 B200 at TP4 as engines serve it; a share of all HBM (vLLM's rule, or a workload's
  * memory_fraction) leaves no room. */
@@ -413,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_exchange_latency),
         cmocka_unit_test(test_tep_searched),
         cmocka_unit_test(test_kv_reserve),
+        cmocka_unit_test(test_latency_batch_with_few_experts),
         cmocka_unit_test(test_routed_traffic),
         cmocka_unit_test(test_engine_memory_rules),
         cmocka_unit_test(test_interactivity_floor),
