@@ -112,31 +112,26 @@ static void test_parse_errors(void **state)
                                                "\"confidence\": \"sure\"}"))),
                      GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "not high, medium or low"));
-    /* kv_reserve is a share of the answer, 0 (blocks as tokens come) to 1 (all of it). */
-#define RESERVE(v)                                                                                 \
+    /* A profile with prefill, decode and one more phase at value v (a string). */
+#define WITH_PHASE(phase, v)                                                                       \
     PROFILE("\"phases\": {\"prefill\": {\"factor\": 0.7, \"fitted_on\": \"x\", "                   \
             "\"confidence\": \"low\"}, \"decode\": {\"factor\": 0.8, \"fitted_on\": \"x\", "       \
-            "\"confidence\": \"low\"}, \"kv_reserve\": {\"factor\": " v ", \"fitted_on\": "        \
+            "\"confidence\": \"low\"}, \"" phase "\": {\"factor\": " v ", \"fitted_on\": "         \
             "\"engine default\", \"confidence\": \"high\"}}")
-    assert_int_equal(parse_text(RESERVE("0")), 0);
-    assert_int_equal(parse_text(RESERVE("1")), 0);
-    assert_int_equal(parse_text(RESERVE("1.5")), GP_EINVALID);
+    /* kv_reserve is a share of the answer, 0 (blocks as tokens come) to 1 (all of it). */
+    assert_int_equal(parse_text(WITH_PHASE("kv_reserve", "0")), 0);
+    assert_int_equal(parse_text(WITH_PHASE("kv_reserve", "1")), 0);
+    assert_int_equal(parse_text(WITH_PHASE("kv_reserve", "1.5")), GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "stacks[0].phases.kv_reserve.factor"));
-    assert_int_equal(parse_text(RESERVE("-0.1")), GP_EINVALID);
-#undef RESERVE
+    assert_int_equal(parse_text(WITH_PHASE("kv_reserve", "-0.1")), GP_EINVALID);
     /* layer_us is a time per layer in microseconds, 0 to 1000. */
-#define LAYER(v)                                                                                   \
-    PROFILE("\"phases\": {\"prefill\": {\"factor\": 0.7, \"fitted_on\": \"x\", "                   \
-            "\"confidence\": \"low\"}, \"decode\": {\"factor\": 0.8, \"fitted_on\": \"x\", "       \
-            "\"confidence\": \"low\"}, \"layer_us\": {\"factor\": " v ", \"fitted_on\": "          \
-            "\"rows\", \"confidence\": \"low\"}}")
-    assert_int_equal(parse_text(LAYER("60")), 0);
-    assert_int_equal(parse_text(LAYER("1000")), 0);
-    assert_int_equal(parse_text(LAYER("1500")), GP_EINVALID);
+    assert_int_equal(parse_text(WITH_PHASE("layer_us", "60")), 0);
+    assert_int_equal(parse_text(WITH_PHASE("layer_us", "1000")), 0);
+    assert_int_equal(parse_text(WITH_PHASE("layer_us", "1500")), GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "stacks[0].phases.layer_us.factor"));
     assert_non_null(strstr(gp_error_last(), "between 0 and 1000"));
-    assert_int_equal(parse_text(LAYER("-1")), GP_EINVALID);
-#undef LAYER
+    assert_int_equal(parse_text(WITH_PHASE("layer_us", "-1")), GP_EINVALID);
+#undef WITH_PHASE
     /* A profile without factors, or a claim without a measured base, says so. */
     assert_int_equal(parse_text(PROFILE("\"phases\": {}")), GP_EINVALID);
     assert_non_null(strstr(gp_error_last(), "needs prefill and decode"));

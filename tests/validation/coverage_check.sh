@@ -11,31 +11,29 @@ dir=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
+# expect_failure INFERENCE TRAINING WHAT PATTERN: the harness must fail on these rows, with a
+# line matching PATTERN; WHAT says what is off, for the message.
+expect_failure() {
+    if "$validate" "$1" "$2" "$dir/power.csv" "$dir/tolerances.csv" >"$tmp/out" 2>&1; then
+        echo "coverage_check: the harness passed with $3" >&2
+        exit 1
+    fi
+    if ! grep -q "$4" "$tmp/out"; then
+        cat "$tmp/out" >&2
+        echo "coverage_check: no failure matching '$4' with $3" >&2
+        exit 1
+    fi
+}
+
 # Fields: 3 anchor, 8 GPUs, 16 measured minutes (no quoting: the harness splits on commas).
 awk -F, 'BEGIN { OFS = "," } NR > 1 && $3 != "" && $8 <= 8 { $16 = $16 * 3 } { print }' \
     "$dir/training.csv" >"$tmp/training.csv"
-if "$validate" "$dir/inference.csv" "$tmp/training.csv" "$dir/power.csv" "$dir/tolerances.csv" \
-    >"$tmp/out" 2>&1; then
-    echo "coverage_check: the harness passed with the node rows three times off" >&2
-    exit 1
-fi
-if ! grep -q '^band training-node: .*HELD-OUT COVERAGE BELOW TARGET' "$tmp/out"; then
-    cat "$tmp/out" >&2
-    echo "coverage_check: no held-out coverage failure for training-node" >&2
-    exit 1
-fi
+expect_failure "$dir/inference.csv" "$tmp/training.csv" "the node rows three times off" \
+    '^band training-node: .*HELD-OUT COVERAGE BELOW TARGET'
 
 # Fields: 14 measured per GPU, 15 source.
 awk -F, 'BEGIN { OFS = "," } NR > 1 && $15 ~ /github[.]com[/]ROCm[/]ATOM/ { $14 = $14 * 3 } { print }' \
     "$dir/inference.csv" >"$tmp/inference.csv"
-if "$validate" "$tmp/inference.csv" "$dir/training.csv" "$dir/power.csv" "$dir/tolerances.csv" \
-    >"$tmp/out" 2>&1; then
-    echo "coverage_check: the harness passed with one publication three times off" >&2
-    exit 1
-fi
-if ! grep -q '^band inference-moe: .*LEAVE-ONE-SOURCE-OUT BELOW TARGET' "$tmp/out"; then
-    cat "$tmp/out" >&2
-    echo "coverage_check: no leave-one-source-out failure for inference-moe" >&2
-    exit 1
-fi
+expect_failure "$tmp/inference.csv" "$dir/training.csv" "one publication three times off" \
+    '^band inference-moe: .*LEAVE-ONE-SOURCE-OUT BELOW TARGET'
 echo "coverage_check: held-out coverage below 80 % and a band wider than 2x with one publication left out fail the validation"
