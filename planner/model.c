@@ -415,7 +415,9 @@ static double choose_batch(const struct terms *x, const struct gp_workload *w,
 {
     double b = limit_at(x, w, r, x->cap);
 
-    if (b < 1.0 && w->model.experts > 1) {
+    /* reaching no expert at all is the most any batch could gain: most refusals (a prompt that
+     * cannot meet its first-token target) end here, without a search */
+    if (b < 1.0 && w->model.experts > 1 && batch_within_targets(x, w, r, 0.0) >= 1.0) {
         double ok = 0.0, top = gp_fmin(floor(limit_at(x, w, r, 1.0)), x->cap);
         if (top >= 1.0) {
             ok = 1.0;
