@@ -418,18 +418,14 @@ static double choose_batch(const struct terms *x, const struct gp_workload *w,
     /* reaching no expert at all is the most any batch could gain: most refusals (a prompt that
      * cannot meet its first-token target) end here, without a search */
     if (b < 1.0 && w->model.experts > 1 && batch_within_targets(x, w, r, 0.0) >= 1.0) {
-        double ok = 0.0, top = gp_fmin(floor(limit_at(x, w, r, 1.0)), x->cap);
-        if (top >= 1.0) {
-            ok = 1.0;
-            if (top > ok && limit_at(x, w, r, top) >= top)
-                ok = top;
-            for (double over = top; over - ok > 1.0;) {
-                double mid = floor((ok + over) / 2.0);
-                if (limit_at(x, w, r, mid) >= mid)
-                    ok = mid;
-                else
-                    over = mid;
-            }
+        /* ok meets the targets (0 trivially); over is past what they allow */
+        double ok = 0.0, over = gp_fmin(floor(limit_at(x, w, r, 1.0)), x->cap) + 1.0;
+        while (over - ok > 1.0) {
+            double mid = floor((ok + over) / 2.0);
+            if (limit_at(x, w, r, mid) >= mid)
+                ok = mid;
+            else
+                over = mid;
         }
         b = ok;
     }
